@@ -1,0 +1,2 @@
+-- placeholder: replaced by the storage work before anything ships
+SELECT 1;

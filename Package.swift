@@ -1,0 +1,80 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "StackJournal",
+  platforms: [.macOS(.v14)],
+  products: [
+    .library(name: "StackNavigation", targets: ["StackNavigation"]),
+    .library(name: "StackStorage", targets: ["StackStorage"]),
+    .library(name: "StackRestoration", targets: ["StackRestoration"]),
+    .library(name: "StackJournalCLI", targets: ["StackJournalCLI"]),
+    .executable(name: "stackjournal", targets: ["stackjournal"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
+    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+    .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
+    .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
+    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+  ],
+  targets: [
+    .target(
+      name: "StackNavigation",
+      dependencies: [
+        .product(name: "CasePaths", package: "swift-case-paths"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .target(
+      name: "StackJournalMigrations",
+      path: "Migrations",
+      exclude: ["README.md"],
+      resources: [
+        .embedInCode("0001_initial.sql"),
+      ]
+    ),
+    .target(
+      name: "StackStorage",
+      dependencies: [
+        "StackNavigation",
+        "StackJournalMigrations",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
+    .target(
+      name: "StackRestoration",
+      dependencies: ["StackNavigation", "StackStorage"]
+    ),
+    .target(
+      name: "StackJournalCLI",
+      dependencies: [
+        "StackNavigation", "StackStorage", "StackRestoration",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(
+      name: "stackjournal",
+      dependencies: ["StackJournalCLI", "StackJournalTestSupport"]
+    ),
+    .target(
+      name: "StackJournalTestSupport",
+      dependencies: ["StackNavigation", "StackStorage", "StackRestoration"]
+    ),
+    .executableTarget(
+      name: "stackjournal-bench",
+      dependencies: ["StackJournalTestSupport", "StackRestoration", "StackStorage",
+        .product(name: "GRDB", package: "GRDB.swift")]
+    ),
+    .testTarget(name: "StackNavigationTests", dependencies: ["StackNavigation", "StackJournalTestSupport"]),
+    .testTarget(name: "StackStorageTests", dependencies: ["StackStorage", "StackJournalTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+    .testTarget(name: "StackRestorationTests", dependencies: ["StackRestoration", "StackJournalTestSupport"]),
+    .testTarget(name: "StackJournalCLITests", dependencies: ["StackJournalTestSupport"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

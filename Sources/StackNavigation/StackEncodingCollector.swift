@@ -1,0 +1,54 @@
+import Foundation
+
+/// Collects every ``StackState`` encoded while it sits in an encoder's `userInfo`.
+///
+/// One encoding pass of a root state then yields both the full document and, for each stack
+/// inside it (nested ones included), its coding path, IDs, next ID and each element encoded on
+/// its own. The storage layer uses this to store stacks as rows without knowing the app's types.
+///
+/// ```swift
+/// let collector = StackEncodingCollector()
+/// let encoder = JSONEncoder()
+/// encoder.userInfo[StackEncodingCollector.userInfoKey] = collector
+/// let document = try encoder.encode(rootState)
+/// collector.stacks  // every stack in `rootState`
+/// ```
+public final class StackEncodingCollector: @unchecked Sendable {
+  /// One stack met during encoding.
+  public struct Stack: Sendable {
+    /// The coding path of the stack in the encoded document, e.g. `["path"]`, or
+    /// `["path", "elements", "1", "state", "counter", "_0", "path"]` for a nested stack.
+    public var codingPath: [String]
+    /// The IDs of the elements, bottom first.
+    public var ids: [StackElementID]
+    /// The ID the stack hands out next.
+    public var nextID: StackElementID
+    /// Each element encoded on its own, as JSON with sorted keys.
+    public var elements: [Data]
+  }
+
+  /// The key under which an encoder's `userInfo` carries the collector.
+  public static let userInfoKey = CodingUserInfoKey(rawValue: "StackJournal.StackEncodingCollector")!
+
+  /// The stacks met so far, in the order their encoding began (a parent before its children).
+  public private(set) var stacks: [Stack] = []
+
+  private let elementEncoder: JSONEncoder
+
+  /// Creates an empty collector.
+  public init() {
+    elementEncoder = JSONEncoder()
+    elementEncoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  }
+
+  func record<Element: Encodable>(_ stack: StackState<Element>, codingPath: [any CodingKey]) throws {
+    stacks.append(
+      Stack(
+        codingPath: codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue },
+        ids: stack.ids,
+        nextID: stack.nextID,
+        elements: try stack.map { try elementEncoder.encode($0) }
+      )
+    )
+  }
+}

@@ -1,0 +1,2 @@
+import XCTest
+final class StackJournalCLITestsSmoke: XCTestCase { func testNothing() {} }

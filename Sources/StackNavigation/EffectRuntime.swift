@@ -1,0 +1,90 @@
+import Foundation
+
+/// Starts the work of effects and keeps track of it for cancellation and for tests.
+final class EffectRuntime<Action: Sendable>: Sendable {
+  private struct Running {
+    var ids: Set<EffectID>
+    var task: Task<Void, Never>?
+  }
+
+  private struct Registry {
+    var nextToken = 0
+    var running: [Int: Running] = [:]
+  }
+
+  private let registry = LockIsolated(Registry())
+
+  /// Starts an effect. Returns the actions it sends right away, to be processed before the
+  /// current `send` returns, and the tasks of its asynchronous work.
+  func start(
+    _ effect: Effect<Action>,
+    deliver: @escaping @Sendable (Action) async -> Void
+  ) -> (immediate: [Action], tasks: [Task<Void, Never>]) {
+    var immediate: [Action] = []
+    var tasks: [Task<Void, Never>] = []
+    start(effect.operations, ids: [], deliver: deliver, immediate: &immediate, tasks: &tasks)
+    return (immediate, tasks)
+  }
+
+  private func start(
+    _ operations: [Effect<Action>.Operation],
+    ids: Set<EffectID>,
+    deliver: @escaping @Sendable (Action) async -> Void,
+    immediate: inout [Action],
+    tasks: inout [Task<Void, Never>]
+  ) {
+    for operation in operations {
+      switch operation {
+      case let .send(action):
+        immediate.append(action)
+      case let .cancel(id):
+        cancel(id: id)
+      case let .cancellable(id, cancelInFlight, inner):
+        if cancelInFlight { cancel(id: id) }
+        start(inner, ids: ids.union([id]), deliver: deliver, immediate: &immediate, tasks: &tasks)
+      case let .run(priority, work):
+        let token = registry.withValue { registry in
+          defer { registry.nextToken += 1 }
+          registry.running[registry.nextToken] = Running(ids: ids, task: nil)
+          return registry.nextToken
+        }
+        let task = Task.detached(priority: priority) { [registry] in
+          await work(Send(send: deliver))
+          registry.withValue { _ = $0.running.removeValue(forKey: token) }
+        }
+        registry.withValue { registry in
+          if registry.running[token] != nil { registry.running[token]?.task = task }
+        }
+        tasks.append(task)
+      }
+    }
+  }
+
+  /// Cancels the work running under an ID; it no longer counts as running.
+  func cancel(id: EffectID) {
+    let cancelled = registry.withValue { registry in
+      let tokens = registry.running.filter { $0.value.ids.contains(id) }.map(\.key)
+      return tokens.compactMap { registry.running.removeValue(forKey: $0)?.task }
+    }
+    for task in cancelled { task.cancel() }
+  }
+
+  /// Cancels all running work.
+  func cancelAll() {
+    let cancelled = registry.withValue { registry in
+      defer { registry.running.removeAll() }
+      return registry.running.values.compactMap(\.task)
+    }
+    for task in cancelled { task.cancel() }
+  }
+
+  /// The number of effects still running (cancelled ones excluded).
+  var runningCount: Int {
+    registry.withValue { $0.running.count }
+  }
+
+  /// The tasks of the effects still running.
+  var runningTasks: [Task<Void, Never>] {
+    registry.withValue { $0.running.values.compactMap(\.task) }
+  }
+}

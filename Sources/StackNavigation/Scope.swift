@@ -1,0 +1,78 @@
+/// Runs a child reducer on a part of the parent's state and the matching actions.
+///
+/// ```swift
+/// Scope(state: \.counter, action: \.counter) { Counter() }
+/// ```
+///
+/// With a case key path for `state`, the child runs only while the state is in that case; a
+/// child action that arrives while the state is in another case is reported as an issue.
+public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
+  enum StatePath {
+    case keyPath(WritableKeyPath<ParentState, Child.State>)
+    case casePath(AnyCasePath<ParentState, Child.State>, String)
+  }
+
+  let toChildState: StatePath
+  let toChildAction: AnyCasePath<ParentAction, Child.Action>
+  let child: Child
+  let fileID: StaticString
+  let filePath: StaticString
+  let line: UInt
+  let column: UInt
+
+  /// Scopes to a stored property of the parent's state.
+  public init<ChildState, ChildAction>(
+    state toChildState: WritableKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    self.toChildState = .keyPath(toChildState)
+    self.toChildAction = AnyCasePath(toChildAction)
+    self.child = child()
+    (self.fileID, self.filePath, self.line, self.column) = (#fileID, #filePath, #line, #column)
+  }
+
+  /// Scopes to one case of an enum state.
+  public init<ChildState, ChildAction>(
+    state toChildState: CaseKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    self.toChildState = .casePath(AnyCasePath(toChildState), "\(toChildState)")
+    self.toChildAction = AnyCasePath(toChildAction)
+    self.child = child()
+    (self.fileID, self.filePath, self.line, self.column) = (fileID, filePath, line, column)
+  }
+
+  public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
+    guard let childAction = toChildAction.extract(from: action) else { return .none }
+    let toParent = toChildAction
+    switch toChildState {
+    case let .keyPath(keyPath):
+      return child.reduce(into: &state[keyPath: keyPath], action: childAction)
+        .map { toParent.embed($0) }
+    case let .casePath(casePath, name):
+      guard var childState = casePath.extract(from: state) else {
+        reportIssue(
+          """
+          A 'Scope' received a child action while its state was in another case.
+
+            Action: \(String(customDumping: action))
+            State case expected: \(name)
+
+          Send child actions only while the state is in the child's case.
+          """,
+          fileID: fileID, filePath: filePath, line: line, column: column
+        )
+        return .none
+      }
+      let effect = child.reduce(into: &childState, action: childAction)
+      state = casePath.embed(childState)
+      return effect.map { toParent.embed($0) }
+    }
+  }
+}

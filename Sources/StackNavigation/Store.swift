@@ -1,0 +1,138 @@
+/// What a store did with one action: the action, and the state before and after it.
+public struct StoreTransition<State, Action> {
+  /// The action the store processed.
+  public let action: Action
+  /// The state before the action.
+  public let stateBefore: State
+  /// The state after the action.
+  public let stateAfter: State
+}
+
+extension StoreTransition: Sendable where State: Sendable, Action: Sendable {}
+
+/// Runs a feature: processes actions one at a time, in order, runs their effects and feeds the
+/// actions those effects send back in.
+///
+/// A store is an actor: any task may send to it, and a service can hold thousands of them,
+/// one per session, without a main thread.
+///
+/// ```swift
+/// let store = Store(initialState: RootFeature.State()) { RootFeature() }
+/// try await store.send(.path(.push(id: 0, state: .counter(.init()))))
+/// ```
+public actor Store<State: Sendable, Action: Sendable> {
+  /// Sees every action before its result is kept; throwing rejects the action.
+  public typealias Observer = @Sendable (StoreTransition<State, Action>) throws -> Void
+
+  /// The current state.
+  public private(set) var state: State
+
+  private let reducer: any Reducer<State, Action>
+  private let runtime = EffectRuntime<Action>()
+  private let observer: Observer?
+  private let onEffectFailure: (@Sendable (Action, any Error) -> Void)?
+
+  /// Creates a store.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state to start from.
+  ///   - reducer: The feature's reducer.
+  ///   - observer: Sees every action the store processes — sent by a caller or by an effect —
+  ///     with the state before and after, before the new state is kept and before the action's
+  ///     effects start. When it throws, the action is rejected: the state stays as it was, the
+  ///     effects do not run, and the error reaches the caller of ``send(_:)`` (or
+  ///     `onEffectFailure` for an action an effect sent).
+  ///   - onEffectFailure: Receives actions sent by effects that the observer rejected.
+  public init<R: Reducer>(
+    initialState: R.State,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    observer: Observer? = nil,
+    onEffectFailure: (@Sendable (Action, any Error) -> Void)? = nil
+  ) where R.State == State, R.Action == Action {
+    self.state = initialState
+    self.reducer = reducer()
+    self.observer = observer
+    self.onEffectFailure = onEffectFailure
+  }
+
+  /// Sends an action: the reducer runs, the observer sees it, effects start, and actions that
+  /// effects send right away are processed before this returns.
+  ///
+  /// Returns a task that finishes when the asynchronous effects of this action are done.
+  @discardableResult
+  public func send(_ action: Action) throws -> StoreTask {
+    StoreTask(tasks: try process(action))
+  }
+
+  /// Waits until no effect of this store is running.
+  public func waitForEffects() async {
+    while true {
+      let tasks = runtime.runningTasks
+      if tasks.isEmpty { return }
+      for task in tasks { await task.value }
+    }
+  }
+
+  /// Cancels every effect that is running.
+  public func cancelEffects() {
+    runtime.cancelAll()
+  }
+
+  private func receiveFromEffect(_ action: Action) {
+    // Checked here, inside the store, so an element's effect cannot slip an action in after
+    // the action that popped the element cancelled it.
+    guard !Task.isCancelled else { return }
+    do {
+      _ = try process(action)
+    } catch {
+      onEffectFailure?(action, error)
+    }
+  }
+
+  private func process(_ action: Action) throws -> [Task<Void, Never>] {
+    var queue = [action]
+    var tasks: [Task<Void, Never>] = []
+    while !queue.isEmpty {
+      let action = queue.removeFirst()
+      var newState = state
+      let effect = reducer.reduce(into: &newState, action: action)
+      if let observer {
+        try observer(StoreTransition(action: action, stateBefore: state, stateAfter: newState))
+      }
+      state = newState
+      let started = runtime.start(effect) { [weak self] action in
+        await self?.receiveFromEffect(action)
+      }
+      queue.append(contentsOf: started.immediate)
+      tasks.append(contentsOf: started.tasks)
+    }
+    return tasks
+  }
+
+  deinit {
+    runtime.cancelAll()
+  }
+}
+
+/// A convenience for `Store<R.State, R.Action>`.
+public typealias StoreOf<R: Reducer> = Store<R.State, R.Action>
+
+/// The asynchronous work started by one `send`.
+public struct StoreTask: Sendable {
+  let tasks: [Task<Void, Never>]
+
+  /// Waits until the work is done.
+  public func finish() async {
+    for task in tasks { await task.value }
+  }
+
+  /// Cancels the work.
+  public func cancel() {
+    for task in tasks { task.cancel() }
+  }
+
+  /// Whether the work has been cancelled.
+  public var isCancelled: Bool {
+    tasks.allSatisfy(\.isCancelled)
+  }
+}

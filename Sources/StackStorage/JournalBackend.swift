@@ -1,0 +1,99 @@
+import Foundation
+
+/// The operations restoration needs from a journal store.
+///
+/// ``SQLiteJournal`` implements it on one SQLite file; a shared backend (PostgreSQL) can
+/// implement the same semantics: sequences 1, 2, 3, … per session with no gaps, appends guarded
+/// by the expected sequence, entry and stack rows written in one transaction, snapshots found by
+/// the nearest sequence at or below.
+public protocol JournalBackend: Sendable {
+  /// Creates a session whose sequence 0 is `initial`: writes snapshot 0 and the stack rows.
+  ///
+  /// Throws ``StorageError/Code/sessionExists`` when the identifier is taken.
+  func createSession(
+    _ id: SessionID,
+    initial: EncodedState,
+    version: Int,
+    metadata: Data?,
+    forkedFrom: (SessionID, Int64)?,
+    at date: Date
+  ) throws -> SessionInfo
+
+  /// Appends an action after `expectedSequence` and returns its sequence,
+  /// `expectedSequence + 1`.
+  ///
+  /// The delta from the head stacks to `draft.state.stacks`, the entry, the stack rows and, on
+  /// the snapshot interval, a snapshot are written in one transaction. Throws
+  /// ``StorageError/Code/sequenceConflict``, writing nothing, when the head is not
+  /// `expectedSequence`.
+  func append(session: SessionID, expectedSequence: Int64, _ draft: JournalEntryDraft) throws
+    -> Int64
+
+  /// The sequence of the session's last entry; 0 before the first one.
+  func headSequence(session: SessionID) throws -> Int64
+
+  /// Calls `body` with the entries after `after` through `through` (the head when `nil`), in
+  /// ascending order, read a page at a time; `body` returns `false` to stop.
+  func entries(
+    session: SessionID,
+    after: Int64,
+    through: Int64?,
+    _ body: (JournalEntry) throws -> Bool
+  ) throws
+
+  /// The snapshot with the greatest sequence at or below `atOrBelow`, or `nil`.
+  func snapshot(session: SessionID, atOrBelow: Int64) throws -> Snapshot?
+
+  /// The sequence of the last entry recorded at or before `date`; 0 when `date` precedes the
+  /// first entry but not the session's creation. Throws
+  /// ``StorageError/Code/sequenceOutOfRange`` for a date before the session's creation.
+  func sequence(session: SessionID, atOrBefore date: Date) throws -> Int64
+
+  /// The session, or `nil` when no session has that identifier.
+  func session(_ id: SessionID) throws -> SessionInfo?
+
+  /// Every session, oldest first.
+  func sessions() throws -> [SessionInfo]
+
+  /// Deletes the session with its journal, snapshots and stack rows.
+  func deleteSession(_ id: SessionID) throws
+
+  /// Replaces the session's metadata.
+  func setMetadata(_ metadata: Data?, session: SessionID) throws
+
+  /// The stacks at the session's head, from the stack rows.
+  func headStacks(session: SessionID) throws -> [StackRecord]
+
+  /// The stacks at a sequence: the nearest snapshot's stacks with the following deltas applied.
+  /// Needs no app types.
+  func stacks(session: SessionID, at sequence: Int64) throws -> [StackRecord]
+
+  /// Writes a snapshot of the state at a recorded sequence.
+  func writeSnapshot(session: SessionID, sequence: Int64, state: EncodedState, version: Int)
+    throws
+}
+
+extension JournalBackend {
+  /// Creates a session that starts now, with no metadata and not forked.
+  public func createSession(
+    _ id: SessionID,
+    initial: EncodedState,
+    version: Int,
+    metadata: Data? = nil,
+    forkedFrom: (SessionID, Int64)? = nil
+  ) throws -> SessionInfo {
+    try createSession(
+      id, initial: initial, version: version, metadata: metadata, forkedFrom: forkedFrom,
+      at: Date()
+    )
+  }
+
+  /// Calls `body` with every entry after `after`, through the head.
+  public func entries(
+    session: SessionID,
+    after: Int64 = 0,
+    _ body: (JournalEntry) throws -> Bool
+  ) throws {
+    try entries(session: session, after: after, through: nil, body)
+  }
+}

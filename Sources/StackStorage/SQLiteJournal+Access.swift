@@ -1,0 +1,103 @@
+import Foundation
+import GRDB
+
+extension SQLiteJournal {
+  /// Runs `body` in a read transaction, turning SQLite errors into ``StorageError``s.
+  func read<T>(_ activity: @autoclosure () -> String, _ body: (Database) throws -> T) throws -> T {
+    do {
+      return try database.read(body)
+    } catch let error as DatabaseError {
+      throw StorageError(databaseError: error, path: path, doing: activity())
+    }
+  }
+
+  /// Runs `body` in a write transaction, turning SQLite errors into ``StorageError``s.
+  func write<T>(_ activity: @autoclosure () -> String, _ body: (Database) throws -> T) throws -> T {
+    try requireWritable(activity())
+    do {
+      return try database.write(body)
+    } catch let error as DatabaseError {
+      throw StorageError(databaseError: error, path: path, doing: activity())
+    }
+  }
+
+  func requireWritable(_ activity: @autoclosure () -> String) throws {
+    guard options.readOnly else { return }
+    throw StorageError(
+      code: .readOnly,
+      message: "Cannot write while \(activity()): the journal at \(path ?? "memory") was opened "
+        + "read-only. Open it without `readOnly` to write.",
+      path: path
+    )
+  }
+
+  /// The head sequence of a session, or a ``StorageError/Code/unknownSession`` error.
+  func requireHead(_ db: Database, _ session: SessionID) throws -> Int64 {
+    let statement = try db.cachedStatement(sql: "SELECT head_sequence FROM sessions WHERE id = ?")
+    guard let head = try Int64.fetchOne(statement, arguments: [session.rawValue]) else {
+      throw unknownSession(session)
+    }
+    return head
+  }
+
+  func unknownSession(_ session: SessionID) -> StorageError {
+    StorageError(
+      code: .unknownSession,
+      message: "There is no session \(session) in \(path ?? "the in-memory journal"). List the "
+        + "sessions to find its identifier, or create it first.",
+      path: path
+    )
+  }
+
+  func outOfRange(_ session: SessionID, _ sequence: Int64, head: Int64) -> StorageError {
+    StorageError(
+      code: .sequenceOutOfRange,
+      message: "Session \(session) has no sequence \(sequence): its journal runs from 0 to "
+        + "\(head).",
+      path: path
+    )
+  }
+
+  /// The UTF-8 text of JSON bytes, or an ``StorageError/Code/invalidData`` error.
+  func text(_ json: Data, _ what: @autoclosure () -> String) throws -> String {
+    guard let text = JSONText.text(json) else {
+      throw StorageError(
+        code: .invalidData,
+        message: "The \(what()) is not UTF-8 text; a journal stores JSON as text. Encode it with "
+          + "JSONEncoder.",
+        path: path
+      )
+    }
+    return text
+  }
+
+  /// The date of a stored time, or an ``StorageError/Code/invalidData`` error.
+  func date(_ text: String, _ what: @autoclosure () -> String) throws -> Date {
+    guard let date = Timestamp.date(from: text) else {
+      throw StorageError(
+        code: .invalidData,
+        message: "The \(what()) is `\(text)`, not a time in the form 2025-01-31T09:30:00.000Z. "
+          + "The row was left as it is.",
+        path: path
+      )
+    }
+    return date
+  }
+
+  /// Decodes a stored JSON column, or throws an ``StorageError/Code/invalidData`` error.
+  func decode<T: Decodable>(_ type: T.Type, _ text: String, _ what: @autoclosure () -> String)
+    throws -> T
+  {
+    do {
+      return try JSONDecoder().decode(type, from: Data(text.utf8))
+    } catch {
+      throw StorageError(
+        code: .invalidData,
+        message: "The \(what()) cannot be read. The row was left as it is; run "
+          + "`stackjournal check`.",
+        path: path,
+        underlying: error
+      )
+    }
+  }
+}

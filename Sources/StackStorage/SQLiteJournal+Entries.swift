@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+
+extension SQLiteJournal {
+  /// How many entries ``entries(session:after:through:_:)`` reads per page.
+  static let entryPageSize = 256
+
+  /// The sequence of the session's last entry; 0 before the first one.
+  public func headSequence(session: SessionID) throws -> Int64 {
+    try read("reading the head of session \(session)") { db in try requireHead(db, session) }
+  }
+
+  /// Calls `body` with the entries after `after` through `through` (the head when `nil`), in
+  /// ascending order; `body` returns `false` to stop.
+  ///
+  /// Entries are read a page at a time from a cursor, never all at once, and `body` runs
+  /// outside any database access, so it may call the journal. Payloads are upcast to
+  /// ``Options/payloadVersion`` when it is set.
+  public func entries(
+    session: SessionID,
+    after: Int64,
+    through: Int64?,
+    _ body: (JournalEntry) throws -> Bool
+  ) throws {
+    let last = through ?? Int64.max
+    var cursor = after
+    var checkedSession = false
+    while cursor < last {
+      let page = try read("reading the journal of session \(session)") { db in
+        if !checkedSession { _ = try requireHead(db, session) }
+        return try Row.fetchAll(
+          db.cachedStatement(
+            sql: "SELECT sequence, recorded_at, type, version, payload, delta FROM journal "
+              + "WHERE session = ? AND sequence > ? AND sequence <= ? ORDER BY sequence LIMIT ?"
+          ),
+          arguments: [session.rawValue, cursor, last, Self.entryPageSize]
+        )
+      }
+      checkedSession = true
+      for row in page {
+        let entry = try entry(row, session: session)
+        cursor = entry.sequence
+        guard try body(entry) else { return }
+      }
+      if page.count < Self.entryPageSize { return }
+    }
+  }
+
+  /// The sequence of the last entry recorded at or before `date` (the latest time, then the
+  /// highest sequence); 0 when `date` precedes the first entry but not the session's creation.
+  ///
+  /// Found through the `journal_by_time` index. Times are compared to the millisecond. Throws
+  /// ``StorageError/Code/sequenceOutOfRange`` for a date before the session was created.
+  public func sequence(session: SessionID, atOrBefore date: Date) throws -> Int64 {
+    let time = Timestamp.string(from: date)
+    return try read("finding the entry of session \(session) at \(time)") { db in
+      let createdAt = try String.fetchOne(
+        db, sql: "SELECT created_at FROM sessions WHERE id = ?", arguments: [session.rawValue])
+      guard let createdAt else { throw unknownSession(session) }
+      if let sequence = try Int64.fetchOne(
+        db.cachedStatement(
+          sql: "SELECT sequence FROM journal WHERE session = ? AND recorded_at <= ? "
+            + "ORDER BY recorded_at DESC, sequence DESC LIMIT 1"
+        ),
+        arguments: [session.rawValue, time]
+      ) {
+        return sequence
+      }
+      guard createdAt <= time else {
+        throw StorageError(
+          code: .sequenceOutOfRange,
+          message: "Session \(session) was created at \(createdAt), after \(time). Ask for a "
+            + "time at or after its creation.",
+          path: path
+        )
+      }
+      return 0
+    }
+  }
+
+  private func entry(_ row: Row, session: SessionID) throws -> JournalEntry {
+    let sequence: Int64 = row[0]
+    let place = "entry \(sequence) of session \(session)"
+    let type: String = row[2]
+    let payloadText: String = row[4]
+    let (version, payload) = try upcasting.upcast(
+      Data(payloadText.utf8), kind: .action, type: type, version: row[3], place: place,
+      path: path)
+    return JournalEntry(
+      session: session,
+      sequence: sequence,
+      recordedAt: try date(row[1], "time of \(place)"),
+      type: type,
+      version: version,
+      payload: payload,
+      delta: try decode(StackDelta.self, row[5], "delta of \(place)")
+    )
+  }
+}

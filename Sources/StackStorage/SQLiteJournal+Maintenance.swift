@@ -1,0 +1,32 @@
+import GRDB
+
+extension SQLiteJournal {
+  /// The problems `PRAGMA integrity_check` reports; empty when the database is sound.
+  public func integrityCheck() throws -> [String] {
+    try read("checking integrity") { db in
+      try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
+    }
+  }
+
+  /// The schema version of the file at `path`, the version this build writes, and the names of
+  /// the migrations opening it would apply, for `stackjournal migrate --dry-run`.
+  ///
+  /// Read-only: the file is checked as ``init(path:options:)`` checks it, and never changed.
+  /// Throws ``StorageError/Code/fileNotFound`` for a missing file, and the errors of opening for
+  /// a file that cannot be migrated.
+  public static func pendingMigrations(at path: String) throws -> (
+    current: Int, target: Int, pending: [String]
+  ) {
+    guard DatabaseFile.exists(path) else {
+      throw StorageError(
+        code: .fileNotFound,
+        message: "There is no journal at \(path); check the path.",
+        path: path
+      )
+    }
+    try DatabaseFile.checkHeader(path)
+    let state = try DatabaseFile.readSchemaState(path)
+    let pending = try state.pending(Migration.all, path: path)
+    return (state.userVersion, Migration.latestVersion, pending.map(\.name))
+  }
+}

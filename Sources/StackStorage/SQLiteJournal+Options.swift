@@ -1,0 +1,36 @@
+extension SQLiteJournal {
+  /// How a journal opens its file and writes.
+  public struct Options: Sendable {
+    /// How hard appends work to survive failures; ``Durability/full`` by default.
+    public var durability: Durability
+    /// Write a snapshot with every entry whose sequence is a multiple of this; 0 never does.
+    public var snapshotInterval: Int
+    /// The app's current version of its state/action encoding. Payloads and snapshot states
+    /// are upcast to it on read, and a newer one is an error. `nil` reads them raw (the CLI).
+    public var payloadVersion: Int?
+    /// The upcasters from each older version to the next.
+    public var upcasters: [PayloadUpcaster]
+    /// Never create, migrate or write: a missing file and an older schema are refused.
+    public var readOnly: Bool
+    /// Apply pending migrations when opening. When `false`, the journal opens read-write but
+    /// refuses a database that has pending migrations.
+    public var migrate: Bool
+
+    /// Creates options; every parameter has the default a writing app wants.
+    public init(
+      durability: Durability = .full,
+      snapshotInterval: Int = 100,
+      payloadVersion: Int? = nil,
+      upcasters: [PayloadUpcaster] = [],
+      readOnly: Bool = false,
+      migrate: Bool = true
+    ) {
+      self.durability = durability
+      self.snapshotInterval = snapshotInterval
+      self.payloadVersion = payloadVersion
+      self.upcasters = upcasters
+      self.readOnly = readOnly
+      self.migrate = migrate
+    }
+  }
+}

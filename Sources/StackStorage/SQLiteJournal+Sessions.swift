@@ -1,0 +1,144 @@
+import Foundation
+import GRDB
+
+extension SQLiteJournal {
+  /// Creates a session whose sequence 0 is `initial`: writes the session, snapshot 0 and the
+  /// stack rows in one transaction.
+  ///
+  /// A fork names its source session and sequence, which must exist. Throws
+  /// ``StorageError/Code/sessionExists`` when the identifier is taken.
+  public func createSession(
+    _ id: SessionID,
+    initial: EncodedState,
+    version: Int,
+    metadata: Data?,
+    forkedFrom: (SessionID, Int64)?,
+    at date: Date
+  ) throws -> SessionInfo {
+    try requireWritable("creating session \(id)")
+    let stacks = try PreparedAppend.canonical(initial.stacks)
+    var validated: [StackRecord] = []
+    try StackDelta.between([], stacks).apply(to: &validated)
+    let metadataText = try metadata.map { try text($0, "metadata of session \(id)") }
+    let stateText = try text(initial.json, "initial state of session \(id)")
+    let stacksText = try StorageJSON.text(stacks)
+    let createdAt = Timestamp.string(from: date)
+    try write("creating session \(id)") { db in
+      let exists = try Bool.fetchOne(
+        db, sql: "SELECT count(*) > 0 FROM sessions WHERE id = ?", arguments: [id.rawValue])
+      guard exists != true else {
+        throw StorageError(
+          code: .sessionExists,
+          message: "A session \(id) already exists in \(path ?? "the in-memory journal"). "
+            + "Choose another identifier, or delete that session first.",
+          path: path
+        )
+      }
+      if let (source, sequence) = forkedFrom {
+        let head = try requireHead(db, source)
+        guard (0...head).contains(sequence) else {
+          throw outOfRange(source, sequence, head: head)
+        }
+      }
+      try db.execute(
+        sql: "INSERT INTO sessions (id, created_at, metadata, head_sequence, forked_from, "
+          + "forked_at) VALUES (?, ?, ?, 0, ?, ?)",
+        arguments: [
+          id.rawValue, createdAt, metadataText, forkedFrom?.0.rawValue, forkedFrom?.1,
+        ]
+      )
+      try insertSnapshot(
+        db, session: id.rawValue, sequence: 0, version: version, state: stateText,
+        stacks: stacksText, recordedAt: createdAt)
+      try StackRows.insert(stacks, db, session: id.rawValue)
+    }
+    return SessionInfo(
+      id: id,
+      createdAt: Timestamp.rounded(date),
+      metadata: metadata,
+      forkedFrom: forkedFrom?.0,
+      forkedAt: forkedFrom?.1
+    )
+  }
+
+  /// The session, or `nil` when no session has that identifier.
+  public func session(_ id: SessionID) throws -> SessionInfo? {
+    try read("reading session \(id)") { db in
+      try fetchSessions(db, where: "WHERE s.id = ?", arguments: [id.rawValue]).first
+    }
+  }
+
+  /// Every session with its entry count, head and activity, oldest first.
+  public func sessions() throws -> [SessionInfo] {
+    try read("listing sessions") { db in
+      try fetchSessions(db, where: "", arguments: [])
+    }
+  }
+
+  /// Deletes the session with its journal, snapshots and stack rows, in one transaction.
+  ///
+  /// Nothing else deletes journal entries: this is the explicit way to remove a session.
+  public func deleteSession(_ id: SessionID) throws {
+    try write("deleting session \(id)") { db in
+      _ = try requireHead(db, id)
+      try StackRows.deleteAll(db, session: id.rawValue)
+      for table in ["snapshots", "journal"] {
+        try db.execute(sql: "DELETE FROM \(table) WHERE session = ?", arguments: [id.rawValue])
+      }
+      try db.execute(sql: "DELETE FROM sessions WHERE id = ?", arguments: [id.rawValue])
+    }
+  }
+
+  /// Replaces the session's metadata (JSON, or `nil` for none).
+  public func setMetadata(_ metadata: Data?, session: SessionID) throws {
+    let metadataText = try metadata.map { try text($0, "metadata of session \(session)") }
+    try write("setting the metadata of session \(session)") { db in
+      _ = try requireHead(db, session)
+      try db.execute(
+        sql: "UPDATE sessions SET metadata = ? WHERE id = ?",
+        arguments: [metadataText, session.rawValue]
+      )
+    }
+  }
+
+  private func fetchSessions(
+    _ db: Database,
+    where condition: String,
+    arguments: StatementArguments
+  ) throws -> [SessionInfo] {
+    let rows = try Row.fetchCursor(
+      db,
+      sql: """
+        SELECT s.id, s.created_at, s.metadata, s.head_sequence, s.forked_from, s.forked_at,
+          (SELECT count(*) FROM journal j WHERE j.session = s.id),
+          (SELECT min(recorded_at) FROM journal j WHERE j.session = s.id),
+          (SELECT max(recorded_at) FROM journal j WHERE j.session = s.id)
+        FROM sessions s \(condition)
+        ORDER BY s.created_at, s.id
+        """,
+      arguments: arguments
+    )
+    var sessions: [SessionInfo] = []
+    while let row = try rows.next() {
+      let id = SessionID(row[0] as String)
+      let metadata: String? = row[2]
+      let first: String? = row[7]
+      let last: String? = row[8]
+      let forkedFrom: String? = row[4]
+      sessions.append(
+        SessionInfo(
+          id: id,
+          createdAt: try date(row[1], "creation time of session \(id)"),
+          metadata: metadata.map { Data($0.utf8) },
+          entryCount: row[6],
+          headSequence: row[3],
+          firstActivity: try first.map { try date($0, "first entry time of session \(id)") },
+          lastActivity: try last.map { try date($0, "last entry time of session \(id)") },
+          forkedFrom: forkedFrom.map(SessionID.init(rawValue:)),
+          forkedAt: row[5]
+        )
+      )
+    }
+    return sessions
+  }
+}

@@ -1,0 +1,60 @@
+import GRDB
+
+extension SQLiteJournal {
+  /// The stacks at the session's head, read from the `stacks` and `stack_elements` rows.
+  public func headStacks(session: SessionID) throws -> [StackRecord] {
+    try read("reading the stacks of session \(session)") { db in
+      _ = try requireHead(db, session)
+      return try StackRows.load(db, session: session.rawValue)
+    }
+  }
+
+  /// The stacks at a sequence: the nearest snapshot's stacks with the deltas that follow it
+  /// applied, in one read transaction. Needs no app types and runs no upcaster.
+  ///
+  /// Throws ``StorageError/Code/sequenceOutOfRange`` outside 0 through the head, and
+  /// ``StorageError/Code/inconsistentDelta`` when a stored delta does not fit.
+  public func stacks(session: SessionID, at sequence: Int64) throws -> [StackRecord] {
+    try read("rebuilding the stacks of session \(session) at \(sequence)") { db in
+      let head = try requireHead(db, session)
+      guard (0...head).contains(sequence) else { throw outOfRange(session, sequence, head: head) }
+      let snapshot = try Row.fetchOne(
+        db.cachedStatement(
+          sql: "SELECT sequence, stacks FROM snapshots WHERE session = ? AND sequence <= ? "
+            + "ORDER BY sequence DESC LIMIT 1"
+        ),
+        arguments: [session.rawValue, sequence]
+      )
+      guard let snapshot else {
+        throw StorageError(
+          code: .snapshotMissing,
+          message: "Session \(session) has no snapshot at or below sequence \(sequence), not even "
+            + "its initial state; its stacks cannot be rebuilt. Run `stackjournal check`.",
+          path: path
+        )
+      }
+      let start: Int64 = snapshot[0]
+      var stacks = try decode(
+        [StackRecord].self, snapshot[1], "stacks of the snapshot at \(start) of \(session)")
+      let deltas = try Row.fetchCursor(
+        db.cachedStatement(
+          sql: "SELECT sequence, delta FROM journal WHERE session = ? AND sequence > ? "
+            + "AND sequence <= ? ORDER BY sequence"
+        ),
+        arguments: [session.rawValue, start, sequence]
+      )
+      while let row = try deltas.next() {
+        let entry: Int64 = row[0]
+        let delta = try decode(StackDelta.self, row[1], "delta of entry \(entry) of \(session)")
+        do {
+          try delta.apply(to: &stacks)
+        } catch var error as StorageError {
+          error.message = "Entry \(entry) of session \(session): " + error.message
+          error.path = path
+          throw error
+        }
+      }
+      return stacks
+    }
+  }
+}

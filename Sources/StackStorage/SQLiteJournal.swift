@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+
+/// A journal of many sessions in one SQLite file: actions, stack rows and snapshots.
+///
+/// ```swift
+/// let journal = try SQLiteJournal(path: "app.sqlite")
+/// _ = try journal.createSession("user-42", initial: StateEncoding.encode(AppFeature.State()),
+///   version: 1)
+/// let sequence = try journal.append(session: "user-42", expectedSequence: 0, JournalEntryDraft(
+///   type: "path.push", version: 1, payload: actionJSON, state: StateEncoding.encode(state)))
+/// ```
+///
+/// Opening an existing file checks it before writing anything: its SQLite header and size, then,
+/// through a read-only connection, that it is a StackJournal database, not of a newer schema, and
+/// that the migrations it records are the ones this build ships. A refused file is left
+/// byte-for-byte unchanged. Pending migrations are then applied, each in its own transaction.
+///
+/// On disk the journal uses a WAL-mode `DatabasePool`: reads never block the writer, and a
+/// writer never blocks reads. See ``Durability`` for what survives a crash.
+public final class SQLiteJournal: JournalBackend {
+  /// The database file, or `nil` for an in-memory journal.
+  public let path: String?
+  /// The schema version of the open database.
+  public let schemaVersion: Int
+  /// The schema version this build writes: the number of embedded migrations.
+  public static var latestSchemaVersion: Int { Migration.latestVersion }
+
+  let options: Options
+  let database: any DatabaseWriter
+  let upcasting: Upcasting
+  let batcher: GroupCommitBatcher?
+
+  /// Opens the journal at `path`, creating the file when it is missing (unless read-only).
+  ///
+  /// Throws a ``StorageError``: ``StorageError/Code/emptyFile``,
+  /// ``StorageError/Code/notADatabase``, ``StorageError/Code/truncated``,
+  /// ``StorageError/Code/notStackJournal``, ``StorageError/Code/newerSchema``,
+  /// ``StorageError/Code/checksumMismatch``, or ``StorageError/Code/olderSchema`` when the
+  /// options forbid migrating. In each case the file is left unchanged.
+  public convenience init(path: String, options: Options = .init()) throws {
+    let database = try Self.openFile(path: path, options: options)
+    try self.init(database: database, path: path, options: options)
+  }
+
+  /// Opens a journal in memory, with the latest schema; it is gone when the journal is.
+  public static func inMemory(options: Options = .init()) throws -> SQLiteJournal {
+    guard !options.readOnly else {
+      throw StorageError(
+        code: .readOnly,
+        message: "An in-memory journal cannot be read-only: it starts empty. Open a file instead."
+      )
+    }
+    do {
+      let queue = try DatabaseQueue(configuration: makeConfiguration(options))
+      try SchemaMigrator.migrate(queue, path: nil)
+      return try SQLiteJournal(database: queue, path: nil, options: options)
+    } catch let error as DatabaseError {
+      throw StorageError(databaseError: error, path: nil, doing: "creating the database")
+    }
+  }
+
+  init(database: any DatabaseWriter, path: String?, options: Options) throws {
+    self.database = database
+    self.path = path
+    self.options = options
+    self.upcasting = Upcasting(
+      currentVersion: options.payloadVersion, upcasters: options.upcasters)
+    if case .groupCommit(let maxBatch) = options.durability, !options.readOnly {
+      self.batcher = GroupCommitBatcher(database: database, maxBatch: max(1, maxBatch))
+    } else {
+      self.batcher = nil
+    }
+    do {
+      self.schemaVersion = try database.read { db in
+        try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+      }
+    } catch let error as DatabaseError {
+      throw StorageError(databaseError: error, path: path, doing: "reading the schema version")
+    }
+  }
+}

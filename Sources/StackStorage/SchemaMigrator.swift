@@ -1,0 +1,51 @@
+import Foundation
+import GRDB
+
+/// Applies the embedded migrations, each once and in its own transaction, and records them.
+enum SchemaMigrator {
+  /// Applies every pending migration (up to `version` when given) to a writable database.
+  ///
+  /// Each migration re-reads the schema state inside its own immediate transaction, so two
+  /// processes opening one file at once apply each migration once.
+  static func migrate(
+    _ writer: any DatabaseWriter,
+    through version: Int? = nil,
+    path: String?,
+    now: @escaping () -> Date = Date.init
+  ) throws {
+    let target = version ?? Migration.latestVersion
+    try writer.writeWithoutTransaction { db in
+      for migration in Migration.all.prefix(target) {
+        try db.inTransaction(.immediate) {
+          let state = try SchemaState.read(db)
+          let pending = try state.pending(Migration.all, path: path)
+          guard pending.first?.version == migration.version else { return .commit }
+          if !state.hasMigrationTable {
+            try db.execute(
+              sql: """
+                CREATE TABLE schema_migrations (
+                  version INTEGER NOT NULL PRIMARY KEY,
+                  name TEXT NOT NULL,
+                  checksum TEXT NOT NULL,
+                  applied_at TEXT NOT NULL
+                )
+                """
+            )
+          }
+          try db.execute(sql: migration.sql)
+          try db.execute(
+            sql: "INSERT INTO schema_migrations (version, name, checksum, applied_at) "
+              + "VALUES (?, ?, ?, ?)",
+            arguments: [
+              migration.version, migration.name, migration.checksum,
+              Timestamp.string(from: now()),
+            ]
+          )
+          try db.execute(sql: "PRAGMA application_id = \(SchemaState.applicationID)")
+          try db.execute(sql: "PRAGMA user_version = \(migration.version)")
+          return .commit
+        }
+      }
+    }
+  }
+}

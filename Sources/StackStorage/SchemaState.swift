@@ -1,0 +1,104 @@
+import GRDB
+
+/// What a database says about its schema: the marks in its header and its migration record.
+struct SchemaState {
+  /// One row of `schema_migrations`.
+  struct Applied {
+    var version: Int
+    var name: String
+    var checksum: String
+  }
+
+  /// The value of `PRAGMA application_id` of every StackJournal database: "SJRN".
+  static let applicationID: Int32 = 0x534A_524E
+
+  var applicationID: Int32
+  var userVersion: Int
+  var applied: [Applied]
+  /// Whether the database holds no table, index, view or trigger at all.
+  var isBlank: Bool
+  var hasMigrationTable: Bool
+
+  /// Reads the schema state; only reads, so it works on a read-only connection.
+  static func read(_ db: Database) throws -> SchemaState {
+    let applicationID = try Int32(truncatingIfNeeded: Int.fetchOne(db, sql: "PRAGMA application_id") ?? 0)
+    let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+    let objects = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+    let hasMigrationTable =
+      try Bool.fetchOne(
+        db,
+        sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = ?",
+        arguments: ["schema_migrations"]
+      ) ?? false
+    var applied: [Applied] = []
+    if hasMigrationTable {
+      let rows = try Row.fetchAll(
+        db, sql: "SELECT version, name, checksum FROM schema_migrations ORDER BY version")
+      applied = rows.map { Applied(version: $0[0], name: $0[1], checksum: $0[2]) }
+    }
+    return SchemaState(
+      applicationID: applicationID,
+      userVersion: userVersion,
+      applied: applied,
+      isBlank: objects == 0,
+      hasMigrationTable: hasMigrationTable
+    )
+  }
+
+  /// The migrations still to apply, after checking the database is ours, not newer than this
+  /// build and applied exactly the migrations this build ships.
+  func pending(_ migrations: [Migration], path: String?) throws -> [Migration] {
+    let place = path.map { "The file \($0)" } ?? "The in-memory database"
+    let isFresh = applicationID == 0 && userVersion == 0 && isBlank
+    if isFresh { return migrations }
+    guard applicationID == Self.applicationID else {
+      throw StorageError(
+        code: .notStackJournal,
+        message: "\(place) is an SQLite database, but not a StackJournal database "
+          + "(application_id \(Self.hex(applicationID)), expected "
+          + "\(Self.hex(Self.applicationID))). It was left unchanged; open a StackJournal file, "
+          + "or give a new path to create one.",
+        path: path
+      )
+    }
+    let latest = migrations.count
+    let newest = max(userVersion, applied.map(\.version).max() ?? 0)
+    guard newest <= latest else {
+      throw StorageError(
+        code: .newerSchema,
+        message: "\(place) has schema version \(newest), newer than version \(latest), the "
+          + "newest this build of StackJournal knows. It was left unchanged; open it with a "
+          + "newer StackJournal.",
+        path: path
+      )
+    }
+    let expected = Array(stride(from: 1, through: userVersion, by: 1))
+    guard userVersion >= 0, applied.map(\.version) == expected else {
+      throw StorageError(
+        code: .corrupt,
+        message: "\(place) has schema version \(userVersion) but records the migrations "
+          + "\(applied.map(\.version)): its schema record is inconsistent. It was left "
+          + "unchanged; restore it from a backup.",
+        path: path
+      )
+    }
+    for record in applied {
+      let migration = migrations[record.version - 1]
+      guard record.checksum == migration.checksum else {
+        throw StorageError(
+          code: .checksumMismatch,
+          message: "\(place) records migration \(record.name) with checksum \(record.checksum), "
+            + "but this build's \(migration.name) has checksum \(migration.checksum): the "
+            + "migration was edited after it was applied. The file was left unchanged; restore "
+            + "the original migration and add the change as a new migration.",
+          path: path
+        )
+      }
+    }
+    return Array(migrations.dropFirst(userVersion))
+  }
+
+  private static func hex(_ value: Int32) -> String {
+    "0x" + String(UInt32(bitPattern: value), radix: 16, uppercase: true)
+  }
+}

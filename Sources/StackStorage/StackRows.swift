@@ -1,0 +1,139 @@
+import GRDB
+import StackNavigation
+
+/// The SQL of the `stacks` and `stack_elements` tables: the stacks at the head of a session.
+enum StackRows {
+  /// The stacks of a session, sorted by path.
+  static func load(_ db: Database, session: String) throws -> [StackRecord] {
+    var records: [String: StackRecord] = [:]
+    let stacks = try db.cachedStatement(sql: "SELECT path, next_id FROM stacks WHERE session = ?")
+    let stackRows = try Row.fetchCursor(stacks, arguments: [session])
+    while let row = try stackRows.next() {
+      let path: String = row[0]
+      records[path] = StackRecord(path: path, nextID: StackElementID(generation: row[1]), elements: [])
+    }
+    let elements = try db.cachedStatement(
+      sql: "SELECT path, id, case_name, state FROM stack_elements WHERE session = ? "
+        + "ORDER BY path, position"
+    )
+    let elementRows = try Row.fetchCursor(elements, arguments: [session])
+    while let row = try elementRows.next() {
+      let path: String = row[0]
+      records[path]?.elements.append(
+        StoredElement(id: StackElementID(generation: row[1]), caseName: row[2], state: row[3])
+      )
+    }
+    return records.values.sorted { $0.path < $1.path }
+  }
+
+  /// Inserts the rows of new stacks.
+  static func insert(_ stacks: [StackRecord], _ db: Database, session: String) throws {
+    for stack in stacks {
+      try insertStack(stack.path, nextID: stack.nextID, db, session: session)
+      for (position, element) in stack.elements.enumerated() {
+        try insertElement(element, position: position, path: stack.path, db, session: session)
+      }
+    }
+  }
+
+  /// Updates the rows of `before` by a delta computed from them.
+  static func apply(
+    _ delta: StackDelta,
+    before: [StackRecord],
+    _ db: Database,
+    session: String
+  ) throws {
+    var current = Dictionary(
+      before.map { ($0.path, (ids: $0.ids, nextID: $0.nextID)) },
+      uniquingKeysWith: { first, _ in first })
+    for change in delta.changes {
+      if change.removed {
+        try deleteStack(change.path, db, session: session)
+        current[change.path] = nil
+        continue
+      }
+      guard let stack = current[change.path] else {
+        let byID = Dictionary(
+          change.pushed.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        try insertStack(change.path, nextID: change.nextID, db, session: session)
+        for (position, id) in change.ids.enumerated() {
+          guard let element = byID[id] else { continue }
+          try insertElement(element, position: position, path: change.path, db, session: session)
+        }
+        current[change.path] = (change.ids, change.nextID)
+        continue
+      }
+      for id in change.popped {
+        try db.cachedStatement(
+          sql: "DELETE FROM stack_elements WHERE session = ? AND path = ? AND id = ?"
+        ).execute(arguments: [session, change.path, id.generation])
+      }
+      let newPositions = Dictionary(
+        change.ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+      for element in change.changed {
+        try db.cachedStatement(
+          sql: "UPDATE stack_elements SET case_name = ?, state = ?, position = ? "
+            + "WHERE session = ? AND path = ? AND id = ?"
+        ).execute(arguments: [
+          element.caseName, element.state, newPositions[element.id] ?? 0, session, change.path,
+          element.id.generation,
+        ])
+      }
+      for element in change.pushed {
+        try insertElement(
+          element, position: newPositions[element.id] ?? 0, path: change.path, db,
+          session: session)
+      }
+      let changedIDs = Set(change.changed.map(\.id))
+      for (oldPosition, id) in stack.ids.enumerated() where !changedIDs.contains(id) {
+        guard let newPosition = newPositions[id], newPosition != oldPosition else { continue }
+        try db.cachedStatement(
+          sql: "UPDATE stack_elements SET position = ? WHERE session = ? AND path = ? AND id = ?"
+        ).execute(arguments: [newPosition, session, change.path, id.generation])
+      }
+      if change.nextID != stack.nextID {
+        try db.cachedStatement(sql: "UPDATE stacks SET next_id = ? WHERE session = ? AND path = ?")
+          .execute(arguments: [change.nextID.generation, session, change.path])
+      }
+      current[change.path] = (change.ids, change.nextID)
+    }
+  }
+
+  /// Deletes every stack row of a session.
+  static func deleteAll(_ db: Database, session: String) throws {
+    try db.execute(sql: "DELETE FROM stack_elements WHERE session = ?", arguments: [session])
+    try db.execute(sql: "DELETE FROM stacks WHERE session = ?", arguments: [session])
+  }
+
+  private static func insertStack(
+    _ path: String,
+    nextID: StackElementID,
+    _ db: Database,
+    session: String
+  ) throws {
+    try db.cachedStatement(sql: "INSERT INTO stacks (session, path, next_id) VALUES (?, ?, ?)")
+      .execute(arguments: [session, path, nextID.generation])
+  }
+
+  private static func insertElement(
+    _ element: StoredElement,
+    position: Int,
+    path: String,
+    _ db: Database,
+    session: String
+  ) throws {
+    try db.cachedStatement(
+      sql: "INSERT INTO stack_elements (session, path, id, position, case_name, state) "
+        + "VALUES (?, ?, ?, ?, ?, ?)"
+    ).execute(arguments: [
+      session, path, element.id.generation, position, element.caseName, element.state,
+    ])
+  }
+
+  private static func deleteStack(_ path: String, _ db: Database, session: String) throws {
+    try db.cachedStatement(sql: "DELETE FROM stack_elements WHERE session = ? AND path = ?")
+      .execute(arguments: [session, path])
+    try db.cachedStatement(sql: "DELETE FROM stacks WHERE session = ? AND path = ?")
+      .execute(arguments: [session, path])
+  }
+}

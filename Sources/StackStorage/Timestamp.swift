@@ -1,0 +1,112 @@
+import Foundation
+
+/// Times as stored: ISO-8601 UTC text with milliseconds, `2025-01-31T09:30:00.123Z`.
+///
+/// The fixed width makes text order match time order, so SQL compares and indexes them as
+/// text. Written by hand (proleptic Gregorian calendar, days from civil) to be fast and
+/// independent of locale and formatter state.
+enum Timestamp {
+  private static let millisecondsPerDay: Int64 = 86_400_000
+
+  /// Milliseconds since 1970, to the nearest millisecond.
+  static func milliseconds(_ date: Date) -> Int64 {
+    Int64((date.timeIntervalSince1970 * 1000).rounded())
+  }
+
+  /// The date to the nearest millisecond: what a stored time reads back as.
+  static func rounded(_ date: Date) -> Date {
+    Date(timeIntervalSince1970: Double(milliseconds(date)) / 1000)
+  }
+
+  /// The stored text of a date.
+  static func string(from date: Date) -> String {
+    let milliseconds = milliseconds(date)
+    var days = milliseconds / millisecondsPerDay
+    var rest = milliseconds % millisecondsPerDay
+    if rest < 0 {
+      days -= 1
+      rest += millisecondsPerDay
+    }
+    let (year, month, day) = civil(fromDays: days)
+    var text = ""
+    text.reserveCapacity(24)
+    if year < 0 || year > 9999 {
+      text += year < 0 ? "-" : "+"
+      text += String(abs(year))
+    } else {
+      append(year, width: 4, to: &text)
+    }
+    text += "-"
+    append(month, width: 2, to: &text)
+    text += "-"
+    append(day, width: 2, to: &text)
+    text += "T"
+    append(rest / 3_600_000, width: 2, to: &text)
+    text += ":"
+    append(rest / 60_000 % 60, width: 2, to: &text)
+    text += ":"
+    append(rest / 1000 % 60, width: 2, to: &text)
+    text += "."
+    append(rest % 1000, width: 3, to: &text)
+    text += "Z"
+    return text
+  }
+
+  /// The date of a stored text `YYYY-MM-DDTHH:MM:SS.sssZ`, or `nil` when malformed.
+  static func date(from text: String) -> Date? {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+      bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
+      bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "."),
+      bytes[23] == UInt8(ascii: "Z")
+    else { return nil }
+    func number(_ range: Range<Int>) -> Int64? {
+      var value: Int64 = 0
+      for byte in bytes[range] {
+        guard byte >= 0x30, byte <= 0x39 else { return nil }
+        value = value * 10 + Int64(byte - 0x30)
+      }
+      return value
+    }
+    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+      let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+      let millisecond = number(20..<23), (1...12).contains(month), (1...31).contains(day),
+      hour < 24, minute < 60, second < 61
+    else { return nil }
+    let days = self.days(fromCivil: year, month, day)
+    let milliseconds =
+      days * millisecondsPerDay + ((hour * 60 + minute) * 60 + second) * 1000 + millisecond
+    return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+  }
+
+  private static func append(_ value: Int64, width: Int, to text: inout String) {
+    let digits = String(value)
+    if digits.count < width {
+      text += String(repeating: "0", count: width - digits.count)
+    }
+    text += digits
+  }
+
+  /// Days since 1970-01-01 of a proleptic Gregorian date.
+  private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  /// The proleptic Gregorian date of a day count since 1970-01-01.
+  private static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let mp = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+  }
+}

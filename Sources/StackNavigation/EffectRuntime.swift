@@ -48,8 +48,12 @@ final class EffectRuntime<Action: Sendable>: Sendable {
           registry.running[registry.nextToken] = Running(ids: ids, task: nil)
           return registry.nextToken
         }
-        let task = Task.detached(priority: priority) { [registry] in
-          await work(Send(send: deliver))
+        // Not detached: the work keeps the sender's task-local values (issue reporters, test
+        // context), except the dismissal of an element, which each element installs itself.
+        let task = Task(priority: priority) { [registry] in
+          await DismissHandler.$current.withValue(nil) {
+            await work(Send(send: deliver))
+          }
           registry.withValue { _ = $0.running.removeValue(forKey: token) }
         }
         registry.withValue { registry in

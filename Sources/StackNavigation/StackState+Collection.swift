@@ -22,6 +22,24 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection {
     storedIDs.replaceSubrange(subrange, with: newIDs)
     storedElements.replaceSubrange(subrange, with: newElements)
   }
+
+  /// Removes every element; the stack keeps its next ID, so no ID is handed out again.
+  public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
+    storedIDs.removeAll(keepingCapacity: keepCapacity)
+    storedElements.removeAll(keepingCapacity: keepCapacity)
+  }
+
+  /// Removes the elements that satisfy the predicate; the others keep their IDs.
+  public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+    var keptIDs: [StackElementID] = []
+    var keptElements: [Element] = []
+    for (id, element) in zip(storedIDs, storedElements) where try !shouldBeRemoved(element) {
+      keptIDs.append(id)
+      keptElements.append(element)
+    }
+    storedIDs = keptIDs
+    storedElements = keptElements
+  }
 }
 
 extension StackState: ExpressibleByArrayLiteral {

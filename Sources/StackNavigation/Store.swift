@@ -45,7 +45,7 @@ public actor Store<State: Sendable, Action: Sendable> {
   ///   - onEffectFailure: Receives actions sent by effects that the observer rejected.
   public init<R: Reducer>(
     initialState: R.State,
-    @ReducerBuilder<State, Action> reducer: () -> R,
+    @ReducerBuilder<State, Action> reducer: sending () -> R,
     observer: Observer? = nil,
     onEffectFailure: (@Sendable (Action, any Error) -> Void)? = nil
   ) where R.State == State, R.Action == Action {

@@ -1,0 +1,164 @@
+import StackJournalTestSupport
+import StackNavigation
+import XCTest
+
+/// A feature whose elements run a long effect, to show it stops when the element is popped.
+struct Ticker: Reducer, Sendable {
+  struct State: Equatable, Codable, Sendable {
+    var ticks = 0
+  }
+  @CasePathable
+  enum Action: Equatable, Sendable {
+    case startTapped
+    case tick
+  }
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .startTapped:
+        return .run { send in
+          while true {
+            try await Task.sleep(for: .milliseconds(2))
+            await send(.tick)
+          }
+        }
+      case .tick:
+        state.ticks += 1
+        return .none
+      }
+    }
+  }
+}
+
+struct TickerRoot: Reducer {
+  struct State: Equatable, Sendable {
+    var path = StackState<Ticker.State>()
+    var log: [String] = []
+  }
+  @CasePathable
+  enum Action: Equatable, Sendable {
+    case path(StackAction<Ticker.State, Ticker.Action>)
+    case popAllTapped
+  }
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case let .path(.element(id, .tick)):
+        state.log.append("parent saw tick of \(id) at \(state.path[id: id]?.ticks ?? -1)")
+        return .none
+      case let .path(.push(id, _)):
+        state.log.append("parent saw push of \(id), in stack: \(state.path[id: id] != nil)")
+        return .none
+      case let .path(.popFrom(id)):
+        state.log.append("parent saw pop of \(id), in stack: \(state.path[id: id] != nil)")
+        return .none
+      case .popAllTapped:
+        state.path.removeAll()
+        return .none
+      case .path:
+        return .none
+      }
+    }
+    .forEach(\.path, action: \.path) { Ticker() }
+  }
+}
+
+@MainActor
+final class ForEachTests: XCTestCase {
+  func testElementActionRunsChildThenParent_PushThenParent_ParentThenPop() async {
+    let store = TestStore(initialState: TickerRoot.State()) { TickerRoot() }
+    await store.send(.path(.push(id: 0, state: Ticker.State()))) {
+      $0.path[id: 0] = Ticker.State()
+      $0.log = ["parent saw push of #0, in stack: true"]
+    }
+    await store.send(.path(.element(id: 0, action: .tick))) {
+      $0.path[id: 0]?.ticks = 1
+      $0.log.append("parent saw tick of #0 at 1")
+    }
+    await store.send(.path(.popFrom(id: 0))) {
+      $0.path[id: 0] = nil
+      $0.log.append("parent saw pop of #0, in stack: true")
+    }
+  }
+
+  func testMisuseIsReportedAndChangesNothing() async {
+    let initial = TickerRoot.State(path: [Ticker.State(), Ticker.State()])
+    let store = Store(initialState: initial) { TickerRoot() }
+    var issues = await collectIssues {
+      try? await store.send(.path(.element(id: 7, action: .tick)))
+    }
+    XCTAssertEqual(issues.count, 1)
+    XCTAssertTrue(issues[0].contains("not in the stack"), issues[0])
+    issues = await collectIssues {
+      try? await store.send(.path(.push(id: 1, state: Ticker.State(ticks: 9))))
+    }
+    XCTAssertEqual(issues.count, 1)
+    XCTAssertTrue(issues[0].contains("already in the stack"), issues[0])
+    issues = await collectIssues {
+      try? await store.send(.path(.popFrom(id: 5)))
+    }
+    XCTAssertEqual(issues.count, 1)
+    XCTAssertTrue(issues[0].contains("pop for an element that is not in the stack"), issues[0])
+    let after = await store.state
+    XCTAssertEqual(after, initial)
+  }
+
+  func testPushOfAnIDAlreadyHandedOutIsReported() async {
+    var initial = TickerRoot.State(path: [Ticker.State(), Ticker.State()])
+    initial.path.pop(from: 1)
+    let store = Store(initialState: initial) { TickerRoot() }
+    let issues = await collectIssues {
+      try? await store.send(.path(.push(id: 1, state: Ticker.State())))
+    }
+    XCTAssertEqual(issues.count, 1)
+    XCTAssertTrue(issues[0].contains("already handed out"), issues[0])
+    let after = await store.state
+    XCTAssertEqual(after, initial)
+  }
+
+  func testEffectsOfAPoppedElementAreCancelled() async throws {
+    let store = TestStore(initialState: TickerRoot.State(path: [Ticker.State()])) {
+      TickerRoot()
+    }
+    store.exhaustivity = .off
+    await store.send(.path(.element(id: 0, action: .startTapped)))
+    await store.receive(\.path[id: 0].tick)
+    await store.receive(\.path[id: 0].tick)
+    await store.send(.path(.popFrom(id: 0))) {
+      $0.path[id: 0] = nil
+    }
+    await store.skipReceivedActions()
+    let ticksSeen = store.state.log.count
+    try await Task.sleep(for: .milliseconds(50))
+    await store.skipReceivedActions()
+    XCTAssertEqual(store.state.log.count, ticksSeen, "no tick arrives after the pop")
+    await store.finish(timeout: .seconds(1))
+  }
+
+  func testEffectsAreCancelledWhenTheParentRemovesElements() async throws {
+    let issues = await collectIssues {
+      let store = Store(initialState: TickerRoot.State(path: [Ticker.State(), Ticker.State()])) {
+        TickerRoot()
+      }
+      try? await store.send(.path(.element(id: 0, action: .startTapped)))
+      try? await store.send(.path(.element(id: 1, action: .startTapped)))
+      try? await Task.sleep(for: .milliseconds(20))
+      try? await store.send(.popAllTapped)
+      let logCount = await store.state.log.count
+      try? await Task.sleep(for: .milliseconds(40))
+      let laterCount = await store.state.log.count
+      XCTAssertEqual(logCount, laterCount)
+      await store.waitForEffects()
+    }
+    XCTAssertEqual(issues, [], "no action reached a removed element")
+  }
+
+  func testDismissOutsideAStackIsReported() async {
+    let issues = await collectIssues {
+      let store = Store(initialState: Counter.State(count: 4)) { Counter() }
+      try? await store.send(.incrementButtonTapped).finish()
+    }
+    XCTAssertEqual(issues.count, 1)
+    XCTAssertTrue(issues[0].contains("nothing to dismiss"), issues[0])
+  }
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class StackNavigationTestsSmoke: XCTestCase { func testNothing() {} }

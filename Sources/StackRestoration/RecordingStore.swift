@@ -1,0 +1,181 @@
+import Foundation
+import StackNavigation
+import StackStorage
+
+/// A ``StackNavigation/Store`` that journals every action it processes.
+///
+/// Every action — sent by a caller or by an effect — is appended to the session's journal with
+/// what it did to the stacks, in order, in the same transaction as the stack rows. An action is
+/// kept only once it is in the journal: when the append fails (a full disk, another writer),
+/// `send` throws and the state stays as it was.
+///
+/// ```swift
+/// let journal = try SQLiteJournal(path: "navigation.sqlite")
+/// let store = try await RecordingStore.open(
+///   session: "user-42", journal: journal, initialState: RootFeature.State()
+/// ) {
+///   RootFeature()
+/// }
+/// try await store.send(.pushCounterTapped(count: 1))
+/// ```
+public final class RecordingStore<R: Reducer>: Sendable
+where R.State: Codable & Sendable, R.Action: Codable & Sendable {
+  /// The session this store records into.
+  public let session: SessionID
+  /// The underlying store.
+  public let store: Store<R.State, R.Action>
+  /// What restoration left out when the session was opened; empty for a faithful restore.
+  public let restoration: Restored<R.State>?
+  private let recorder: Recorder
+
+  /// Opens a session: rehydrates its head when it exists, otherwise creates it from
+  /// `initialState`, recorded as sequence 0.
+  ///
+  /// - Parameters:
+  ///   - payloadVersion: The version of the app's state and action encoding, stored with every
+  ///     entry; journals written by a newer version are refused.
+  ///   - onEffectFailure: Receives actions sent by effects that could not be journaled; they
+  ///     were not applied.
+  public static func open(
+    session: SessionID,
+    journal: any JournalBackend,
+    initialState: @autoclosure () -> R.State,
+    payloadVersion: Int = 1,
+    metadata: Data? = nil,
+    @ReducerBuilder<R.State, R.Action> reducer: @escaping () -> R,
+    onEffectFailure: (@Sendable (R.Action, any Error) -> Void)? = nil
+  ) throws -> RecordingStore {
+    if try journal.session(session) != nil {
+      let restored = try Replayer(journal: journal, payloadVersion: payloadVersion, reducer: reducer)
+        .restore(session: session, at: .head)
+      return try RecordingStore(
+        session: session, journal: journal, state: restored.state, sequence: restored.sequence,
+        payloadVersion: payloadVersion, reducer: reducer, restoration: restored,
+        onEffectFailure: onEffectFailure)
+    }
+    let state = initialState()
+    _ = try journal.createSession(
+      session, initial: try encode(state), version: payloadVersion, metadata: metadata,
+      forkedFrom: nil)
+    return try RecordingStore(
+      session: session, journal: journal, state: state, sequence: 0,
+      payloadVersion: payloadVersion, reducer: reducer, restoration: nil,
+      onEffectFailure: onEffectFailure)
+  }
+
+  /// Starts a new session from another session's state at a sequence, leaving the original
+  /// untouched: time travel without losing the future.
+  public static func fork(
+    _ source: SessionID,
+    at target: RestoreTarget,
+    into newSession: SessionID,
+    journal: any JournalBackend,
+    payloadVersion: Int = 1,
+    @ReducerBuilder<R.State, R.Action> reducer: @escaping () -> R,
+    onEffectFailure: (@Sendable (R.Action, any Error) -> Void)? = nil
+  ) throws -> RecordingStore {
+    let restored = try Replayer(journal: journal, payloadVersion: payloadVersion, reducer: reducer)
+      .restore(session: source, at: target)
+    _ = try journal.createSession(
+      newSession, initial: try encode(restored.state), version: payloadVersion, metadata: nil,
+      forkedFrom: (source, restored.sequence))
+    return try RecordingStore(
+      session: newSession, journal: journal, state: restored.state, sequence: 0,
+      payloadVersion: payloadVersion, reducer: reducer, restoration: restored,
+      onEffectFailure: onEffectFailure)
+  }
+
+  private init(
+    session: SessionID,
+    journal: any JournalBackend,
+    state: R.State,
+    sequence: Int64,
+    payloadVersion: Int,
+    reducer: @escaping () -> R,
+    restoration: Restored<R.State>?,
+    onEffectFailure: (@Sendable (R.Action, any Error) -> Void)?
+  ) throws {
+    let recorder = Recorder(
+      session: session, journal: journal, sequence: sequence, payloadVersion: payloadVersion)
+    self.session = session
+    self.recorder = recorder
+    self.restoration = restoration
+    let reducer = reducer()
+    self.store = Store(
+      initialState: state,
+      reducer: { reducer },
+      observer: { transition in try recorder.record(transition) },
+      onEffectFailure: onEffectFailure)
+  }
+
+  /// Sends an action; returns once it and the actions its effects sent right away are in the
+  /// journal.
+  @discardableResult
+  public func send(_ action: R.Action) async throws -> StoreTask {
+    try await store.send(action)
+  }
+
+  /// The current state.
+  public var state: R.State {
+    get async { await store.state }
+  }
+
+  /// The sequence of the last journaled action.
+  public var sequence: Int64 { recorder.sequence }
+
+  /// Waits until no effect is running.
+  public func waitForEffects() async {
+    await store.waitForEffects()
+  }
+
+  static func encode(_ state: R.State) throws -> EncodedState {
+    do {
+      return try StateEncoding.encode(state)
+    } catch {
+      throw RestorationError(
+        code: .encodingFailed, message: "The state could not be encoded for the journal: \(error)")
+    }
+  }
+}
+
+/// Appends each transition of a store to the journal, in order.
+final class Recorder: Sendable {
+  let session: SessionID
+  let journal: any JournalBackend
+  let payloadVersion: Int
+  private let head: LockIsolated<Int64>
+  private let encoder: JSONEncoder
+
+  init(session: SessionID, journal: any JournalBackend, sequence: Int64, payloadVersion: Int) {
+    self.session = session
+    self.journal = journal
+    self.payloadVersion = payloadVersion
+    self.head = LockIsolated(sequence)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    self.encoder = encoder
+  }
+
+  var sequence: Int64 { head.value }
+
+  func record<State: Encodable, Action: Encodable>(
+    _ transition: StoreTransition<State, Action>
+  ) throws {
+    let payload: Data
+    let state: EncodedState
+    do {
+      payload = try encoder.encode(transition.action)
+      state = try StateEncoding.encode(transition.stateAfter)
+    } catch {
+      throw RestorationError(
+        code: .encodingFailed,
+        message: "The action \(actionTypeName(transition.action)) could not be encoded: \(error)")
+    }
+    let draft = JournalEntryDraft(
+      type: actionTypeName(transition.action), version: payloadVersion, payload: payload,
+      state: state)
+    try head.withValue { head in
+      head = try journal.append(session: session, expectedSequence: head, draft)
+    }
+  }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import StackNavigation
+import StackStorage
+
+/// Rebuilds the state of a session at any moment: loads the nearest snapshot at or below the
+/// target and replays the journal's actions through the app's reducer up to the target.
+///
+/// Replay runs reducers only: the effects they return are dropped (the actions those effects
+/// sent are in the journal), so nothing reaches the outside world.
+///
+/// ```swift
+/// let replayer = Replayer(journal: journal) { RootFeature() }
+/// let restored = try replayer.restore(session: id, at: .sequence(42))
+/// restored.state.path.ids
+/// ```
+public struct Replayer<R: Reducer>
+where R.State: Codable, R.Action: Decodable {
+  /// The journal to read.
+  public let journal: any JournalBackend
+  let reducer: R
+  /// The app's current payload version; newer payloads are refused.
+  public let payloadVersion: Int
+
+  /// Creates a replayer for a journal and the app's reducer.
+  public init(
+    journal: any JournalBackend,
+    payloadVersion: Int = 1,
+    @ReducerBuilder<R.State, R.Action> reducer: () -> R
+  ) {
+    self.journal = journal
+    self.payloadVersion = payloadVersion
+    self.reducer = reducer()
+  }
+
+  /// The sequence a target names in a session.
+  public func sequence(of target: RestoreTarget, session: SessionID) throws -> Int64 {
+    let head = try journal.headSequence(session: session)
+    switch target {
+    case .head:
+      return head
+    case let .sequence(sequence):
+      guard (0...head).contains(sequence) else {
+        throw RestorationError(
+          code: .outOfRange,
+          message:
+            "Session '\(session)' has sequences 0…\(head); \(sequence) is not one of them.")
+      }
+      return sequence
+    case let .date(date):
+      return try journal.sequence(session: session, atOrBefore: date)
+    }
+  }
+
+  /// Restores a session at a moment of its history.
+  public func restore(session: SessionID, at target: RestoreTarget = .head) throws -> Restored<R.State> {
+    let sequence = try self.sequence(of: target, session: session)
+    guard let snapshot = try journal.snapshot(session: session, atOrBelow: sequence) else {
+      throw StorageError(
+        code: .snapshotMissing,
+        message: "Session '\(session)' has no snapshot at or below sequence \(sequence).")
+    }
+    try checkVersion(snapshot.version, what: "the snapshot at sequence \(snapshot.sequence)")
+    var (state, skipped) = try StateRepair.decode(
+      R.State.self, from: snapshot.state, stacks: snapshot.stacks)
+    var replayed = 0
+    let issues = IssueCollector()
+    try withIssueReporters([issues]) {
+      try journal.entries(session: session, after: snapshot.sequence, through: sequence) { entry in
+        if let action = try decodeAction(entry, skipped: &skipped) {
+          _ = reducer.reduce(into: &state, action: action)
+          replayed += 1
+        }
+        return true
+      }
+    }
+    return Restored(
+      state: state, sequence: sequence, snapshotSequence: snapshot.sequence,
+      replayedCount: replayed, skipped: skipped, replayIssues: issues.messages)
+  }
+
+  /// Replays the entries after `sequence` through `through`, starting from `state`, calling
+  /// `body` after each entry with the entry and the state after it.
+  func replay(
+    session: SessionID,
+    from state: inout R.State,
+    after sequence: Int64,
+    through: Int64?,
+    _ body: (JournalEntry, R.State, _ decoded: Bool) throws -> Bool
+  ) throws {
+    var skipped: [SkippedItem] = []
+    try journal.entries(session: session, after: sequence, through: through) { entry in
+      let action = try decodeAction(entry, skipped: &skipped)
+      if let action { _ = reducer.reduce(into: &state, action: action) }
+      return try body(entry, state, action != nil)
+    }
+  }
+
+  /// Runs the reducer once on a state, dropping the effect.
+  func reduce(_ state: R.State, _ entry: JournalEntry) -> R.State? {
+    var skipped: [SkippedItem] = []
+    guard let action = try? decodeAction(entry, skipped: &skipped) else { return nil }
+    var state = state
+    _ = reducer.reduce(into: &state, action: action)
+    return state
+  }
+
+  func decodeAction(_ entry: JournalEntry, skipped: inout [SkippedItem]) throws -> R.Action? {
+    try checkVersion(entry.version, what: "entry \(entry.sequence)")
+    do {
+      return try JSONDecoder().decode(R.Action.self, from: entry.payload)
+    } catch let error as DecodingError {
+      skipped.append(
+        SkippedItem(
+          kind: .entry(sequence: entry.sequence, type: entry.type),
+          reason: StateRepair.describe(error)))
+      return nil
+    }
+  }
+
+  func checkVersion(_ version: Int, what: String) throws {
+    guard version <= payloadVersion else {
+      throw RestorationError(
+        code: .newerPayloadVersion,
+        message: """
+          \(what.prefix(1).uppercased() + what.dropFirst()) was written with payload version \
+          \(version), newer than this app's version \(payloadVersion). Restore it with the newer \
+          app; nothing was changed.
+          """)
+    }
+  }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import StackNavigation
+import StackStorage
+
+/// The first place where replaying a journal does not reproduce what it recorded.
+public struct Divergence: Equatable, Sendable, CustomStringConvertible {
+  /// What kind of difference this is.
+  public enum Kind: String, Equatable, Sendable {
+    /// Running the reducer twice on the same state and action gave different results.
+    case nondeterministicReducer
+    /// The reducer, run on the recorded action, gives other stacks than were recorded: the
+    /// reducer changed since recording, or the entry's action is corrupt.
+    case changedReducer
+    /// The journal's rows contradict each other: a recorded delta does not apply to the stacks
+    /// before it.
+    case corruptRow
+    /// The entry's action no longer decodes into the app's action type.
+    case undecodableEntry
+  }
+
+  /// The sequence of the entry after which the difference appears.
+  public let sequence: Int64
+  /// The action type of that entry.
+  public let type: String
+  /// What kind of difference this is.
+  public let kind: Kind
+  /// How the stacks differ, one line per difference.
+  public let details: [String]
+
+  public var description: String {
+    "sequence \(sequence) (\(type)): \(kind.rawValue)\n" + details.map { "  " + $0 }.joined(separator: "\n")
+  }
+}
+
+/// The result of replaying a journal and comparing each step with what was recorded.
+public struct VerificationReport: Sendable {
+  /// The session verified.
+  public let session: SessionID
+  /// The sequences compared.
+  public let range: ClosedRange<Int64>
+  /// How many entries were replayed and compared.
+  public let checkedCount: Int
+  /// The first difference, or `nil` when replay reproduces the journal.
+  public let divergence: Divergence?
+
+  /// Whether replay reproduced every recorded step.
+  public var isClean: Bool { divergence == nil }
+}
+
+extension Replayer {
+  /// Replays a session (or part of it) and compares, after each entry, the replayed stacks with
+  /// the stacks the journal recorded; stops at the first difference.
+  public func verify(
+    session: SessionID,
+    from start: Int64 = 0,
+    through end: Int64? = nil
+  ) throws -> VerificationReport {
+    let head = try journal.headSequence(session: session)
+    let last = Swift.min(end ?? head, head)
+    let first = Swift.max(0, Swift.min(start, last))
+    let restored = try restore(session: session, at: .sequence(first))
+    guard restored.skipped.isEmpty else {
+      return VerificationReport(
+        session: session, range: first...last, checkedCount: 0,
+        divergence: Divergence(
+          sequence: first, type: "(snapshot)", kind: .undecodableEntry,
+          details: restored.skipped.map(\.description)))
+    }
+    var recorded = try journal.stacks(session: session, at: first)
+    var replayedStacks = try StateEncoding.encode(restored.state).stacks
+    if let difference = Self.difference(recorded: recorded, replayed: replayedStacks) {
+      return VerificationReport(
+        session: session, range: first...last, checkedCount: 0,
+        divergence: Divergence(
+          sequence: first, type: "(start)", kind: .changedReducer, details: difference))
+    }
+    var checked = 0
+    var divergence: Divergence?
+    var state = restored.state
+    var previous = state
+    try replay(session: session, from: &state, after: first, through: last) {
+      entry, state, decoded in
+      defer { previous = state }
+      checked += 1
+      do {
+        try entry.delta.apply(to: &recorded)
+      } catch {
+        divergence = Divergence(
+          sequence: entry.sequence, type: entry.type, kind: .corruptRow,
+          details: ["the recorded delta does not apply to the stacks before it: \(error)"])
+        return false
+      }
+      guard decoded else {
+        divergence = Divergence(
+          sequence: entry.sequence, type: entry.type, kind: .undecodableEntry,
+          details: ["the action does not decode into \(R.Action.self)"])
+        return false
+      }
+      replayedStacks = try StateEncoding.encode(state).stacks
+      if let difference = Self.difference(recorded: recorded, replayed: replayedStacks) {
+        let again = self.reduce(previous, entry).flatMap { try? StateEncoding.encode($0).stacks }
+        divergence = Divergence(
+          sequence: entry.sequence, type: entry.type,
+          kind: again == replayedStacks ? .changedReducer : .nondeterministicReducer,
+          details: difference)
+        return false
+      }
+      return true
+    }
+    return VerificationReport(
+      session: session, range: first...last, checkedCount: checked, divergence: divergence)
+  }
+
+  /// Lines describing how two sets of stacks differ, or `nil` when they are equal.
+  static func difference(recorded: [StackRecord], replayed: [StackRecord]) -> [String]? {
+    guard recorded != replayed else { return nil }
+    var lines: [String] = []
+    let recordedByPath = Dictionary(recorded.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+    let replayedByPath = Dictionary(replayed.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+    for path in Set(recordedByPath.keys).union(replayedByPath.keys).sorted() {
+      let name = path.isEmpty ? "(root)" : path
+      switch (recordedByPath[path], replayedByPath[path]) {
+      case (nil, _?): lines.append("stack '\(name)': replay has it, the journal does not")
+      case (_?, nil): lines.append("stack '\(name)': the journal has it, replay does not")
+      case let (old?, new?) where old != new:
+        if old.nextID != new.nextID {
+          lines.append("stack '\(name)': next ID recorded \(old.nextID), replayed \(new.nextID)")
+        }
+        if old.elements.map(\.id) != new.elements.map(\.id) {
+          lines.append(
+            "stack '\(name)': IDs recorded \(old.elements.map(\.id)), replayed \(new.elements.map(\.id))")
+        }
+        let newByID = Dictionary(new.elements.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for element in old.elements {
+          if let replayedElement = newByID[element.id], replayedElement.state != element.state {
+            lines.append(
+              "stack '\(name)' element \(element.id): recorded \(element.state), replayed \(replayedElement.state)")
+          }
+        }
+      default: break
+      }
+    }
+    return lines.isEmpty ? ["the stacks differ"] : lines
+  }
+}

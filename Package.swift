@@ -71,6 +71,10 @@ let package = Package(
       dependencies: ["StackJournalTestSupport", "StackRestoration", "StackStorage",
         .product(name: "GRDB", package: "GRDB.swift")]
     ),
+    .executableTarget(
+      name: "stackjournal-recorder",
+      dependencies: ["StackJournalTestSupport", "StackRestoration", "StackStorage"]
+    ),
     .testTarget(name: "StackNavigationTests", dependencies: ["StackNavigation", "StackJournalTestSupport"]),
     .testTarget(name: "StackStorageTests", dependencies: ["StackStorage", "StackJournalTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     .testTarget(name: "StackRestorationTests", dependencies: ["StackRestoration", "StackJournalTestSupport"]),

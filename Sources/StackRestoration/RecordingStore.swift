@@ -18,14 +18,13 @@ import StackStorage
 /// }
 /// try await store.send(.pushCounterTapped(count: 1))
 /// ```
-public final class RecordingStore<R: Reducer>: Sendable
-where R.State: Codable & Sendable, R.Action: Codable & Sendable {
+public final class RecordingStore<State: Codable & Sendable, Action: Codable & Sendable>: Sendable {
   /// The session this store records into.
   public let session: SessionID
   /// The underlying store.
-  public let store: Store<R.State, R.Action>
+  public let store: Store<State, Action>
   /// What restoration left out when the session was opened; empty for a faithful restore.
-  public let restoration: Restored<R.State>?
+  public let restoration: Restored<State>?
   private let recorder: Recorder
 
   /// Opens a session: rehydrates its head when it exists, otherwise creates it from
@@ -34,24 +33,27 @@ where R.State: Codable & Sendable, R.Action: Codable & Sendable {
   /// - Parameters:
   ///   - payloadVersion: The version of the app's state and action encoding, stored with every
   ///     entry; journals written by a newer version are refused.
+  ///   - onRecorded: Sees every action once it is in the journal, with its sequence and the
+  ///     state before and after.
   ///   - onEffectFailure: Receives actions sent by effects that could not be journaled; they
   ///     were not applied.
-  public static func open(
+  public static func open<R: Reducer>(
     session: SessionID,
     journal: any JournalBackend,
-    initialState: @autoclosure () -> R.State,
+    initialState: @autoclosure () -> State,
     payloadVersion: Int = 1,
     metadata: Data? = nil,
-    @ReducerBuilder<R.State, R.Action> reducer: @escaping () -> R,
-    onEffectFailure: (@Sendable (R.Action, any Error) -> Void)? = nil
-  ) throws -> RecordingStore {
+    @ReducerBuilder<State, Action> reducer: @escaping () -> R,
+    onRecorded: (@Sendable (Int64, StoreTransition<State, Action>) -> Void)? = nil,
+    onEffectFailure: (@Sendable (Action, any Error) -> Void)? = nil
+  ) throws -> RecordingStore where R.State == State, R.Action == Action {
     if try journal.session(session) != nil {
-      let restored = try Replayer(journal: journal, payloadVersion: payloadVersion, reducer: reducer)
+      let restored = try Replayer<State, Action>(journal: journal, payloadVersion: payloadVersion, reducer: reducer)
         .restore(session: session, at: .head)
       return try RecordingStore(
         session: session, journal: journal, state: restored.state, sequence: restored.sequence,
         payloadVersion: payloadVersion, reducer: reducer, restoration: restored,
-        onEffectFailure: onEffectFailure)
+        onRecorded: onRecorded, onEffectFailure: onEffectFailure)
     }
     let state = initialState()
     _ = try journal.createSession(
@@ -60,21 +62,22 @@ where R.State: Codable & Sendable, R.Action: Codable & Sendable {
     return try RecordingStore(
       session: session, journal: journal, state: state, sequence: 0,
       payloadVersion: payloadVersion, reducer: reducer, restoration: nil,
-      onEffectFailure: onEffectFailure)
+      onRecorded: onRecorded, onEffectFailure: onEffectFailure)
   }
 
   /// Starts a new session from another session's state at a sequence, leaving the original
   /// untouched: time travel without losing the future.
-  public static func fork(
+  public static func fork<R: Reducer>(
     _ source: SessionID,
     at target: RestoreTarget,
     into newSession: SessionID,
     journal: any JournalBackend,
     payloadVersion: Int = 1,
-    @ReducerBuilder<R.State, R.Action> reducer: @escaping () -> R,
-    onEffectFailure: (@Sendable (R.Action, any Error) -> Void)? = nil
-  ) throws -> RecordingStore {
-    let restored = try Replayer(journal: journal, payloadVersion: payloadVersion, reducer: reducer)
+    @ReducerBuilder<State, Action> reducer: @escaping () -> R,
+    onRecorded: (@Sendable (Int64, StoreTransition<State, Action>) -> Void)? = nil,
+    onEffectFailure: (@Sendable (Action, any Error) -> Void)? = nil
+  ) throws -> RecordingStore where R.State == State, R.Action == Action {
+    let restored = try Replayer<State, Action>(journal: journal, payloadVersion: payloadVersion, reducer: reducer)
       .restore(session: source, at: target)
     _ = try journal.createSession(
       newSession, initial: try encode(restored.state), version: payloadVersion, metadata: nil,
@@ -82,19 +85,20 @@ where R.State: Codable & Sendable, R.Action: Codable & Sendable {
     return try RecordingStore(
       session: newSession, journal: journal, state: restored.state, sequence: 0,
       payloadVersion: payloadVersion, reducer: reducer, restoration: restored,
-      onEffectFailure: onEffectFailure)
+      onRecorded: onRecorded, onEffectFailure: onEffectFailure)
   }
 
-  private init(
+  private init<R: Reducer>(
     session: SessionID,
     journal: any JournalBackend,
-    state: R.State,
+    state: State,
     sequence: Int64,
     payloadVersion: Int,
     reducer: @escaping () -> R,
-    restoration: Restored<R.State>?,
-    onEffectFailure: (@Sendable (R.Action, any Error) -> Void)?
-  ) throws {
+    restoration: Restored<State>?,
+    onRecorded: (@Sendable (Int64, StoreTransition<State, Action>) -> Void)?,
+    onEffectFailure: (@Sendable (Action, any Error) -> Void)?
+  ) throws where R.State == State, R.Action == Action {
     let recorder = Recorder(
       session: session, journal: journal, sequence: sequence, payloadVersion: payloadVersion)
     self.session = session
@@ -104,19 +108,22 @@ where R.State: Codable & Sendable, R.Action: Codable & Sendable {
     self.store = Store(
       initialState: state,
       reducer: { reducer },
-      observer: { transition in try recorder.record(transition) },
+      observer: { transition in
+        let sequence = try recorder.record(transition)
+        onRecorded?(sequence, transition)
+      },
       onEffectFailure: onEffectFailure)
   }
 
   /// Sends an action; returns once it and the actions its effects sent right away are in the
   /// journal.
   @discardableResult
-  public func send(_ action: R.Action) async throws -> StoreTask {
+  public func send(_ action: Action) async throws -> StoreTask {
     try await store.send(action)
   }
 
   /// The current state.
-  public var state: R.State {
+  public var state: State {
     get async { await store.state }
   }
 
@@ -128,7 +135,7 @@ where R.State: Codable & Sendable, R.Action: Codable & Sendable {
     await store.waitForEffects()
   }
 
-  static func encode(_ state: R.State) throws -> EncodedState {
+  static func encode(_ state: State) throws -> EncodedState {
     do {
       return try StateEncoding.encode(state)
     } catch {
@@ -158,9 +165,10 @@ final class Recorder: Sendable {
 
   var sequence: Int64 { head.value }
 
+  /// Appends a transition to the journal and returns its sequence.
   func record<State: Encodable, Action: Encodable>(
     _ transition: StoreTransition<State, Action>
-  ) throws {
+  ) throws -> Int64 {
     let payload: Data
     let state: EncodedState
     do {
@@ -174,8 +182,9 @@ final class Recorder: Sendable {
     let draft = JournalEntryDraft(
       type: actionTypeName(transition.action), version: payloadVersion, payload: payload,
       state: state)
-    try head.withValue { head in
+    return try head.withValue { head in
       head = try journal.append(session: session, expectedSequence: head, draft)
+      return head
     }
   }
 }

@@ -13,20 +13,19 @@ import StackStorage
 /// let restored = try replayer.restore(session: id, at: .sequence(42))
 /// restored.state.path.ids
 /// ```
-public struct Replayer<R: Reducer>
-where R.State: Codable, R.Action: Decodable {
+public struct Replayer<State: Codable, Action: Decodable> {
   /// The journal to read.
   public let journal: any JournalBackend
-  let reducer: R
+  let reducer: any Reducer<State, Action>
   /// The app's current payload version; newer payloads are refused.
   public let payloadVersion: Int
 
   /// Creates a replayer for a journal and the app's reducer.
-  public init(
+  public init<R: Reducer>(
     journal: any JournalBackend,
     payloadVersion: Int = 1,
-    @ReducerBuilder<R.State, R.Action> reducer: () -> R
-  ) {
+    @ReducerBuilder<State, Action> reducer: () -> R
+  ) where R.State == State, R.Action == Action {
     self.journal = journal
     self.payloadVersion = payloadVersion
     self.reducer = reducer()
@@ -52,7 +51,7 @@ where R.State: Codable, R.Action: Decodable {
   }
 
   /// Restores a session at a moment of its history.
-  public func restore(session: SessionID, at target: RestoreTarget = .head) throws -> Restored<R.State> {
+  public func restore(session: SessionID, at target: RestoreTarget = .head) throws -> Restored<State> {
     let sequence = try self.sequence(of: target, session: session)
     guard let snapshot = try journal.snapshot(session: session, atOrBelow: sequence) else {
       throw StorageError(
@@ -61,7 +60,7 @@ where R.State: Codable, R.Action: Decodable {
     }
     try checkVersion(snapshot.version, what: "the snapshot at sequence \(snapshot.sequence)")
     var (state, skipped) = try StateRepair.decode(
-      R.State.self, from: snapshot.state, stacks: snapshot.stacks)
+      State.self, from: snapshot.state, stacks: snapshot.stacks)
     var replayed = 0
     let issues = IssueCollector()
     try withIssueReporters([issues]) {
@@ -82,10 +81,10 @@ where R.State: Codable, R.Action: Decodable {
   /// `body` after each entry with the entry and the state after it.
   func replay(
     session: SessionID,
-    from state: inout R.State,
+    from state: inout State,
     after sequence: Int64,
     through: Int64?,
-    _ body: (JournalEntry, R.State, _ decoded: Bool) throws -> Bool
+    _ body: (JournalEntry, State, _ decoded: Bool) throws -> Bool
   ) throws {
     var skipped: [SkippedItem] = []
     try journal.entries(session: session, after: sequence, through: through) { entry in
@@ -96,7 +95,7 @@ where R.State: Codable, R.Action: Decodable {
   }
 
   /// Runs the reducer once on a state, dropping the effect.
-  func reduce(_ state: R.State, _ entry: JournalEntry) -> R.State? {
+  func reduce(_ state: State, _ entry: JournalEntry) -> State? {
     var skipped: [SkippedItem] = []
     guard let action = try? decodeAction(entry, skipped: &skipped) else { return nil }
     var state = state
@@ -104,10 +103,10 @@ where R.State: Codable, R.Action: Decodable {
     return state
   }
 
-  func decodeAction(_ entry: JournalEntry, skipped: inout [SkippedItem]) throws -> R.Action? {
+  func decodeAction(_ entry: JournalEntry, skipped: inout [SkippedItem]) throws -> Action? {
     try checkVersion(entry.version, what: "entry \(entry.sequence)")
     do {
-      return try JSONDecoder().decode(R.Action.self, from: entry.payload)
+      return try JSONDecoder().decode(Action.self, from: entry.payload)
     } catch let error as DecodingError {
       skipped.append(
         SkippedItem(

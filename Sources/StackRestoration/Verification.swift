@@ -93,7 +93,7 @@ extension Replayer {
       guard decoded else {
         divergence = Divergence(
           sequence: entry.sequence, type: entry.type, kind: .undecodableEntry,
-          details: ["the action does not decode into \(R.Action.self)"])
+          details: ["the action does not decode into \(Action.self)"])
         return false
       }
       replayedStacks = try StateEncoding.encode(state).stacks

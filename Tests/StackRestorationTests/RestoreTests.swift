@@ -1,0 +1,253 @@
+import StackJournalTestSupport
+import StackNavigation
+import StackRestoration
+import StackStorage
+import XCTest
+
+final class RestoreTests: XCTestCase {
+  func testRestoreAtEverySequenceEqualsTheLiveState() async throws {
+    for test in try TestJournal.both() {
+      let live = try await recordScriptedSession("user-1", into: test.journal, count: 200)
+      let head = try test.journal.headSequence(session: "user-1")
+      XCTAssertGreaterThanOrEqual(head, 200)
+      XCTAssertEqual(live.count, Int(head) + 1)
+      let replayer = replayer(test.journal)
+      for sequence in 0...head {
+        let restored = try replayer.restore(session: "user-1", at: .sequence(sequence))
+        XCTAssertEqual(restored.state, live[sequence], "\(test.name) at \(sequence)")
+        XCTAssertTrue(restored.isComplete)
+        XCTAssertLessThan(restored.replayedCount, 16, "bounded by the snapshot interval")
+      }
+      let atHead = try replayer.restore(session: "user-1")
+      XCTAssertEqual(atHead.state, live[head])
+      XCTAssertEqual(atHead.sequence, head)
+    }
+  }
+
+  func testDeepLinkPushPopAndSelfDismissal() async throws {
+    for test in try TestJournal.both() {
+      let store = try RecordingStore.open(
+        session: "deep-link", journal: test.journal, initialState: DemoScript.deepLink
+      ) {
+        RootFeature()
+      }
+      try await store.send(.pushCounterTapped(count: 3))  // 1: #3
+      try await store.send(.path(.element(id: 3, action: .counter(.incrementButtonTapped))))  // 2
+      try await store.send(.path(.element(id: 3, action: .counter(.incrementButtonTapped))))  // 3, then 4: popFrom
+      await store.waitForEffects()
+      try await store.send(.path(.popFrom(id: 1)))  // 5
+      try await store.send(.pushNumberFactTapped(number: 7))  // 6: #4
+      try await store.send(.path(.element(id: 4, action: .numberFact(.factButtonTapped))))  // 7, then 8
+      await store.waitForEffects()
+      XCTAssertEqual(store.sequence, 8)
+
+      var types: [String] = []
+      try test.journal.entries(session: "deep-link") { types.append($0.type); return true }
+      XCTAssertEqual(types, [
+        "pushCounterTapped",
+        "path.element.counter.incrementButtonTapped",
+        "path.element.counter.incrementButtonTapped",
+        "path.popFrom",
+        "path.popFrom",
+        "pushNumberFactTapped",
+        "path.element.numberFact.factButtonTapped",
+        "path.element.numberFact.factResponse",
+      ])
+
+      let replayer = replayer(test.journal)
+      var expected = DemoScript.deepLink
+      XCTAssertEqual(try replayer.restore(session: "deep-link", at: .sequence(0)).state, expected)
+      expected.path.append(.counter(.init(count: 3)))
+      XCTAssertEqual(try replayer.restore(session: "deep-link", at: .sequence(1)).state, expected)
+      expected.path[id: 3, case: \.counter]?.count = 5
+      XCTAssertEqual(try replayer.restore(session: "deep-link", at: .sequence(3)).state, expected)
+      expected.path.pop(from: 3)
+      XCTAssertEqual(try replayer.restore(session: "deep-link", at: .sequence(4)).state, expected)
+      expected.path.pop(from: 1)
+      XCTAssertEqual(try replayer.restore(session: "deep-link", at: .sequence(5)).state, expected)
+      expected.path.append(
+        .numberFact(.init(number: 7, fact: NumberFactClient.fact(about: 7), isLoading: false)))
+      let atHead = try replayer.restore(session: "deep-link")
+      XCTAssertEqual(atHead.state, expected)
+      XCTAssertEqual(atHead.state.path.ids, [0, 4])
+      XCTAssertEqual(atHead.state.path.nextID, 5)
+      let rows = try test.journal.headStacks(session: "deep-link")
+      XCTAssertEqual(rows.first?.elements.map(\.id), [0, 4])
+      XCTAssertEqual(rows.first?.elements.map(\.caseName), ["counter", "numberFact"])
+    }
+  }
+
+  func testAPushAfterRestoringGetsTheIDTheOriginalRunHandedOut() async throws {
+    let test = try TestJournal.onDisk()
+    let live = try await recordScriptedSession("ids", into: test.journal, count: 200, seed: 11)
+    let head = try test.journal.headSequence(session: "ids")
+    let replayer = replayer(test.journal)
+    var checked = 0
+    for sequence in 0..<head {
+      guard let next = live.action(at: sequence + 1) else { continue }
+      switch next {
+      case .pushCounterTapped, .pushNumberFactTapped: break
+      default: continue
+      }
+      var restored = try replayer.restore(session: "ids", at: .sequence(sequence)).state
+      _ = RootFeature().reduce(into: &restored, action: next)
+      XCTAssertEqual(restored.path.ids.last, live[sequence + 1]?.path.ids.last, "after \(sequence)")
+      XCTAssertEqual(restored, live[sequence + 1])
+      checked += 1
+    }
+    XCTAssertGreaterThan(checked, 10)
+
+    var everyID: Set<StackElementID> = []
+    try test.journal.entries(session: "ids") { entry in
+      for change in entry.delta.changes { everyID.formUnion(change.pushed.map(\.id)) }
+      return true
+    }
+    var atHead = try replayer.restore(session: "ids").state
+    atHead.path.append(.counter(.init()))
+    XCTAssertGreaterThan(atHead.path.ids.last!, everyID.max()!)
+  }
+
+  func testReplayDoesNotRunEffects() async throws {
+    let runs = LockIsolated(0)
+    let test = try TestJournal.inMemory()
+    let store = try RecordingStore.open(
+      session: "effects", journal: test.journal, initialState: DemoScript.deepLink
+    ) {
+      RootFeature()
+        .dependency(\.numberFact, NumberFactClient { number in
+          runs.withValue { $0 += 1 }
+          return "fact \(number)"
+        })
+    }
+    try await store.send(.pushNumberFactTapped(number: 1))
+    try await store.send(.path(.element(id: 3, action: .numberFact(.factButtonTapped)))).finish()
+    await store.waitForEffects()
+    XCTAssertEqual(runs.value, 1)
+    XCTAssertEqual(store.sequence, 3)
+
+    runs.setValue(0)
+    let restored = try Replayer(journal: test.journal) {
+      RootFeature()
+        .dependency(\.numberFact, NumberFactClient { number in
+          runs.withValue { $0 += 1 }
+          return "fact \(number)"
+        })
+    }.restore(session: "effects")
+    XCTAssertEqual(runs.value, 0, "replay ran no effect")
+    XCTAssertEqual(restored.state.path[id: 3, case: \.numberFact]?.fact, "fact 1")
+    XCTAssertEqual(restored.replayedCount, 3)
+  }
+
+  func testRestoreAtADate() async throws {
+    let test = try TestJournal.onDisk()
+    let store = try RecordingStore.open(
+      session: "dates", journal: test.journal, initialState: RootFeature.State()
+    ) {
+      RootFeature()
+    }
+    var moments: [Date] = []
+    for count in 1...5 {
+      try await Task.sleep(for: .milliseconds(15))
+      try await store.send(.pushCounterTapped(count: count))
+      try await Task.sleep(for: .milliseconds(15))
+      moments.append(Date())
+    }
+    let replayer = replayer(test.journal)
+    for (index, moment) in moments.enumerated() {
+      let restored = try replayer.restore(session: "dates", at: .date(moment))
+      XCTAssertEqual(restored.sequence, Int64(index + 1))
+      XCTAssertEqual(restored.state.path.count, index + 1)
+    }
+  }
+
+  func testRestoringPastTheHeadIsAClearError() async throws {
+    let test = try TestJournal.inMemory()
+    _ = try RecordingStore.open(
+      session: "short", journal: test.journal, initialState: RootFeature.State()
+    ) {
+      RootFeature()
+    }
+    XCTAssertThrowsError(try replayer(test.journal).restore(session: "short", at: .sequence(3))) {
+      XCTAssertEqual(
+        "\($0)", "Session 'short' has sequences 0…0; 3 is not one of them.")
+    }
+  }
+
+  func testReopeningASessionRehydratesItsHead() async throws {
+    let test = try TestJournal.onDisk()
+    do {
+      let store = try RecordingStore.open(
+        session: "reopen", journal: test.journal, initialState: DemoScript.deepLink
+      ) {
+        RootFeature()
+      }
+      try await store.send(.path(.popFrom(id: 2)))
+      try await store.send(.pushCounterTapped(count: 9))
+    }
+    let reopened = try SQLiteJournal(path: test.path!)
+    let store = try RecordingStore.open(
+      session: "reopen", journal: reopened, initialState: RootFeature.State()
+    ) {
+      RootFeature()
+    }
+    XCTAssertEqual(store.sequence, 2)
+    var state = await store.state
+    XCTAssertEqual(state.path.ids, [0, 1, 3])
+    try await store.send(.pushCounterTapped(count: 1))
+    state = await store.state
+    XCTAssertEqual(state.path.ids, [0, 1, 3, 4])
+  }
+
+  func testForkContinuesFromASequenceAndLeavesTheOriginalUntouched() async throws {
+    let test = try TestJournal.inMemory()
+    let live = try await recordScriptedSession("original", into: test.journal, count: 40)
+    let head = try test.journal.headSequence(session: "original")
+    let fork = try RecordingStore.fork(
+      "original", at: .sequence(20), into: "fork", journal: test.journal
+    ) {
+      RootFeature()
+    }
+    let forkState = await fork.state
+    XCTAssertEqual(forkState, live[20])
+    try await fork.send(.pushCounterTapped(count: 100))
+    XCTAssertEqual(fork.sequence, 1)
+    XCTAssertEqual(try test.journal.headSequence(session: "original"), head)
+    XCTAssertEqual(try replayer(test.journal).restore(session: "original").state, live[head])
+    let info = try XCTUnwrap(test.journal.session("fork"))
+    XCTAssertEqual(info.forkedFrom, "original")
+    XCTAssertEqual(info.forkedAt, 20)
+    var restoredFork = try replayer(test.journal).restore(session: "fork").state
+    XCTAssertEqual(restoredFork.path.ids.last, live[20]!.path.nextID)
+    restoredFork.path.append(.counter(.init()))
+    XCTAssertEqual(
+      restoredFork.path.ids.last, StackElementID(generation: live[20]!.path.nextID.generation + 1))
+  }
+
+  func testASecondWriterOnTheSameSessionIsRejectedAndChangesNothing() async throws {
+    let test = try TestJournal.onDisk()
+    let first = try RecordingStore.open(
+      session: "shared", journal: test.journal, initialState: RootFeature.State()
+    ) {
+      RootFeature()
+    }
+    let second = try RecordingStore.open(
+      session: "shared", journal: SQLiteJournal(path: test.path!),
+      initialState: RootFeature.State()
+    ) {
+      RootFeature()
+    }
+    try await first.send(.pushCounterTapped(count: 1))
+    do {
+      try await second.send(.pushCounterTapped(count: 2))
+      XCTFail("the stale writer must be rejected")
+    } catch let error as StorageError {
+      XCTAssertEqual(error.code, .sequenceConflict)
+    }
+    let secondState = await second.state
+    XCTAssertEqual(secondState, RootFeature.State(), "the rejected action was not applied")
+    XCTAssertEqual(try test.journal.headSequence(session: "shared"), 1)
+    XCTAssertEqual(
+      try replayer(test.journal).restore(session: "shared").state.path[id: 0],
+      .counter(.init(count: 1)))
+  }
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class StackRestorationTestsSmoke: XCTestCase { func testNothing() {} }

@@ -68,15 +68,12 @@ enum DatabaseFile {
     }
   }
 
-  /// Reads the schema state through a read-only connection.
+  /// Reads the schema state through a read-only connection that creates no file.
   static func readSchemaState(_ path: String) throws -> SchemaState {
-    var configuration = Configuration()
-    configuration.readonly = true
-    configuration.label = "StackJournal.check"
+    let walSize = (try? fileSize(path + "-wal")) ?? 0
     do {
-      let queue = try DatabaseQueue(path: path, configuration: configuration)
-      defer { try? queue.close() }
-      return try queue.read(SchemaState.read)
+      let connection = try ReadOnlyConnection(path: path, immutable: walSize == 0)
+      return try SchemaState.read(connection)
     } catch let error as DatabaseError {
       throw StorageError(databaseError: error, path: path, doing: "checking the file")
     }

@@ -19,28 +19,50 @@ struct SchemaState {
   var isBlank: Bool
   var hasMigrationTable: Bool
 
-  /// Reads the schema state; only reads, so it works on a read-only connection.
+  /// Reads the schema state through a GRDB connection, inside its current transaction.
   static func read(_ db: Database) throws -> SchemaState {
-    let applicationID = try Int32(truncatingIfNeeded: Int.fetchOne(db, sql: "PRAGMA application_id") ?? 0)
-    let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-    let objects = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
-    let hasMigrationTable =
-      try Bool.fetchOne(
-        db,
-        sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = ?",
-        arguments: ["schema_migrations"]
-      ) ?? false
+    try read { sql in
+      try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map(String.fromDatabaseValue) }
+    }
+  }
+
+  /// Reads the schema state through a read-only connection.
+  static func read(_ connection: ReadOnlyConnection) throws -> SchemaState {
+    try read(connection.rows)
+  }
+
+  /// Reads the schema state with `query`, which returns rows of text; only reads.
+  private static func read(_ query: (String) throws -> [[String?]]) throws -> SchemaState {
+    let marks = try query(
+      """
+      SELECT CAST((SELECT application_id FROM pragma_application_id) AS TEXT),
+        CAST((SELECT user_version FROM pragma_user_version) AS TEXT),
+        CAST((SELECT count(*) FROM sqlite_master) AS TEXT),
+        CAST((SELECT count(*) FROM sqlite_master
+          WHERE type = 'table' AND name = 'schema_migrations') AS TEXT)
+      """
+    ).first ?? []
+    func integer(_ index: Int) -> Int {
+      marks.indices.contains(index) ? marks[index].flatMap { Int($0) } ?? 0 : 0
+    }
+    let hasMigrationTable = integer(3) > 0
     var applied: [Applied] = []
     if hasMigrationTable {
-      let rows = try Row.fetchAll(
-        db, sql: "SELECT version, name, checksum FROM schema_migrations ORDER BY version")
-      applied = rows.map { Applied(version: $0[0], name: $0[1], checksum: $0[2]) }
+      applied = try query(
+        "SELECT CAST(version AS TEXT), name, checksum FROM schema_migrations ORDER BY version"
+      ).map { row in
+        Applied(
+          version: row.first.flatMap { $0.flatMap { Int($0) } } ?? 0,
+          name: row.count > 1 ? row[1] ?? "" : "",
+          checksum: row.count > 2 ? row[2] ?? "" : ""
+        )
+      }
     }
     return SchemaState(
-      applicationID: applicationID,
-      userVersion: userVersion,
+      applicationID: Int32(truncatingIfNeeded: integer(0)),
+      userVersion: integer(1),
       applied: applied,
-      isBlank: objects == 0,
+      isBlank: integer(2) == 0,
       hasMigrationTable: hasMigrationTable
     )
   }

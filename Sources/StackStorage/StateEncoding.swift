@@ -3,17 +3,22 @@ import StackNavigation
 
 /// Encodes an application state for storage.
 public enum StateEncoding {
-  /// Encodes a state in one pass into its JSON document and the records of every stack in it.
+  /// Encodes a state into its JSON document and the records of every stack in it.
   ///
   /// Each ``StackState`` in `state` reports itself to a ``StackEncodingCollector`` while the
-  /// document is encoded, so the app never lists its stacks. Throws what the state's `encode(to:)`
-  /// throws, and a ``StorageError`` with code ``StorageError/Code/duplicateStackPath`` when two
-  /// stacks render to the same path.
+  /// state is walked, so the app never lists its stacks. The walk uses an encoder that keeps
+  /// exact coding paths (Foundation's `JSONEncoder` drops the keys of nested containers from
+  /// them); the document is then encoded by `JSONEncoder` with sorted keys.
+  ///
+  /// Throws what the state's `encode(to:)` throws, and a ``StorageError`` with code
+  /// ``StorageError/Code/duplicateStackPath`` when two stacks render to the same path.
   public static func encode<S: Encodable>(_ state: S) throws -> EncodedState {
     let collector = StackEncodingCollector()
+    try state.encode(
+      to: CodingPathEncoder(
+        codingPath: [], userInfo: [StackEncodingCollector.userInfoKey: collector]))
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    encoder.userInfo[StackEncodingCollector.userInfoKey] = collector
     let json = try encoder.encode(state)
     return EncodedState(json: json, stacks: try StackPath.records(from: collector.stacks))
   }

@@ -1,0 +1,59 @@
+import GRDB
+import GRDBSQLite
+
+/// A read-only SQLite connection that leaves the file and its directory untouched, used to check
+/// a file before anything opens it for writing.
+///
+/// When the file has no write-ahead log with content, it is opened `immutable`: SQLite then
+/// takes no lock and creates no `-wal` or `-shm` file next to it. Otherwise (another process
+/// has it open, or one crashed) it is opened plainly read-only, so the log is read too.
+final class ReadOnlyConnection {
+  private var handle: OpaquePointer?
+  let path: String
+
+  init(path: String, immutable: Bool) throws {
+    self.path = path
+    let escaped = path.replacingOccurrences(of: "%", with: "%25")
+      .replacingOccurrences(of: "?", with: "%3F").replacingOccurrences(of: "#", with: "%23")
+    let uri = "file:\(escaped)?mode=ro" + (immutable ? "&immutable=1" : "")
+    var handle: OpaquePointer?
+    let code = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
+    guard code == SQLITE_OK, let handle else {
+      let message = handle.map { String(cString: sqlite3_errmsg($0)) }
+      sqlite3_close(handle)
+      throw Self.error(code, message)
+    }
+    self.handle = handle
+    sqlite3_busy_timeout(handle, 5000)
+  }
+
+  deinit {
+    sqlite3_close(handle)
+  }
+
+  /// Every row of a query, each column as text (`nil` for NULL).
+  func rows(_ sql: String) throws -> [[String?]] {
+    var statement: OpaquePointer?
+    var code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+    defer { sqlite3_finalize(statement) }
+    guard code == SQLITE_OK, let statement else { throw lastError(code) }
+    var rows: [[String?]] = []
+    while true {
+      code = sqlite3_step(statement)
+      if code == SQLITE_DONE { return rows }
+      guard code == SQLITE_ROW else { throw lastError(code) }
+      rows.append(
+        (0..<sqlite3_column_count(statement)).map { column in
+          sqlite3_column_text(statement, column).map { String(cString: $0) }
+        })
+    }
+  }
+
+  private func lastError(_ code: CInt) -> DatabaseError {
+    Self.error(code, handle.map { String(cString: sqlite3_errmsg($0)) })
+  }
+
+  private static func error(_ code: CInt, _ message: String?) -> DatabaseError {
+    DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
+  }
+}

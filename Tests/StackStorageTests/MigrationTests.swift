@@ -1,0 +1,324 @@
+import Foundation
+import GRDB
+import StackJournalTestSupport
+import StackNavigation
+import XCTest
+
+@testable import StackStorage
+
+final class MigrationTests: StorageTestCase {
+  // MARK: - Migrating
+
+  func testEveryMigrationAppliesToAnEmptyFileAndInMemory() throws {
+    for storage in Storage.allCases {
+      let journal = try makeJournal(storage)
+      XCTAssertEqual(journal.schemaVersion, SQLiteJournal.latestSchemaVersion)
+      XCTAssertEqual(SQLiteJournal.latestSchemaVersion, Migration.all.count)
+      try journal.database.read { db in
+        XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA user_version"), Migration.all.count)
+        XCTAssertEqual(
+          try Int32(Int.fetchOne(db, sql: "PRAGMA application_id")!), SchemaState.applicationID)
+        let recorded = try Row.fetchAll(
+          db, sql: "SELECT version, name, checksum, applied_at FROM schema_migrations")
+        XCTAssertEqual(recorded.map { $0[0] as Int }, Migration.all.map(\.version))
+        XCTAssertEqual(recorded.map { $0[1] as String }, Migration.all.map(\.name))
+        XCTAssertEqual(recorded.map { $0[2] as String }, Migration.all.map(\.checksum))
+        XCTAssertTrue(recorded.allSatisfy { Timestamp.date(from: $0[3]) != nil })
+        for table in ["sessions", "journal", "snapshots", "stacks", "stack_elements"] {
+          XCTAssertTrue(try db.tableExists(table), table)
+        }
+      }
+      XCTAssertEqual(try journal.integrityCheck(), [])
+    }
+  }
+
+  func testReopeningAnUpToDateFileChangesNothing() throws {
+    let path = try makeClosedJournalFile("current.sqlite", appends: 3)
+    let before = try fileBytes(path)
+    do {
+      let journal = try SQLiteJournal(path: path, options: .init(readOnly: true))
+      XCTAssertEqual(try journal.headSequence(session: "s"), 3)
+    }
+    XCTAssertEqual(try fileBytes(path), before)
+    XCTAssertEqual(try SQLiteJournal.pendingMigrations(at: path).pending, [])
+  }
+
+  /// A database made at each schema version up to the latest (by applying a prefix of the
+  /// migrations, plus that version's fixture rows) opens, migrates to the latest version and
+  /// reads back the same stacks. With one migration so far, the older versions are version 0
+  /// (marked as ours, no tables); the version-1 fixture runs at the latest version, and runs
+  /// as an older version once migration 0002 exists.
+  func testADatabaseAtEachOlderVersionIsMigratedAndReadsBackTheSameStacks() throws {
+    for version in 0...SQLiteJournal.latestSchemaVersion {
+      let path = directory.path("version-\(version).sqlite")
+      try makeDatabase(atVersion: version, path: path)
+
+      let plan = try SQLiteJournal.pendingMigrations(at: path)
+      XCTAssertEqual(plan.current, version)
+      XCTAssertEqual(plan.target, SQLiteJournal.latestSchemaVersion)
+      XCTAssertEqual(plan.pending, Migration.all.dropFirst(version).map(\.name))
+
+      let journal = try SQLiteJournal(path: path)
+      XCTAssertEqual(journal.schemaVersion, SQLiteJournal.latestSchemaVersion, "from \(version)")
+      if let fixture = Self.fixtures[version] {
+        XCTAssertEqual(try journal.headSequence(session: "fixture"), fixture.stacksAt.keys.max())
+        XCTAssertEqual(
+          try journal.headStacks(session: "fixture"), fixture.stacksAt[fixture.stacksAt.keys.max()!])
+        for (sequence, stacks) in fixture.stacksAt {
+          XCTAssertEqual(
+            try journal.stacks(session: "fixture", at: sequence), stacks,
+            "version \(version), sequence \(sequence)")
+        }
+        var types: [String] = []
+        try journal.entries(session: "fixture") { types.append($0.type); return true }
+        XCTAssertEqual(types, fixture.types)
+      }
+
+      var root = Root()
+      root.tabA.append(.counter(Counter()))
+      _ = try journal.createSession("after-migration", initial: StateEncoding.encode(root), version: 1)
+      root.tabA.append(.home)
+      _ = try journal.append(
+        session: "after-migration", expectedSequence: 0, .test("tabA.push", state: root))
+      XCTAssertEqual(
+        try journal.headStacks(session: "after-migration"), try StateEncoding.encode(root).stacks)
+      XCTAssertEqual(try journal.integrityCheck(), [])
+    }
+  }
+
+  // MARK: - Refusing
+
+  func testANewerSchemaIsRefusedNamingBothVersions() throws {
+    let path = try makeClosedJournalFile("newer.sqlite")
+    let newer = SQLiteJournal.latestSchemaVersion + 1
+    try withQueue(path) { db in
+      try db.execute(
+        sql: "INSERT INTO schema_migrations VALUES (?, ?, ?, ?)",
+        arguments: [newer, "9999_future.sql", String(repeating: "0", count: 64), "2030-01-01T00:00:00.000Z"])
+      try db.execute(sql: "PRAGMA user_version = \(newer)")
+    }
+    let error = try assertRefused(path, .newerSchema)
+    XCTAssertTrue(error?.message.contains("version \(newer)") ?? false, "\(String(describing: error))")
+    XCTAssertTrue(
+      error?.message.contains("version \(SQLiteJournal.latestSchemaVersion)") ?? false,
+      "\(String(describing: error))")
+  }
+
+  func testAnEditedMigrationIsRefused() throws {
+    let path = try makeClosedJournalFile("edited.sqlite")
+    try withQueue(path) { db in
+      try db.execute(
+        sql: "UPDATE schema_migrations SET checksum = ? WHERE version = 1",
+        arguments: [String(repeating: "a", count: 64)])
+    }
+    let error = try assertRefused(path, .checksumMismatch)
+    XCTAssertTrue(error?.message.contains(Migration.all[0].name) ?? false)
+  }
+
+  func testATextFileIsRefused() throws {
+    let path = directory.path("notes.txt")
+    try Data("These are notes, not a database.\n".utf8).write(to: URL(fileURLWithPath: path))
+    try assertRefused(path, .notADatabase)
+  }
+
+  func testAnEmptyFileIsRefused() throws {
+    let path = directory.path("empty.sqlite")
+    XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data()))
+    let error = try assertRefused(path, .emptyFile)
+    XCTAssertTrue(
+      error?.message.contains("empty file, not a StackJournal database") ?? false)
+  }
+
+  func testATruncatedDatabaseIsRefused() throws {
+    let path = try makeClosedJournalFile("truncated.sqlite", appends: 300)
+    let bytes = try fileBytes(path)
+    let pageSize = 4096
+    XCTAssertGreaterThan(bytes.count, 8 * pageSize)
+    for length in [bytes.count / pageSize / 2 * pageSize, bytes.count - 1000, 50] {
+      try bytes.prefix(length).write(to: URL(fileURLWithPath: path))
+      try assertRefused(path, .truncated)
+    }
+  }
+
+  func testAnotherApplicationsDatabaseIsRefused() throws {
+    let path = directory.path("other.sqlite")
+    try withQueue(path) { db in
+      try db.execute(sql: "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('hi')")
+    }
+    try assertRefused(path, .notStackJournal)
+  }
+
+  func testReadOnlyAndNoMigrateRefuseAnOlderSchema() throws {
+    let path = directory.path("old.sqlite")
+    try makeDatabase(atVersion: 0, path: path)
+    let before = try fileBytes(path)
+    let error = assertStorageError(.olderSchema) {
+      try SQLiteJournal(path: path, options: .init(readOnly: true))
+    }
+    XCTAssertTrue(error?.message.contains("stackjournal migrate") ?? false)
+    assertStorageError(.olderSchema) { try SQLiteJournal(path: path, options: .init(migrate: false)) }
+    XCTAssertEqual(try fileBytes(path), before)
+    XCTAssertEqual(try SQLiteJournal(path: path).schemaVersion, SQLiteJournal.latestSchemaVersion)
+  }
+
+  func testReadOnlyNeverCreatesAFileNorWrites() throws {
+    let path = directory.path("missing.sqlite")
+    assertStorageError(.fileNotFound) { try SQLiteJournal(path: path, options: .init(readOnly: true)) }
+    assertStorageError(.fileNotFound) { try SQLiteJournal.pendingMigrations(at: path) }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+
+    let existing = try makeClosedJournalFile("existing.sqlite", appends: 1)
+    let journal = try SQLiteJournal(path: existing, options: .init(readOnly: true))
+    XCTAssertEqual(try journal.headStacks(session: "s").map(\.path), ["tabA", "tabB"])
+    assertStorageError(.readOnly) {
+      try journal.append(session: "s", expectedSequence: 1, .test("x", state: Root()))
+    }
+    assertStorageError(.readOnly) { try journal.deleteSession("s") }
+    assertStorageError(.readOnly) { try SQLiteJournal.inMemory(options: .init(readOnly: true)) }
+  }
+
+  func testEveryMigrationFileIsListedAndEmbedded() throws {
+    let root = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let folder = root.appendingPathComponent("Migrations")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      .filter { $0.hasSuffix(".sql") }.sorted()
+    XCTAssertFalse(files.isEmpty)
+    XCTAssertEqual(Migration.all.map(\.name), files, "Migrations/Migrations.swift lists every file")
+    let manifest = try String(
+      contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+    for file in files {
+      XCTAssertTrue(manifest.contains(#".embedInCode("\#(file)")"#), "Package.swift embeds \(file)")
+      let bytes = try Data(contentsOf: folder.appendingPathComponent(file))
+      let migration = try XCTUnwrap(Migration.all.first { $0.name == file })
+      XCTAssertEqual(migration.checksum, SHA256.hex(bytes), "\(file) is embedded as it is on disk")
+    }
+  }
+
+  func testSHA256() {
+    XCTAssertEqual(
+      SHA256.hex(Array("abc".utf8)),
+      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    XCTAssertEqual(
+      SHA256.hex([UInt8]()), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    XCTAssertEqual(
+      SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    XCTAssertEqual(
+      SHA256.hex([UInt8](repeating: UInt8(ascii: "a"), count: 1000)),
+      "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+  }
+
+  // MARK: - Helpers
+
+  /// A journal file with a session `s` and `appends` entries, closed (its WAL checkpointed).
+  func makeClosedJournalFile(_ name: String, appends: Int = 0) throws -> String {
+    let path = directory.path(name)
+    do {
+      let journal = try SQLiteJournal(path: path)
+      var root = Root()
+      _ = try journal.createSession("s", initial: StateEncoding.encode(root), version: 1)
+      for sequence in 0..<appends {
+        root.tabA.append(.counter(Counter(count: sequence)))
+        _ = try journal.append(
+          session: "s", expectedSequence: Int64(sequence),
+          .test("tabA.push", payload: String(repeating: "x", count: 200), state: root))
+      }
+    }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-wal"), "closed cleanly")
+    return path
+  }
+
+  /// Runs `body` on a plain GRDB connection to the file, then closes it.
+  func withQueue(_ path: String, _ body: (Database) throws -> Void) throws {
+    let queue = try DatabaseQueue(path: path)
+    try queue.writeWithoutTransaction(body)
+    try queue.close()
+  }
+
+  /// Builds a database at a schema version: our mark and no tables at 0, else the migrations
+  /// up to `version` and that version's fixture rows.
+  func makeDatabase(atVersion version: Int, path: String) throws {
+    let queue = try DatabaseQueue(path: path)
+    if version == 0 {
+      try queue.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA application_id = \(SchemaState.applicationID)")
+      }
+    } else {
+      try SchemaMigrator.migrate(queue, through: version, path: path)
+      if let fixture = Self.fixtures[version] {
+        try queue.write { db in try db.execute(sql: fixture.sql) }
+      }
+    }
+    try queue.close()
+  }
+
+  /// Asserts that opening the file (read-write, read-only, or to plan migrations) fails with
+  /// `code` and leaves the file byte-for-byte unchanged.
+  @discardableResult
+  func assertRefused(
+    _ path: String,
+    _ code: StorageError.Code,
+    file: StaticString = #filePath,
+    line: UInt = #line
+  ) throws -> StorageError? {
+    let before = try fileBytes(path)
+    let siblings = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+    let error = assertStorageError(code, file: file, line: line) { try SQLiteJournal(path: path) }
+    XCTAssertEqual(error?.path, path, file: file, line: line)
+    assertStorageError(code, file: file, line: line) {
+      try SQLiteJournal(path: path, options: .init(readOnly: true))
+    }
+    assertStorageError(code, file: file, line: line) {
+      try SQLiteJournal.pendingMigrations(at: path)
+    }
+    XCTAssertEqual(try fileBytes(path), before, "the file is unchanged", file: file, line: line)
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted(), siblings,
+      "no file was created next to it", file: file, line: line)
+    return error
+  }
+
+  struct Fixture {
+    /// Rows written in that version's schema.
+    var sql: String
+    var types: [String]
+    /// The stacks the rows describe at each sequence.
+    var stacksAt: [Int64: [StackRecord]]
+  }
+
+  static func counter(_ id: StackElementID, _ count: Int) -> StoredElement {
+    StoredElement(id: id, caseName: "counter", state: #"{"counter":{"_0":{"count":\#(count)}}}"#)
+  }
+
+  /// Rows in each schema version's shape. When a migration changes a table, add the fixture of
+  /// the version before it here (a copy of the last one, in that version's shape).
+  static let fixtures: [Int: Fixture] = [
+    1: Fixture(
+      sql: #"""
+        INSERT INTO sessions (id, created_at, metadata, head_sequence)
+          VALUES ('fixture', '2025-01-31T09:30:00.000Z', '{"user":"ada"}', 2);
+        INSERT INTO snapshots (session, sequence, version, state, stacks, recorded_at)
+          VALUES ('fixture', 0, 1,
+            '{"path":{"elements":[{"id":0,"state":{"counter":{"_0":{"count":1}}}}],"nextID":1}}',
+            '[{"elements":[{"caseName":"counter","id":0,"state":"{\"counter\":{\"_0\":{\"count\":1}}}"}],"nextID":1,"path":"path"}]',
+            '2025-01-31T09:30:00.000Z');
+        INSERT INTO journal (session, sequence, recorded_at, type, version, payload, delta)
+          VALUES ('fixture', 1, '2025-01-31T09:30:01.000Z', 'path.push', 1, '{"id":1}',
+            '{"changes":[{"changed":[],"ids":[0,1],"nextID":2,"path":"path","popped":[],"pushed":[{"caseName":"counter","id":1,"state":"{\"counter\":{\"_0\":{\"count\":2}}}"}],"removed":false}]}'),
+          ('fixture', 2, '2025-01-31T09:30:02.000Z', 'path.popFrom', 1, '{"id":1}',
+            '{"changes":[{"changed":[],"ids":[0,2],"nextID":3,"path":"path","popped":[1],"pushed":[{"caseName":"counter","id":2,"state":"{\"counter\":{\"_0\":{\"count\":3}}}"}],"removed":false}]}');
+        INSERT INTO stacks (session, path, next_id) VALUES ('fixture', 'path', 3);
+        INSERT INTO stack_elements (session, path, id, position, case_name, state) VALUES
+          ('fixture', 'path', 0, 0, 'counter', '{"counter":{"_0":{"count":1}}}'),
+          ('fixture', 'path', 2, 1, 'counter', '{"counter":{"_0":{"count":3}}}');
+        """#,
+      types: ["path.push", "path.popFrom"],
+      stacksAt: [
+        0: [StackRecord(path: "path", nextID: 1, elements: [counter(0, 1)])],
+        1: [StackRecord(path: "path", nextID: 2, elements: [counter(0, 1), counter(1, 2)])],
+        2: [StackRecord(path: "path", nextID: 3, elements: [counter(0, 1), counter(2, 3)])],
+      ]
+    )
+  ]
+}

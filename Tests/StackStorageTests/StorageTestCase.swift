@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import StackJournalTestSupport
+import XCTest
+
+@testable import StackStorage
+
+/// A test case with a fresh temporary directory per test, deleted after, that runs storage
+/// tests against both an in-memory and an on-disk journal.
+class StorageTestCase: XCTestCase {
+  enum Storage: String, CaseIterable {
+    case inMemory
+    case onDisk
+  }
+
+  var directory: TemporaryDirectory!
+  private var fileCount = 0
+
+  override func setUpWithError() throws {
+    try super.setUpWithError()
+    directory = try TemporaryDirectory(prefix: "StackStorageTests")
+  }
+
+  override func tearDown() {
+    directory.remove()
+    directory = nil
+    super.tearDown()
+  }
+
+  /// A new journal: in memory, or in a new file of the test's directory.
+  func makeJournal(
+    _ storage: Storage,
+    options: SQLiteJournal.Options = .init()
+  ) throws -> SQLiteJournal {
+    switch storage {
+    case .inMemory:
+      return try SQLiteJournal.inMemory(options: options)
+    case .onDisk:
+      fileCount += 1
+      return try SQLiteJournal(path: directory.path("journal-\(fileCount).sqlite"), options: options)
+    }
+  }
+
+  /// Runs `body` once with an in-memory journal and once with an on-disk one.
+  func forEachStorage(
+    options: SQLiteJournal.Options = .init(),
+    _ body: (SQLiteJournal, Storage) throws -> Void
+  ) throws {
+    for storage in Storage.allCases {
+      try body(try makeJournal(storage, options: options), storage)
+    }
+  }
+
+  /// Asserts that `body` throws a ``StorageError`` with the given code, and returns it.
+  @discardableResult
+  func assertStorageError<T>(
+    _ code: StorageError.Code,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    _ body: () throws -> T
+  ) -> StorageError? {
+    do {
+      _ = try body()
+      XCTFail("Expected a StorageError \(code), got no error", file: file, line: line)
+    } catch let error as StorageError {
+      XCTAssertEqual(error.code, code, "\(error)", file: file, line: line)
+      return error
+    } catch {
+      XCTFail("Expected a StorageError \(code), got \(error)", file: file, line: line)
+    }
+    return nil
+  }
+}
+
+extension JournalEntryDraft {
+  /// A draft for a test action, encoding `state` with ``StateEncoding``.
+  static func test<S: Encodable>(
+    _ type: String,
+    payload: String = "{}",
+    version: Int = 1,
+    state: S,
+    at date: Date = Date()
+  ) throws -> JournalEntryDraft {
+    JournalEntryDraft(
+      type: type, version: version, payload: Data(payload.utf8),
+      state: try StateEncoding.encode(state), recordedAt: date)
+  }
+}

@@ -20,12 +20,26 @@ final class GroupCommitBatcher: @unchecked Sendable {
     }
   }
 
+  /// Counts of what the batcher did, for tests.
+  struct Statistics {
+    var batches = 0
+    var requests = 0
+    var largestBatch = 0
+  }
+
   private let database: any DatabaseWriter
   private let maxBatch: Int
   private let condition = NSCondition()
   // Guarded by `condition`.
   private var waiting: [Request] = []
   private var leaderIsWriting = false
+  private var counts = Statistics()
+
+  var statistics: Statistics {
+    condition.lock()
+    defer { condition.unlock() }
+    return counts
+  }
 
   init(database: any DatabaseWriter, maxBatch: Int) {
     self.database = database
@@ -51,6 +65,9 @@ final class GroupCommitBatcher: @unchecked Sendable {
       for (request, result) in zip(batch, results) {
         request.result = result
       }
+      counts.batches += 1
+      counts.requests += batch.count
+      counts.largestBatch = max(counts.largestBatch, batch.count)
       leaderIsWriting = false
       condition.broadcast()
     }

@@ -11,9 +11,9 @@ extension SQLiteJournal {
     _ id: SessionID,
     initial: EncodedState,
     version: Int,
-    metadata: Data?,
-    forkedFrom: (SessionID, Int64)?,
-    at date: Date
+    metadata: Data? = nil,
+    forkedFrom: (SessionID, Int64)? = nil,
+    at date: Date = Date()
   ) throws -> SessionInfo {
     try requireWritable("creating session \(id)")
     let stacks = try PreparedAppend.canonical(initial.stacks)

@@ -1,0 +1,287 @@
+import Foundation
+import GRDB
+import StackJournalTestSupport
+import StackNavigation
+import XCTest
+
+@testable import StackStorage
+
+final class JournalTests: StorageTestCase {
+  func testTenThousandAppendsAreGaplessAndTheStacksAtAnySequenceRebuildFromTheJournalAlone()
+    throws
+  {
+    try forEachStorage { journal, storage in
+      let session: SessionID = "long"
+      var simulation = Simulation(seed: 42)
+      let checkpoints: Set<Int64> = [0, 1, 5_000, 10_000]
+      var live: [Int64: [StackRecord]] = [:]
+      let initial = try StateEncoding.encode(simulation.root)
+      live[0] = initial.stacks
+      _ = try journal.createSession(session, initial: initial, version: 1)
+
+      for expected in Int64(0)..<10_000 {
+        let (type, payload) = simulation.step()
+        let state = try StateEncoding.encode(simulation.root)
+        let sequence = try journal.append(
+          session: session, expectedSequence: expected,
+          JournalEntryDraft(type: type, version: 1, payload: payload, state: state))
+        XCTAssertEqual(sequence, expected + 1)
+        if checkpoints.contains(sequence) { live[sequence] = state.stacks }
+      }
+
+      // Sequences 1…10,000, no gap.
+      var sequences: [Int64] = []
+      try journal.entries(session: session) { entry in
+        sequences.append(entry.sequence)
+        return true
+      }
+      XCTAssertEqual(sequences, Array(1...10_000), "\(storage)")
+      XCTAssertEqual(try journal.headSequence(session: session), 10_000)
+      let range = try journal.database.read { db in
+        try Row.fetchOne(
+          db, sql: "SELECT count(*), min(sequence), max(sequence) FROM journal WHERE session = ?",
+          arguments: [session.rawValue])!
+      }
+      XCTAssertEqual([range[0], range[1], range[2]] as [Int64], [10_000, 1, 10_000])
+
+      // From the snapshots plus deltas, and from snapshot 0 plus every delta: no reducer.
+      for sequence in checkpoints.sorted() {
+        XCTAssertEqual(
+          try journal.stacks(session: session, at: sequence), live[sequence],
+          "\(storage) at \(sequence)")
+      }
+      var replayed = try XCTUnwrap(journal.snapshot(session: session, atOrBelow: 0)).stacks
+      XCTAssertEqual(replayed, live[0])
+      try journal.entries(session: session) { entry in
+        try entry.delta.apply(to: &replayed)
+        if let expected = live[entry.sequence] {
+          XCTAssertEqual(replayed, expected, "\(storage) replayed to \(entry.sequence)")
+        }
+        return true
+      }
+      XCTAssertEqual(try journal.headStacks(session: session), live[10_000])
+      XCTAssertEqual(try journal.integrityCheck(), [])
+    }
+  }
+
+  func testAStaleWriterGetsAConflictAndNothingIsWritten() throws {
+    for storage in Storage.allCases {
+      let first = try makeJournal(storage)
+      // On disk the second writer is another connection pool on the same file.
+      let second = try first.path.map { try SQLiteJournal(path: $0) } ?? first
+      var root = Root()
+      _ = try first.createSession("s", initial: StateEncoding.encode(root), version: 1)
+      root.tabA.append(.home)
+      XCTAssertEqual(try first.append(session: "s", expectedSequence: 0, .test("a", state: root)), 1)
+
+      let headBefore = try second.headStacks(session: "s")
+      var stale = root
+      stale.tabB.append(.counter(Counter()))
+      let error = assertStorageError(.sequenceConflict) {
+        try second.append(session: "s", expectedSequence: 0, .test("b", state: stale))
+      }
+      XCTAssertTrue(error?.message.contains("at sequence 1") ?? false, "\(String(describing: error))")
+      XCTAssertTrue(error?.message.contains("expected 0") ?? false)
+      assertStorageError(.sequenceConflict) {
+        try second.append(session: "s", expectedSequence: 5, .test("b", state: stale))
+      }
+
+      XCTAssertEqual(try first.headSequence(session: "s"), 1)
+      XCTAssertEqual(try first.headStacks(session: "s"), headBefore)
+      var types: [String] = []
+      try first.entries(session: "s") { types.append($0.type); return true }
+      XCTAssertEqual(types, ["a"])
+      XCTAssertEqual(try second.append(session: "s", expectedSequence: 1, .test("b", state: stale)), 2)
+    }
+  }
+
+  func testSessionsInOneFileDoNotSeeEachOthersEntries() throws {
+    try forEachStorage { journal, storage in
+      let ids: [SessionID] = ["alpha", "beta", "gamma"]
+      var roots = [Root](repeating: Root(), count: ids.count)
+      for id in ids {
+        _ = try journal.createSession(id, initial: StateEncoding.encode(Root()), version: 1)
+      }
+      for round in 0..<20 {
+        for (index, id) in ids.enumerated() where round % (index + 1) == 0 {
+          roots[index].tabA.append(.counter(Counter(count: index)))
+          let head = try journal.headSequence(session: id)
+          _ = try journal.append(
+            session: id, expectedSequence: head,
+            .test("\(id).push", payload: #"{"session":"\#(id)"}"#, state: roots[index]))
+        }
+      }
+      for (index, id) in ids.enumerated() {
+        var count = 0
+        try journal.entries(session: id) { entry in
+          XCTAssertEqual(entry.session, id)
+          XCTAssertEqual(entry.type, "\(id).push")
+          XCTAssertEqual(String(decoding: entry.payload, as: UTF8.self), #"{"session":"\#(id)"}"#)
+          count += 1
+          XCTAssertEqual(entry.sequence, Int64(count))
+          return true
+        }
+        XCTAssertEqual(count, (0..<20).filter { $0 % (index + 1) == 0 }.count, "\(storage) \(id)")
+        XCTAssertEqual(
+          try journal.headStacks(session: id), try StateEncoding.encode(roots[index]).stacks)
+      }
+
+      try journal.deleteSession("beta")
+      XCTAssertEqual(try journal.sessions().map(\.id), ["alpha", "gamma"])
+      XCTAssertEqual(try journal.headSequence(session: "alpha"), 20)
+      assertStorageError(.unknownSession) { try journal.headSequence(session: "beta") }
+      try journal.database.read { db in
+        for table in ["journal", "snapshots", "stacks", "stack_elements"] {
+          XCTAssertEqual(
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE session = 'beta'"), 0,
+            table)
+        }
+      }
+    }
+  }
+
+  func testEntriesAreStreamedInPagesAndCanStopAndBeBounded() throws {
+    try forEachStorage { journal, _ in
+      var root = Root()
+      _ = try journal.createSession("s", initial: StateEncoding.encode(root), version: 1)
+      let count = SQLiteJournal.entryPageSize * 2 + 10
+      for sequence in 0..<count {
+        root.selectedTab = "\(sequence)"
+        _ = try journal.append(
+          session: "s", expectedSequence: Int64(sequence), .test("select", state: root))
+      }
+      var seen: [Int64] = []
+      try journal.entries(session: "s", after: 250, through: 600) { entry in
+        seen.append(entry.sequence)
+        // The body may call the journal: it runs outside any database access.
+        XCTAssertEqual(try journal.headSequence(session: "s"), Int64(count))
+        return true
+      }
+      XCTAssertEqual(seen, Array(251...522))
+      seen = []
+      try journal.entries(session: "s", after: 0, through: nil) { entry in
+        seen.append(entry.sequence)
+        return entry.sequence < 300
+      }
+      XCTAssertEqual(seen.last, 300)
+      XCTAssertTrue(seen.allSatisfy { $0 <= 300 })
+      try journal.entries(session: "s", after: Int64(count)) { _ in
+        XCTFail("no entry after the head")
+        return true
+      }
+      assertStorageError(.unknownSession) {
+        try journal.entries(session: "nobody") { _ in true }
+      }
+    }
+  }
+
+  func testEntriesCarryTypeVersionPayloadTimeAndDelta() throws {
+    try forEachStorage { journal, _ in
+      var root = Root()
+      let created = Date(timeIntervalSince1970: 1_738_315_800)
+      _ = try journal.createSession("s", initial: StateEncoding.encode(root), version: 3, at: created)
+      root.tabA.append(.counter(Counter(count: 2)))
+      let at = Date(timeIntervalSince1970: 1_738_315_801.2345)
+      _ = try journal.append(
+        session: "s", expectedSequence: 0,
+        .test("tabA.push", payload: #"{"push":{"id":0}}"#, version: 3, state: root, at: at))
+      var entries: [JournalEntry] = []
+      try journal.entries(session: "s") { entries.append($0); return true }
+      let entry = try XCTUnwrap(entries.first)
+      XCTAssertEqual(entry.type, "tabA.push")
+      XCTAssertEqual(entry.version, 3)
+      XCTAssertEqual(entry.payload, Data(#"{"push":{"id":0}}"#.utf8))
+      XCTAssertEqual(entry.recordedAt, Timestamp.rounded(at))
+      XCTAssertEqual(entry.recordedAt.timeIntervalSince1970, 1_738_315_801.235, accuracy: 0.0001)
+      XCTAssertEqual(
+        entry.delta,
+        StackDelta(changes: [
+          StackChange(
+            path: "tabA", nextID: 1, ids: [0],
+            pushed: [
+              StoredElement(
+                id: 0, caseName: "counter", state: #"{"counter":{"_0":{"count":2}}}"#)
+            ])
+        ]))
+      let stored = try journal.database.read { db in
+        try Row.fetchOne(db, sql: "SELECT recorded_at, payload, type FROM journal")!
+      }
+      XCTAssertEqual(stored[0] as String, "2025-01-31T09:30:01.235Z")
+      XCTAssertEqual(stored[1] as String, #"{"push":{"id":0}}"#)
+    }
+  }
+
+  func testAnActionThatChangesNoStackRecordsAnEmptyDelta() throws {
+    try forEachStorage { journal, _ in
+      var root = Root()
+      root.tabA.append(.home)
+      _ = try journal.createSession("s", initial: StateEncoding.encode(root), version: 1)
+      root.selectedTab = "tabB"
+      _ = try journal.append(session: "s", expectedSequence: 0, .test("selectTab", state: root))
+      var deltas: [StackDelta] = []
+      try journal.entries(session: "s") { deltas.append($0.delta); return true }
+      XCTAssertEqual(deltas.map(\.isEmpty), [true])
+    }
+  }
+
+  func testAppendRefusesPayloadsThatAreNotTextAndUnknownSessions() throws {
+    try forEachStorage { journal, _ in
+      _ = try journal.createSession("s", initial: StateEncoding.encode(Root()), version: 1)
+      assertStorageError(.invalidData) {
+        try journal.append(
+          session: "s", expectedSequence: 0,
+          JournalEntryDraft(
+            type: "x", version: 1, payload: Data([0xFF, 0xFE]),
+            state: try StateEncoding.encode(Root())))
+      }
+      assertStorageError(.unknownSession) {
+        try journal.append(session: "nobody", expectedSequence: 0, .test("x", state: Root()))
+      }
+      XCTAssertEqual(try journal.headSequence(session: "s"), 0)
+    }
+  }
+
+  func testTimeLookups() throws {
+    try forEachStorage { journal, _ in
+      let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+      _ = try journal.createSession("s", initial: StateEncoding.encode(Root()), version: 1, at: t0)
+      var root = Root()
+      for sequence in 0..<5 {
+        root.tabA.append(.home)
+        _ = try journal.append(
+          session: "s", expectedSequence: Int64(sequence),
+          .test("push", state: root, at: t0.addingTimeInterval(Double(sequence + 1) * 10)))
+      }
+      XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0), 0)
+      XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(9.999)), 0)
+      XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(10)), 1)
+      XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(35)), 3)
+      XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(999)), 5)
+      assertStorageError(.sequenceOutOfRange) {
+        try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(-1))
+      }
+      assertStorageError(.unknownSession) {
+        try journal.sequence(session: "nobody", atOrBefore: t0)
+      }
+      let plan = try journal.database.read { db in
+        try Row.fetchAll(
+          db,
+          sql: "EXPLAIN QUERY PLAN SELECT sequence FROM journal WHERE session = ? "
+            + "AND recorded_at <= ? ORDER BY recorded_at DESC, sequence DESC LIMIT 1",
+          arguments: ["s", "x"]
+        ).map { $0["detail"] as String }
+      }
+      XCTAssertTrue(plan.joined().contains("journal_by_time"), "\(plan)")
+    }
+  }
+
+  func testStacksOutsideTheJournalAreOutOfRange() throws {
+    try forEachStorage { journal, _ in
+      _ = try journal.createSession("s", initial: StateEncoding.encode(Root()), version: 1)
+      assertStorageError(.sequenceOutOfRange) { try journal.stacks(session: "s", at: 1) }
+      assertStorageError(.sequenceOutOfRange) { try journal.stacks(session: "s", at: -1) }
+      assertStorageError(.unknownSession) { try journal.stacks(session: "t", at: 0) }
+      assertStorageError(.unknownSession) { try journal.headStacks(session: "t") }
+    }
+  }
+}

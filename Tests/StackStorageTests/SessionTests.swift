@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+import StackNavigation
+import XCTest
+
+@testable import StackStorage
+
+final class SessionTests: StorageTestCase {
+  func testCreateListAndMetadata() throws {
+    try forEachStorage { journal, _ in
+      let t0 = Date(timeIntervalSince1970: 1_700_000_000.1234)
+      let info = try journal.createSession(
+        "first", initial: StateEncoding.encode(Root()), version: 1,
+        metadata: Data(#"{"user":"ada"}"#.utf8), forkedFrom: nil, at: t0)
+      XCTAssertEqual(info.id, "first")
+      XCTAssertEqual(info.createdAt, Timestamp.rounded(t0))
+      XCTAssertEqual(info.headSequence, 0)
+      XCTAssertEqual(info.entryCount, 0)
+      XCTAssertNil(info.firstActivity)
+      _ = try journal.createSession(
+        "second", initial: StateEncoding.encode(Root()), version: 1,
+        metadata: nil, forkedFrom: nil, at: t0.addingTimeInterval(60))
+
+      var root = Root()
+      for sequence in 0..<3 {
+        root.tabB.append(.home)
+        _ = try journal.append(
+          session: "first", expectedSequence: Int64(sequence),
+          .test("push", state: root, at: t0.addingTimeInterval(Double(sequence + 1))))
+      }
+
+      let sessions = try journal.sessions()
+      XCTAssertEqual(sessions.map(\.id), ["first", "second"])
+      let first = sessions[0]
+      XCTAssertEqual(first.entryCount, 3)
+      XCTAssertEqual(first.headSequence, 3)
+      XCTAssertEqual(first.firstActivity, Timestamp.rounded(t0.addingTimeInterval(1)))
+      XCTAssertEqual(first.lastActivity, Timestamp.rounded(t0.addingTimeInterval(3)))
+      XCTAssertEqual(first.metadata, Data(#"{"user":"ada"}"#.utf8))
+      XCTAssertEqual(sessions[1].entryCount, 0)
+      XCTAssertNil(sessions[1].metadata)
+
+      try journal.setMetadata(Data(#"{"user":"grace"}"#.utf8), session: "second")
+      XCTAssertEqual(try journal.session("second")?.metadata, Data(#"{"user":"grace"}"#.utf8))
+      try journal.setMetadata(nil, session: "first")
+      XCTAssertNil(try journal.session("first")?.metadata)
+      XCTAssertNil(try journal.session("third"))
+      assertStorageError(.unknownSession) { try journal.setMetadata(nil, session: "third") }
+      assertStorageError(.unknownSession) { try journal.deleteSession("third") }
+      let stored = try journal.database.read { db in
+        try String.fetchOne(db, sql: "SELECT json_extract(metadata, '$.user') FROM sessions WHERE id = 'second'")
+      }
+      XCTAssertEqual(stored, "grace")
+    }
+  }
+
+  func testIdentifiersAreUniqueAndForksNameTheirSource() throws {
+    try forEachStorage { journal, _ in
+      var root = Root()
+      _ = try journal.createSession("source", initial: StateEncoding.encode(root), version: 1)
+      root.tabA.append(.home)
+      _ = try journal.append(session: "source", expectedSequence: 0, .test("push", state: root))
+      assertStorageError(.sessionExists) {
+        try journal.createSession("source", initial: StateEncoding.encode(Root()), version: 1)
+      }
+      let fork = try journal.createSession(
+        "fork", initial: StateEncoding.encode(root), version: 1, forkedFrom: ("source", 1))
+      XCTAssertEqual(fork.forkedFrom, "source")
+      XCTAssertEqual(fork.forkedAt, 1)
+      XCTAssertEqual(try journal.session("fork")?.forkedFrom, "source")
+      XCTAssertEqual(try journal.session("fork")?.forkedAt, 1)
+      XCTAssertEqual(try journal.headStacks(session: "fork"), try journal.stacks(session: "source", at: 1))
+      assertStorageError(.sequenceOutOfRange) {
+        try journal.createSession(
+          "bad-fork", initial: StateEncoding.encode(root), version: 1, forkedFrom: ("source", 2))
+      }
+      assertStorageError(.unknownSession) {
+        try journal.createSession(
+          "bad-fork", initial: StateEncoding.encode(root), version: 1, forkedFrom: ("none", 0))
+      }
+      XCTAssertNil(try journal.session("bad-fork"))
+    }
+  }
+
+  func testSessionIDs() throws {
+    let id: SessionID = "user-42"
+    XCTAssertEqual(id.description, "user-42")
+    XCTAssertEqual(try JSONEncoder().encode(id), Data(#""user-42""#.utf8))
+    XCTAssertEqual(try JSONDecoder().decode(SessionID.self, from: Data(#""x""#.utf8)), "x")
+    XCTAssertNotEqual(SessionID.random(), SessionID.random())
+    XCTAssertEqual(SessionID.random().rawValue.count, 36)
+  }
+
+  func testTimestamps() {
+    let samples: [(Double, String)] = [
+      (0, "1970-01-01T00:00:00.000Z"),
+      (1_738_315_800.5, "2025-01-31T09:30:00.500Z"),
+      (951_782_400, "2000-02-29T00:00:00.000Z"),
+      (-1.5, "1969-12-31T23:59:58.500Z"),
+      (4_102_444_799.999, "2099-12-31T23:59:59.999Z"),
+    ]
+    for (seconds, text) in samples {
+      let date = Date(timeIntervalSince1970: seconds)
+      XCTAssertEqual(Timestamp.string(from: date), text)
+      XCTAssertEqual(Timestamp.date(from: text), date)
+    }
+    XCTAssertNil(Timestamp.date(from: "2025-01-31 09:30:00"))
+    XCTAssertNil(Timestamp.date(from: "2025-13-31T09:30:00.000Z"))
+    let now = Date()
+    XCTAssertEqual(Timestamp.date(from: Timestamp.string(from: now)), Timestamp.rounded(now))
+  }
+}

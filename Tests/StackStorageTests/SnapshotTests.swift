@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+import StackNavigation
+import XCTest
+
+@testable import StackStorage
+
+final class SnapshotTests: StorageTestCase {
+  func testSnapshotsAreWrittenEveryNEntriesInTheAppendTransaction() throws {
+    try forEachStorage(options: .init(snapshotInterval: 10)) { journal, _ in
+      var root = Root()
+      _ = try journal.createSession("s", initial: StateEncoding.encode(root), version: 1)
+      var states: [Int64: Root] = [0: root]
+      for sequence in Int64(1)...35 {
+        root.tabA.append(.counter(Counter(count: Int(sequence))))
+        if sequence % 3 == 0, let id = root.tabA.ids.first { root.tabA.pop(from: id) }
+        states[sequence] = root
+        _ = try journal.append(session: "s", expectedSequence: sequence - 1, .test("x", state: root))
+      }
+      let stored = try journal.database.read { db in
+        try Int64.fetchAll(db, sql: "SELECT sequence FROM snapshots ORDER BY sequence")
+      }
+      XCTAssertEqual(stored, [0, 10, 20, 30])
+      for (asked, found) in [(0, 0), (9, 0), (10, 10), (19, 10), (35, 30), (1_000, 30)] as [(Int64, Int64)] {
+        let snapshot = try XCTUnwrap(try journal.snapshot(session: "s", atOrBelow: asked))
+        XCTAssertEqual(snapshot.sequence, found)
+        XCTAssertEqual(try JSONDecoder().decode(Root.self, from: snapshot.state), states[found])
+        XCTAssertEqual(snapshot.stacks, try StateEncoding.encode(states[found]!).stacks)
+      }
+      XCTAssertNil(try journal.snapshot(session: "s", atOrBelow: -1))
+      let plan = try journal.database.read { db in
+        try Row.fetchAll(
+          db,
+          sql: "EXPLAIN QUERY PLAN SELECT sequence FROM snapshots WHERE session = ? "
+            + "AND sequence <= ? ORDER BY sequence DESC LIMIT 1",
+          arguments: ["s", 5]
+        ).map { $0["detail"] as String }.joined()
+      }
+      XCTAssertTrue(plan.contains("USING PRIMARY KEY") || plan.contains("INDEX"), plan)
+      XCTAssertFalse(plan.contains("TEMP B-TREE"), plan)
+      for sequence in Int64(0)...35 {
+        XCTAssertEqual(
+          try journal.stacks(session: "s", at: sequence),
+          try StateEncoding.encode(states[sequence]!).stacks)
+      }
+    }
+  }
+
+  func testWrittenSnapshotsAreFoundAndNeverRewritten() throws {
+    try forEachStorage(options: .init(snapshotInterval: 0)) { journal, _ in
+      var root = Root()
+      _ = try journal.createSession("s", initial: StateEncoding.encode(root), version: 1)
+      for sequence in Int64(0)..<20 {
+        root.tabB.append(.home)
+        _ = try journal.append(session: "s", expectedSequence: sequence, .test("x", state: root))
+      }
+      XCTAssertEqual(try journal.snapshot(session: "s", atOrBelow: 20)?.sequence, 0)
+      try journal.writeSnapshot(
+        session: "s", sequence: 20, state: StateEncoding.encode(root), version: 1)
+      XCTAssertEqual(try journal.snapshot(session: "s", atOrBelow: 25)?.sequence, 20)
+      try journal.writeSnapshot(
+        session: "s", sequence: 20, state: StateEncoding.encode(Root()), version: 2)
+      let kept = try XCTUnwrap(try journal.snapshot(session: "s", atOrBelow: 20))
+      XCTAssertEqual(kept.version, 1)
+      XCTAssertEqual(try JSONDecoder().decode(Root.self, from: kept.state), root)
+      assertStorageError(.sequenceOutOfRange) {
+        try journal.writeSnapshot(
+          session: "s", sequence: 21, state: StateEncoding.encode(root), version: 1)
+      }
+      XCTAssertEqual(try journal.stacks(session: "s", at: 20), try StateEncoding.encode(root).stacks)
+    }
+  }
+}

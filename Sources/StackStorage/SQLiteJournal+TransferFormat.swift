@@ -208,10 +208,10 @@ struct TransferReader {
       metadata: metadata,
       forkedFrom: try session.optionalString("forkedFrom").map(SessionID.init(rawValue:)),
       forkedAt: try session.optionalInt("forkedAt"),
-      headSequence: try session.int("headSequence"),
-      baseSequence: try session.int("baseSequence"),
-      entryCount: try object.int("entries"),
-      snapshotCount: Int(try object.int("snapshots")),
+      headSequence: try session.int64("headSequence"),
+      baseSequence: try session.int64("baseSequence"),
+      entryCount: try object.int64("entries"),
+      snapshotCount: Int(try object.int64("snapshots")),
       payloadVersions: versions)
   }
 
@@ -227,7 +227,7 @@ struct TransferReader {
     var snapshots = 0
     while let line = try nextLine() {
       let object = try parse(line)
-      let sequence = try object.int("sequence")
+      let sequence = try object.int64("sequence")
       let version = try object.int("version")
       let recordedAt = try object.string("recordedAt")
       guard Timestamp.date(from: recordedAt) != nil else {
@@ -356,7 +356,7 @@ struct TransferObject {
     return try string(key)
   }
 
-  func int(_ key: String) throws -> Int64 {
+  func int64(_ key: String) throws -> Int64 {
     guard let value = Int64(String(decoding: try raw(key), as: UTF8.self)) else {
       throw fail("has a `\(key)` that is not an integer")
     }
@@ -364,12 +364,12 @@ struct TransferObject {
   }
 
   func int(_ key: String) throws -> Int {
-    Int(try int(key) as Int64)
+    Int(try int64(key))
   }
 
   func optionalInt(_ key: String) throws -> Int64? {
     guard let value = members[key], !value.elementsEqual("null".utf8) else { return nil }
-    return try int(key)
+    return try int64(key)
   }
 
   func time(_ key: String) throws -> Date {

@@ -51,6 +51,16 @@ public struct Replayer<State: Codable, Action: Decodable> {
   }
 
   /// Restores a session at a moment of its history.
+  ///
+  /// When the app can no longer decode part of the history, restoration keeps what decodes and
+  /// never hands out an ID twice:
+  /// * stacks are cut at the first element that does not decode (elements above it go too);
+  /// * replay stops at the first entry whose action does not decode; the stacks at the target
+  ///   are then taken from the journal's own record of them (cut the same way), with the next
+  ///   IDs it recorded, while the rest of the state stays as of the last replayed entry.
+  ///
+  /// ``Restored/skipped`` says exactly what was left out and why. The stored rows are never
+  /// changed.
   public func restore(session: SessionID, at target: RestoreTarget = .head) throws -> Restored<State> {
     let sequence = try self.sequence(of: target, session: session)
     guard let snapshot = try journal.snapshot(session: session, atOrBelow: sequence) else {
@@ -62,19 +72,62 @@ public struct Replayer<State: Codable, Action: Decodable> {
     var (state, skipped) = try StateRepair.decode(
       State.self, from: snapshot.state, stacks: snapshot.stacks)
     var replayed = 0
+    var stoppedAt: Int64?
     let issues = IssueCollector()
     try withIssueReporters([issues]) {
       try journal.entries(session: session, after: snapshot.sequence, through: sequence) { entry in
-        if let action = try decodeAction(entry, skipped: &skipped) {
+        if let stoppedAt {
+          try checkVersion(entry.version, what: "entry \(entry.sequence)")
+          skipped.append(
+            SkippedItem(
+              kind: .entry(sequence: entry.sequence, type: entry.type),
+              reason: "not replayed: it follows entry \(stoppedAt), whose action does not decode"))
+        } else if let action = try decodeAction(entry, skipped: &skipped) {
           _ = reducer.reduce(into: &state, action: action)
           replayed += 1
+        } else {
+          stoppedAt = entry.sequence
         }
         return true
       }
     }
+    if stoppedAt != nil {
+      let overlaid = try overlayingRecordedStacks(on: state, session: session, at: sequence)
+      state = overlaid.state
+      skipped += overlaid.skipped.filter { item in !skipped.contains { $0.kind == item.kind } }
+    }
     return Restored(
       state: state, sequence: sequence, snapshotSequence: snapshot.sequence,
       replayedCount: replayed, skipped: skipped, replayIssues: issues.messages)
+  }
+
+  /// Replaces the stacks of a state with the stacks the journal recorded at `sequence`, cut at
+  /// the first element that does not decode.
+  func overlayingRecordedStacks(
+    on state: State,
+    session: SessionID,
+    at sequence: Int64
+  ) throws -> (state: State, skipped: [SkippedItem]) {
+    let recorded = try journal.stacks(session: session, at: sequence)
+    let encoded = try StateEncoding.encode(state)
+    var document = try JSONSerialization.jsonObject(with: encoded.json, options: [.fragmentsAllowed])
+    // Stacks nested in an element come along with the element's recorded state.
+    for stack in recorded where !stack.path.contains("[#") {
+      let elements: [[String: Any]] = try stack.elements.map {
+        [
+          "id": $0.id.generation,
+          "state": try JSONSerialization.jsonObject(
+            with: Data($0.state.utf8), options: [.fragmentsAllowed]),
+        ]
+      }
+      let updated = StackLocator.updatingStack(at: stack.path, in: document) {
+        $0["elements"] = elements
+        $0["nextID"] = stack.nextID.generation
+      }
+      if let updated { document = updated }
+    }
+    let data = try JSONSerialization.data(withJSONObject: document, options: [.fragmentsAllowed])
+    return try StateRepair.decode(State.self, from: data, stacks: recorded)
   }
 
   /// Replays the entries after `sequence` through `through`, starting from `state`, calling

@@ -1,0 +1,141 @@
+import StackJournalTestSupport
+import StackNavigation
+import StackRestoration
+import StackStorage
+import XCTest
+
+/// The demo's root as a later version of the app might have it: the number-fact feature was
+/// removed from the stack.
+struct RootWithoutNumberFacts: Reducer {
+  struct State: Equatable, Codable, Sendable {
+    var path = StackState<Path.State>()
+  }
+  @CasePathable
+  enum Action: Equatable, Codable, Sendable {
+    case path(StackActionOf<Path>)
+    case goBackToRootTapped
+    case pushCounterTapped(count: Int)
+  }
+  struct Path: Reducer {
+    @CasePathable
+    enum State: Equatable, Codable, Sendable { case counter(CounterFeature.State) }
+    @CasePathable
+    enum Action: Equatable, Codable, Sendable { case counter(CounterFeature.Action) }
+    var body: some ReducerOf<Self> {
+      Scope(state: \.counter, action: \.counter) { CounterFeature() }
+    }
+  }
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .goBackToRootTapped:
+        state.path.goBackToRoot()
+      case let .pushCounterTapped(count):
+        state.path.append(.counter(.init(count: count)))
+      case .path:
+        break
+      }
+      return .none
+    }
+    .forEach(\.path, action: \.path) { Path() }
+  }
+}
+
+final class ChangedTypesTests: XCTestCase {
+  /// Records: the deep link (#0 #1 #2), a number fact (#3), a counter (#4), taps on both.
+  func recordMixedSession(_ journal: any JournalBackend) async throws {
+    let store = try RecordingStore.open(
+      session: "mixed", journal: journal, initialState: DemoScript.deepLink
+    ) {
+      RootFeature()
+    }
+    try await store.send(.pushNumberFactTapped(number: 7))  // 1
+    try await store.send(.pushCounterTapped(count: 1))  // 2
+    try await store.send(.path(.element(id: 4, action: .counter(.incrementButtonTapped))))  // 3
+    try await store.send(.path(.element(id: 3, action: .numberFact(.incrementButtonTapped))))  // 4
+    try await store.send(.path(.element(id: 1, action: .counter(.decrementButtonTapped))))  // 5
+  }
+
+  func testRemovedCaseRestoresTheDecodablePrefixAndReportsTheRest() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("journal.sqlite")
+    do {
+      let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: 3))
+      try await recordMixedSession(journal)
+    }
+    let before = try fileBytes(path)
+
+    let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: 3))
+    let replayer = Replayer(journal: journal) { RootWithoutNumberFacts() }
+
+    // At the head: snapshot 3 holds the number fact at #3; the stack is cut there.
+    let head = try replayer.restore(session: "mixed")
+    XCTAssertEqual(head.state.path.ids, [0, 1, 2])
+    XCTAssertEqual(head.state.path[id: 1], .counter(.init(count: 1728)))
+    XCTAssertEqual(head.state.path.nextID, 5, "IDs #3 and #4 are never handed out again")
+    XCTAssertEqual(head.skipped.map(\.kind), [
+      .element(stackPath: "path", id: 3),
+      .entry(sequence: 4, type: "path.element.numberFact.incrementButtonTapped"),
+      .entry(sequence: 5, type: "path.element.counter.decrementButtonTapped"),
+    ])
+    XCTAssertTrue(head.skipped[2].reason.contains("follows entry 4"), head.skipped[2].reason)
+    XCTAssertFalse(head.isComplete)
+
+    // At sequence 2, from snapshot 0: entry 1 (the number fact's push) does not decode, so
+    // the stack comes from the journal's record of it, cut at the number fact.
+    let atTwo = try replayer.restore(session: "mixed", at: .sequence(2))
+    XCTAssertEqual(atTwo.state.path.ids, [0, 1, 2])
+    XCTAssertEqual(atTwo.state.path.nextID, 5)
+    XCTAssertEqual(atTwo.skipped.map(\.kind), [
+      .entry(sequence: 1, type: "pushNumberFactTapped"),
+      .entry(sequence: 2, type: "pushCounterTapped"),
+      .element(stackPath: "path", id: 3),
+    ])
+    var next = atTwo.state
+    next.path.append(.counter(.init()))
+    XCTAssertEqual(next.path.ids.last, 5)
+
+    // Sequence 0 decodes completely.
+    XCTAssertTrue(try replayer.restore(session: "mixed", at: .sequence(0)).isComplete)
+
+    XCTAssertEqual(try fileBytes(path), before, "restoring never changes the file")
+  }
+
+  func testRenamedFieldWithoutUpcasterIsReported() async throws {
+    struct RenamedCounter: Codable, Equatable, Sendable { var value: Int }
+    struct Root: Codable, Equatable, Sendable { var path: StackState<RenamedCounter> }
+    let journal = try SQLiteJournal.inMemory()
+    let store = try RecordingStore.open(
+      session: "renamed", journal: journal, initialState: DemoScript.deepLink
+    ) {
+      RootFeature()
+    }
+    try await store.send(.pushCounterTapped(count: 1))
+    let restored = try Replayer<Root, Never>(journal: journal) {
+      EmptyReducer<Root, Never>()
+    }.restore(session: "renamed", at: .sequence(0))
+    XCTAssertEqual(restored.state.path.ids, [])
+    XCTAssertEqual(restored.state.path.nextID, 3)
+    XCTAssertEqual(restored.skipped.count, 1)
+    XCTAssertTrue(restored.skipped[0].reason.contains("value"), restored.skipped[0].reason)
+  }
+
+  func testANewerPayloadVersionIsRefused() async throws {
+    let journal = try SQLiteJournal.inMemory()
+    let store = try RecordingStore.open(
+      session: "future", journal: journal, initialState: DemoScript.deepLink,
+      payloadVersion: 3
+    ) {
+      RootFeature()
+    }
+    try await store.send(.pushCounterTapped(count: 1))
+    XCTAssertThrowsError(
+      try Replayer(journal: journal, payloadVersion: 2) { RootFeature() }.restore(session: "future")
+    ) { error in
+      XCTAssertEqual((error as? RestorationError)?.code, .newerPayloadVersion)
+      XCTAssertTrue("\(error)".contains("payload version 3"), "\(error)")
+    }
+    XCTAssertNoThrow(
+      try Replayer(journal: journal, payloadVersion: 3) { RootFeature() }.restore(session: "future"))
+  }
+}

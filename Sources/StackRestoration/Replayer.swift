@@ -66,7 +66,10 @@ public struct Replayer<State: Codable, Action: Decodable> {
     guard let snapshot = try journal.snapshot(session: session, atOrBelow: sequence) else {
       throw StorageError(
         code: .snapshotMissing,
-        message: "Session '\(session)' has no snapshot at or below sequence \(sequence).")
+        message: """
+          Session '\(session)' has no snapshot at or below sequence \(sequence): its history \
+          below a later snapshot was compacted away. Restore a later sequence.
+          """)
     }
     try checkVersion(snapshot.version, what: "the snapshot at sequence \(snapshot.sequence)")
     var (state, skipped) = try StateRepair.decode(

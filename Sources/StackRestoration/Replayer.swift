@@ -61,9 +61,19 @@ public struct Replayer<State: Codable, Action: Decodable> {
   ///
   /// ``Restored/skipped`` says exactly what was left out and why. The stored rows are never
   /// changed.
-  public func restore(session: SessionID, at target: RestoreTarget = .head) throws -> Restored<State> {
+  ///
+  /// - Parameters:
+  ///   - startingAtOrBelow: Start from a snapshot at or below this sequence instead of the
+  ///     nearest one, e.g. `0` to replay the whole history (to measure it, or to check the
+  ///     snapshots against a full replay).
+  public func restore(
+    session: SessionID,
+    at target: RestoreTarget = .head,
+    startingAtOrBelow snapshotLimit: Int64? = nil
+  ) throws -> Restored<State> {
     let sequence = try self.sequence(of: target, session: session)
-    guard let snapshot = try journal.snapshot(session: session, atOrBelow: sequence) else {
+    let start = Swift.min(sequence, snapshotLimit ?? sequence)
+    guard let snapshot = try journal.snapshot(session: session, atOrBelow: start) else {
       throw StorageError(
         code: .snapshotMissing,
         message: """

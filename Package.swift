@@ -60,7 +60,10 @@ let package = Package(
     ),
     .executableTarget(
       name: "stackjournal",
-      dependencies: ["StackJournalCLI", "StackJournalTestSupport"]
+      dependencies: [
+        "StackJournalCLI", "StackJournalTestSupport", "StackNavigation", "StackStorage",
+        "StackRestoration", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
     ),
     .target(
       name: "StackJournalTestSupport",

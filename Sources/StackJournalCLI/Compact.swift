@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import StackStorage
+
+extension StackJournalCommand {
+  /// `stackjournal compact SESSION --keep-snapshots K`: explicit retention of one session.
+  public struct Compact: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+      abstract: "Drop a session's history below its oldest kept snapshot (explicit retention).",
+      discussion: """
+        Keeps the last K snapshots and the journal entries after the oldest of them; deletes \
+        older snapshots and the entries at or below it, in one transaction. The stacks at every \
+        kept sequence, and restores from them, stay as they were; earlier sequences can no \
+        longer be shown. A session that does not verify is refused. Nothing is ever compacted \
+        implicitly. --dry-run reports what would go. Freed pages are reused by SQLite; \
+        --vacuum gives them back to the disk.
+        """)
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var sessionArgument: SessionArgument
+
+    @Option(help: ArgumentHelp("How many of the latest snapshots to keep.", valueName: "k"))
+    var keepSnapshots: Int
+
+    @Flag(help: "Only report what would be dropped.")
+    var dryRun = false
+
+    @Flag(help: "Rebuild the file afterwards to give freed space back (needs room for a copy).")
+    var vacuum = false
+
+    @OptionGroup var output: OutputOptions
+
+    /// Creates the command; argument parsing fills it.
+    public init() {}
+
+    /// Checks the count.
+    public func validate() throws {
+      if keepSnapshots < 1 { throw ValidationError("--keep-snapshots needs at least 1.") }
+    }
+
+    /// Compacts, or reports what would go.
+    public func run() async throws {
+      try await reportingErrors {
+        let journal = try dryRun ? database.openReadOnly() : database.openForWriting()
+        let session = sessionArgument.id
+        _ = try journal.requireSession(session)
+        let plan = try journal.compact(session: session, keepSnapshots: keepSnapshots, dryRun: dryRun)
+        if vacuum, plan.applied { try journal.vacuum() }
+        let out = Terminal.standardOutput
+        defer { out.flush() }
+        if output.json {
+          out.line(
+            JSONValue.object([
+              ("session", .string(session.rawValue)),
+              ("dryRun", .bool(dryRun)),
+              ("applied", .bool(plan.applied)),
+              ("keptSnapshots", .array(plan.keptSnapshots.map { .int($0) })),
+              ("droppedSnapshots", .array(plan.droppedSnapshots.map { .int($0) })),
+              ("droppedEntries", .int(plan.droppedEntryCount)),
+              ("droppedFrom", plan.droppedEntries.map { .int($0.lowerBound) } ?? .null),
+              ("droppedThrough", plan.droppedEntries.map { .int($0.upperBound) } ?? .null),
+              ("droppedBytes", .int(plan.droppedBytes)),
+              ("forksBeforeCut", .array(plan.forksBeforeCut.map { .string($0.rawValue) })),
+            ]).pretty)
+          return
+        }
+        if plan.isEmpty {
+          out.line(
+            "Session \(session) has \(plan.keptSnapshots.count) snapshot(s) and no history below "
+              + "the oldest kept one: nothing to compact.")
+          return
+        }
+        let verb = dryRun ? "Would drop" : "Dropped"
+        out.line(
+          "\(verb) from session \(session): \(plan.droppedEntryCount) entries"
+            + (plan.droppedEntries.map { " (\($0.lowerBound)…\($0.upperBound))" } ?? "")
+            + " and \(plan.droppedSnapshots.count) snapshot(s), "
+            + "\(TimeFormat.bytes(plan.droppedBytes)).")
+        out.line(
+          "Kept snapshots at \(plan.keptSnapshots.map(String.init).joined(separator: ", ")); the "
+            + "journal \(dryRun ? "would start" : "now starts") after \(plan.keptSnapshots[0]).")
+        if !plan.forksBeforeCut.isEmpty {
+          out.line(
+            "Forks started in the dropped history (they keep their own state): "
+              + plan.forksBeforeCut.map(\.rawValue).joined(separator: ", "))
+        }
+        if dryRun { out.line("Dry run: nothing was changed.") }
+      }
+    }
+  }
+}

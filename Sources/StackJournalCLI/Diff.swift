@@ -1,0 +1,233 @@
+import ArgumentParser
+import Foundation
+import StackStorage
+
+extension StackJournalCommand {
+  /// `stackjournal diff SESSION FROM TO`: what changed on the stacks between two sequences.
+  public struct Diff: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+      abstract: "Show what changed on a session's stacks between two sequences.",
+      discussion: """
+        Compares the stacks at FROM and at TO: elements pushed, popped and changed, with the \
+        fields of a changed element's state that differ. Needs no app code.
+        """)
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var sessionArgument: SessionArgument
+
+    @Argument(help: ArgumentHelp("The earlier sequence.", valueName: "from"))
+    var from: Int64
+
+    @Argument(help: ArgumentHelp("The later sequence.", valueName: "to"))
+    var to: Int64
+
+    @OptionGroup var output: OutputOptions
+
+    /// Creates the command; argument parsing fills it.
+    public init() {}
+
+    /// Checks the order of the sequences.
+    public func validate() throws {
+      if from > to { throw ValidationError("FROM (\(from)) is after TO (\(to)); swap them.") }
+    }
+
+    /// Prints the differences.
+    public func run() async throws {
+      try await reportingErrors {
+        let journal = try database.openReadOnly()
+        let session = sessionArgument.id
+        _ = try journal.requireSession(session)
+        try journal.requireSequence(from, session: session, option: "FROM")
+        try journal.requireSequence(to, session: session, option: "TO")
+        let before = try journal.stacks(session: session, at: from)
+        let after = try journal.stacks(session: session, at: to)
+        let changes = StackComparison.compare(before, after)
+        let out = Terminal.standardOutput
+        defer { out.flush() }
+        if output.json {
+          out.line(
+            JSONValue.object([
+              ("session", .string(session.rawValue)), ("from", .int(from)), ("to", .int(to)),
+              ("stacks", .array(changes.map(\.json))),
+            ]).pretty)
+          return
+        }
+        out.line(out.styled("Session \(session): sequence \(from) → \(to)", .bold))
+        guard !changes.isEmpty else {
+          out.line("The stacks are the same.")
+          return
+        }
+        for change in changes { change.lines(on: out).forEach(out.line) }
+      }
+    }
+  }
+}
+
+/// How one stack differs between two moments.
+struct StackComparison {
+  var path: String
+  var before: StackRecord?
+  var after: StackRecord?
+  var pushed: [StoredElement]
+  var popped: [StoredElement]
+  var changed: [(before: StoredElement, after: StoredElement)]
+
+  static func compare(_ before: [StackRecord], _ after: [StackRecord]) -> [StackComparison] {
+    let old = Dictionary(before.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+    let new = Dictionary(after.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+    var result: [StackComparison] = []
+    for path in Set(old.keys).union(new.keys).sorted() {
+      let a = old[path]
+      let b = new[path]
+      guard a != b else { continue }
+      let oldElements = Dictionary(
+        (a?.elements ?? []).map { ($0.id, $0) }, uniquingKeysWith: { x, _ in x })
+      let newIDs = Set(b?.ids ?? [])
+      var pushed: [StoredElement] = []
+      var changed: [(StoredElement, StoredElement)] = []
+      for element in b?.elements ?? [] {
+        if let previous = oldElements[element.id] {
+          if previous != element { changed.append((previous, element)) }
+        } else {
+          pushed.append(element)
+        }
+      }
+      let popped = (a?.elements ?? []).filter { !newIDs.contains($0.id) }
+      result.append(
+        StackComparison(
+          path: path, before: a, after: b, pushed: pushed, popped: popped, changed: changed))
+    }
+    return result
+  }
+
+  var json: JSONValue {
+    .object([
+      ("path", .string(path)),
+      ("created", .bool(before == nil)),
+      ("removed", .bool(after == nil)),
+      (
+        "nextID",
+        .object([
+          ("from", before.map { .int($0.nextID.generation) } ?? .null),
+          ("to", after.map { .int($0.nextID.generation) } ?? .null),
+        ])
+      ),
+      (
+        "ids",
+        .object([
+          ("from", .array((before?.ids ?? []).map { .int($0.generation) })),
+          ("to", .array((after?.ids ?? []).map { .int($0.generation) })),
+        ])
+      ),
+      ("pushed", .array(pushed.map(StackRendering.elementJSON))),
+      ("popped", .array(popped.map(StackRendering.elementJSON))),
+      (
+        "changed",
+        .array(
+          changed.map { pair in
+            .object([
+              ("id", .int(pair.after.id.generation)),
+              ("case", .optional(pair.after.caseName)),
+              ("from", StackRendering.state(pair.before)),
+              ("to", StackRendering.state(pair.after)),
+              (
+                "fields",
+                .array(
+                  FieldDifference.between(
+                    StackRendering.state(pair.before), StackRendering.state(pair.after)
+                  ).map(\.json))
+              ),
+            ])
+          })
+      ),
+    ])
+  }
+
+  func lines(on out: Terminal) -> [String] {
+    var header = out.styled(StackRendering.name(path), .bold)
+    switch (before, after) {
+    case (nil, let after?): header += "  (new stack, next ID \(after.nextID))"
+    case (_?, nil): header += "  (stack gone)"
+    case let (before?, after?):
+      header +=
+        before.nextID == after.nextID
+        ? "  (next ID \(after.nextID))" : "  (next ID \(before.nextID) → \(after.nextID))"
+    default: break
+    }
+    var lines = [header]
+    for element in pushed {
+      lines.append(
+        out.styled("  + \(element.id) \(element.caseName ?? "-")", .green) + "  "
+          + StackRendering.state(element).compact)
+    }
+    for element in popped {
+      lines.append(
+        out.styled("  - \(element.id) \(element.caseName ?? "-")", .red) + "  "
+          + StackRendering.state(element).compact)
+    }
+    for (old, new) in changed {
+      lines.append(out.styled("  ~ \(new.id) \(new.caseName ?? "-")", .yellow))
+      for field in FieldDifference.between(StackRendering.state(old), StackRendering.state(new)) {
+        lines.append("      " + field.text(on: out))
+      }
+    }
+    if let before, let after, before.ids != after.ids,
+      pushed.isEmpty && popped.isEmpty
+    {
+      lines.append("  order \(before.ids) → \(after.ids)")
+    }
+    return lines
+  }
+}
+
+/// One field of an element's state that differs between two moments.
+struct FieldDifference {
+  var path: String
+  var before: JSONValue?
+  var after: JSONValue?
+
+  /// The leaves of two JSON values that differ, by path (`count`, `items[2].name`).
+  static func between(_ a: JSONValue, _ b: JSONValue) -> [FieldDifference] {
+    var result: [FieldDifference] = []
+    func walk(_ path: String, _ a: JSONValue?, _ b: JSONValue?) {
+      switch (a, b) {
+      case let (.object(x)?, .object(y)?):
+        var keys = x.map(\.0)
+        for (key, _) in y where !keys.contains(key) { keys.append(key) }
+        for key in keys {
+          walk(
+            path.isEmpty ? key : path + "." + key, x.first { $0.0 == key }?.1,
+            y.first { $0.0 == key }?.1)
+        }
+      case let (.array(x)?, .array(y)?):
+        for index in 0..<max(x.count, y.count) {
+          walk(
+            path + "[\(index)]", index < x.count ? x[index] : nil,
+            index < y.count ? y[index] : nil)
+        }
+      default:
+        if a != b {
+          result.append(FieldDifference(path: path.isEmpty ? "(state)" : path, before: a, after: b))
+        }
+      }
+    }
+    walk("", a, b)
+    return result
+  }
+
+  var json: JSONValue {
+    .object([
+      ("path", .string(path)), ("from", before ?? .null), ("to", after ?? .null),
+      ("added", .bool(before == nil)), ("removed", .bool(after == nil)),
+    ])
+  }
+
+  func text(on out: Terminal) -> String {
+    switch (before, after) {
+    case (nil, let after?): return out.styled("+ \(path): \(after.compact)", .green)
+    case (let before?, nil): return out.styled("- \(path): \(before.compact)", .red)
+    case let (before?, after?): return "\(path): \(before.compact) → \(after.compact)"
+    default: return path
+    }
+  }
+}

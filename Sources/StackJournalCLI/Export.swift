@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import StackStorage
+
+extension StackJournalCommand {
+  /// `stackjournal export SESSION`: a session as newline-delimited JSON.
+  public struct Export: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+      abstract: "Write a session as NDJSON: a header with versions, then snapshots and entries.",
+      discussion: """
+        Line 1 is the header: {"kind": "header", "format": "stackjournal-session", \
+        "formatVersion", "schemaVersion", "session": {...}, "payloadVersions": {"min", "max"}, \
+        "entries", "snapshots"}. Then, in sequence order, {"kind": "snapshot", ...} and \
+        {"kind": "entry", "sequence", "recordedAt", "type", "version", "payload", "delta"} \
+        lines; a snapshot at N follows entry N. Read it back with `import`.
+        """)
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var sessionArgument: SessionArgument
+
+    @Option(
+      name: [.customShort("o"), .long],
+      help: ArgumentHelp(
+        "Write to this file (refused when it exists) instead of standard output.",
+        valueName: "file"))
+    var output: String?
+
+    @Flag(help: "With --output, print a JSON summary instead of text for people.")
+    var json = false
+
+    /// Creates the command; argument parsing fills it.
+    public init() {}
+
+    /// Checks that the summary has somewhere to go.
+    public func validate() throws {
+      if json && output == nil {
+        throw ValidationError("The export itself is JSON lines; --json is for the summary of --output.")
+      }
+    }
+
+    /// Writes the export.
+    public func run() async throws {
+      try await reportingErrors {
+        let journal = try database.openReadOnly()
+        let session = sessionArgument.id
+        _ = try journal.requireSession(session)
+        let header: SessionExportHeader
+        if let output {
+          guard !FileManager.default.fileExists(atPath: output) else {
+            throw CLIFailure(message: "\(output) exists; export to a new file.")
+          }
+          guard FileManager.default.createFile(atPath: output, contents: nil),
+            let handle = FileHandle(forWritingAtPath: output)
+          else { throw CLIFailure(message: "Cannot create \(output); check the directory.") }
+          do {
+            header = try journal.exportSession(session) { try handle.write(contentsOf: $0) }
+            try handle.close()
+          } catch {
+            try? handle.close()
+            try? FileManager.default.removeItem(atPath: output)
+            throw error
+          }
+        } else {
+          let out = Terminal.standardOutput
+          header = try journal.exportSession(session) { out.write(String(decoding: $0, as: UTF8.self)) }
+          out.flush()
+          return
+        }
+        let out = Terminal.standardOutput
+        defer { out.flush() }
+        if json {
+          out.line(
+            JSONValue.object([
+              ("session", .string(session.rawValue)), ("file", .string(output ?? "")),
+              ("entries", .int(header.entryCount)), ("snapshots", .int(header.snapshotCount)),
+              ("headSequence", .int(header.headSequence)),
+              ("formatVersion", .int(header.formatVersion)),
+              ("schemaVersion", .int(header.schemaVersion)),
+            ]).pretty)
+        } else {
+          out.line(
+            "Exported session \(session) to \(output ?? ""): \(header.entryCount) entries, "
+              + "\(header.snapshotCount) snapshots, head \(header.headSequence).")
+        }
+      }
+    }
+  }
+}

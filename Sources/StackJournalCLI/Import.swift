@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import StackStorage
+
+extension StackJournalCommand {
+  /// `stackjournal import FILE`: a session export into a new session, all or nothing.
+  public struct Import: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+      abstract: "Import a session export (see `export`) into a new session, all or nothing.",
+      discussion: """
+        The whole file is read and checked first: header, every line, sequences, every delta. \
+        A malformed line is reported with its number. Then a verdict: fine (imported), risky \
+        (imported only with --force: the export comes from a newer schema, or holds payload \
+        versions newer than the target app's), impossible (never: the session exists — choose \
+        another identifier with --as — or the file's format is newer than this build). The \
+        session is written in one transaction that re-verifies it; on any refusal or failure \
+        nothing is written, and a journal file that did not exist is not left behind.
+
+        The target app's payload version is the highest stored in the file, or --payload-version.
+        """)
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Argument(help: ArgumentHelp("The session export to read.", valueName: "file"))
+    var file: String
+
+    @Option(
+      name: .customLong("as"),
+      help: ArgumentHelp("Import under this session identifier.", valueName: "session"))
+    var newSession: String?
+
+    @Flag(help: "Import even when the verdict is risky.")
+    var force = false
+
+    @Flag(help: "Check the file and give the verdict; write nothing.")
+    var dryRun = false
+
+    @Option(
+      help: ArgumentHelp(
+        "The payload version of the app that reads the target (default: the highest stored).",
+        valueName: "n"))
+    var payloadVersion: Int?
+
+    @OptionGroup var output: OutputOptions
+
+    /// Creates the command; argument parsing fills it.
+    public init() {}
+
+    /// Checks, judges and imports the file.
+    public func run() async throws {
+      try await reportingErrors {
+        let export = try SessionExportFile.read(path: file)
+        let path = database.path
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        if exists { try database.requireFile() }
+        let journal: SQLiteJournal? =
+          exists ? try (dryRun ? database.openReadOnly() : database.openForWriting()) : nil
+        let target = try journal?.importTarget() ?? .newFile
+        let id = newSession.map(SessionID.init(rawValue:))
+        let verdict = export.verdict(into: target, as: id, payloadVersion: payloadVersion)
+        let session = id ?? export.header.session
+        let refused = verdict.level == .impossible || (verdict.level == .risky && !force)
+        if refused {
+          let reasons = verdict.reasons.filter { $0.level != .fine }.map(\.message)
+          throw CLIFailure(
+            message: "Refused, verdict \(verdict.level.rawValue)"
+              + (verdict.level == .risky ? " (--force imports anyway)" : "") + ": "
+              + reasons.joined(separator: "; ") + ". Nothing was imported.")
+        }
+        var result: ImportResult?
+        if !dryRun {
+          do {
+            let writer = try journal ?? SQLiteJournal(path: path)
+            result = try writer.importSession(export, as: id)
+          } catch {
+            if !exists {
+              for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: path + suffix)
+              }
+            }
+            throw error
+          }
+        }
+        let out = Terminal.standardOutput
+        defer { out.flush() }
+        let header = export.header
+        if output.json {
+          out.line(
+            JSONValue.object([
+              ("file", .string(file)), ("database", .string(path)),
+              ("session", .string(session.rawValue)),
+              ("sourceSession", .string(header.session.rawValue)),
+              ("formatVersion", .int(header.formatVersion)),
+              ("schemaVersion", .int(header.schemaVersion)),
+              (
+                "payloadVersions",
+                export.payloadVersions.map {
+                  .object([("min", .int($0.lowerBound)), ("max", .int($0.upperBound))])
+                } ?? .null
+              ),
+              ("verdict", .string(verdict.level.rawValue)),
+              (
+                "reasons",
+                .array(
+                  verdict.reasons.map {
+                    .object([("level", .string($0.level.rawValue)), ("message", .string($0.message))])
+                  })
+              ),
+              ("imported", .bool(result != nil)),
+              ("entries", .int(header.entryCount)),
+              ("snapshots", .int(header.snapshotCount)),
+              ("headSequence", .int(header.headSequence)),
+              ("dryRun", .bool(dryRun)),
+            ]).pretty)
+          return
+        }
+        out.line(
+          "\(file): session \(header.session), format \(header.formatVersion), schema "
+            + "\(header.schemaVersion), payload versions "
+            + (export.payloadVersions.map { "\($0.lowerBound)…\($0.upperBound)" } ?? "-")
+            + ", \(header.entryCount) entries, \(header.snapshotCount) snapshots, head "
+            + "\(header.headSequence).")
+        out.line("Verdict: \(verdict.level.rawValue)" + (verdict.level == .risky ? " (forced)" : ""))
+        for reason in verdict.reasons { out.line("  \(reason.level.rawValue): \(reason.message)") }
+        if dryRun {
+          out.line("Dry run: nothing was written.")
+        } else if let result {
+          out.line(
+            "Imported as session \(result.session) into \(path): \(result.entries) entries, "
+              + "\(result.snapshots) snapshots, head \(result.headSequence); it re-verified clean.")
+        }
+      }
+    }
+  }
+}

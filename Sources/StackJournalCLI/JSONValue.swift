@@ -1,0 +1,249 @@
+import Foundation
+
+/// A JSON value that keeps the order of object keys and the text of numbers, so stored JSON
+/// prints back exactly as written.
+enum JSONValue {
+  case null
+  case bool(Bool)
+  /// A number, as written.
+  case number(String)
+  case string(String)
+  case array([JSONValue])
+  /// An object, keys in order.
+  case object([(String, JSONValue)])
+
+  /// An integer.
+  static func int<I: BinaryInteger>(_ value: I) -> JSONValue { .number(String(value)) }
+
+  /// A string, or `null`.
+  static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+
+  /// Parses JSON text; `nil` when it is not exactly one JSON value.
+  init?(parsing text: String) {
+    var parser = Parser(bytes: Array(text.utf8))
+    guard let value = parser.value() else { return nil }
+    parser.skipWhitespace()
+    guard parser.offset == parser.bytes.count else { return nil }
+    self = value
+  }
+
+  /// Parses JSON text, keeping text that does not parse as a string.
+  init(lenient text: String) {
+    self = JSONValue(parsing: text) ?? .string(text)
+  }
+
+  /// The member of an object.
+  subscript(key: String) -> JSONValue? {
+    guard case let .object(members) = self else { return nil }
+    return members.first { $0.0 == key }?.1
+  }
+
+  /// Compact text, with no spaces.
+  var compact: String {
+    var text = ""
+    write(to: &text, indent: nil, level: 0)
+    return text
+  }
+
+  /// Text indented by two spaces per level.
+  var pretty: String {
+    var text = ""
+    write(to: &text, indent: "  ", level: 0)
+    return text
+  }
+
+  /// Text for people: strings without quotes, everything else compact.
+  var plain: String {
+    if case let .string(text) = self { return text }
+    return compact
+  }
+
+  private func write(to text: inout String, indent: String?, level: Int) {
+    switch self {
+    case .null: text += "null"
+    case let .bool(value): text += value ? "true" : "false"
+    case let .number(value): text += value
+    case let .string(value): text += JSONValue.quoted(value)
+    case let .array(values):
+      guard !values.isEmpty else {
+        text += "[]"
+        return
+      }
+      text += "["
+      for (index, value) in values.enumerated() {
+        if index > 0 { text += "," }
+        if let indent { text += "\n" + String(repeating: indent, count: level + 1) }
+        value.write(to: &text, indent: indent, level: level + 1)
+      }
+      if let indent { text += "\n" + String(repeating: indent, count: level) }
+      text += "]"
+    case let .object(members):
+      guard !members.isEmpty else {
+        text += "{}"
+        return
+      }
+      text += "{"
+      for (index, (key, value)) in members.enumerated() {
+        if index > 0 { text += "," }
+        if let indent { text += "\n" + String(repeating: indent, count: level + 1) }
+        text += JSONValue.quoted(key)
+        text += indent == nil ? ":" : ": "
+        value.write(to: &text, indent: indent, level: level + 1)
+      }
+      if let indent { text += "\n" + String(repeating: indent, count: level) }
+      text += "}"
+    }
+  }
+
+  /// A JSON string literal.
+  static func quoted(_ value: String) -> String {
+    var text = "\""
+    for scalar in value.unicodeScalars {
+      switch scalar {
+      case "\"": text += "\\\""
+      case "\\": text += "\\\\"
+      case "\n": text += "\\n"
+      case "\r": text += "\\r"
+      case "\t": text += "\\t"
+      case let scalar where scalar.value < 0x20:
+        text += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+          + String(scalar.value, radix: 16)
+      default: text.unicodeScalars.append(scalar)
+      }
+    }
+    return text + "\""
+  }
+
+  private struct Parser {
+    let bytes: [UInt8]
+    var offset = 0
+
+    mutating func skipWhitespace() {
+      while offset < bytes.count,
+        bytes[offset] == 0x20 || bytes[offset] == 0x0A || bytes[offset] == 0x0D
+          || bytes[offset] == 0x09
+      {
+        offset += 1
+      }
+    }
+
+    mutating func literal(_ word: String) -> Bool {
+      let utf8 = Array(word.utf8)
+      guard offset + utf8.count <= bytes.count, Array(bytes[offset..<offset + utf8.count]) == utf8
+      else { return false }
+      offset += utf8.count
+      return true
+    }
+
+    mutating func value() -> JSONValue? {
+      skipWhitespace()
+      guard offset < bytes.count else { return nil }
+      switch bytes[offset] {
+      case UInt8(ascii: "{"):
+        offset += 1
+        var members: [(String, JSONValue)] = []
+        skipWhitespace()
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
+          offset += 1
+          return .object(members)
+        }
+        while true {
+          skipWhitespace()
+          guard let key = string() else { return nil }
+          skipWhitespace()
+          guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { return nil }
+          offset += 1
+          guard let value = value() else { return nil }
+          members.append((key, value))
+          skipWhitespace()
+          guard offset < bytes.count else { return nil }
+          if bytes[offset] == UInt8(ascii: ",") {
+            offset += 1
+            continue
+          }
+          guard bytes[offset] == UInt8(ascii: "}") else { return nil }
+          offset += 1
+          return .object(members)
+        }
+      case UInt8(ascii: "["):
+        offset += 1
+        var values: [JSONValue] = []
+        skipWhitespace()
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
+          offset += 1
+          return .array(values)
+        }
+        while true {
+          guard let value = value() else { return nil }
+          values.append(value)
+          skipWhitespace()
+          guard offset < bytes.count else { return nil }
+          if bytes[offset] == UInt8(ascii: ",") {
+            offset += 1
+            continue
+          }
+          guard bytes[offset] == UInt8(ascii: "]") else { return nil }
+          offset += 1
+          return .array(values)
+        }
+      case UInt8(ascii: "\""):
+        return string().map(JSONValue.string)
+      case UInt8(ascii: "t"):
+        return literal("true") ? .bool(true) : nil
+      case UInt8(ascii: "f"):
+        return literal("false") ? .bool(false) : nil
+      case UInt8(ascii: "n"):
+        return literal("null") ? .null : nil
+      default:
+        let start = offset
+        while offset < bytes.count,
+          bytes[offset] == UInt8(ascii: "-") || bytes[offset] == UInt8(ascii: "+")
+            || bytes[offset] == UInt8(ascii: ".") || bytes[offset] == UInt8(ascii: "e")
+            || bytes[offset] == UInt8(ascii: "E") || (bytes[offset] >= 0x30 && bytes[offset] <= 0x39)
+        {
+          offset += 1
+        }
+        let text = String(decoding: bytes[start..<offset], as: UTF8.self)
+        guard !text.isEmpty, Double(text) != nil else { return nil }
+        return .number(text)
+      }
+    }
+
+    mutating func string() -> String? {
+      guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { return nil }
+      let start = offset
+      offset += 1
+      var escaped = false
+      while offset < bytes.count {
+        let byte = bytes[offset]
+        offset += 1
+        if byte == UInt8(ascii: "\\") {
+          escaped = true
+          offset += 1
+        } else if byte == UInt8(ascii: "\"") {
+          let raw = bytes[start..<offset]
+          if !escaped { return String(decoding: raw.dropFirst().dropLast(), as: UTF8.self) }
+          return try? JSONDecoder().decode(String.self, from: Data(raw))
+        }
+      }
+      return nil
+    }
+  }
+}
+
+extension JSONValue: Equatable {
+  /// Equal values; numbers compare by value, object members in any order.
+  static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    switch (lhs, rhs) {
+    case (.null, .null): true
+    case let (.bool(a), .bool(b)): a == b
+    case let (.number(a), .number(b)): a == b || Double(a) == Double(b)
+    case let (.string(a), .string(b)): a == b
+    case let (.array(a), .array(b)): a == b
+    case let (.object(a), .object(b)):
+      a.count == b.count
+        && a.allSatisfy { key, value in b.first { $0.0 == key }.map { $0.1 == value } ?? false }
+    default: false
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import StackStorage
+
+extension StackJournalCommand {
+  /// `stackjournal prune`: explicit deletion of whole sessions.
+  public struct Prune: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+      abstract: "Delete whole sessions that match every criterion given (explicit retention).",
+      discussion: """
+        Criteria combine (a session must match all): --idle-since TIME (last entry, or \
+        creation, before TIME), --forks (forked sessions), --forks-of SESSION, --empty (no \
+        entries), --session ID (repeatable). At least one is required: prune never deletes \
+        every session by default. Deleted sessions go with their journal, snapshots and stack \
+        rows, all in one transaction. Forks of a deleted session are kept (they hold their own \
+        state) and listed. --dry-run lists what would go. TIME is a full date: \
+        \(TimeExpression.accepted.replacingOccurrences(of: ", or HH:MM[:SS] on the session's day (UTC)", with: "")).
+        """)
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(
+      help: ArgumentHelp("Sessions idle since before TIME.", valueName: "time"))
+    var idleSince: String?
+
+    @Flag(help: "Only forked sessions.")
+    var forks = false
+
+    @Option(help: ArgumentHelp("Only sessions forked from SESSION.", valueName: "session"))
+    var forksOf: String?
+
+    @Flag(help: "Only sessions without entries.")
+    var empty = false
+
+    @Option(
+      name: .customLong("session"),
+      help: ArgumentHelp("Only this session (repeatable).", valueName: "session"))
+    var sessions: [String] = []
+
+    @Flag(help: "Only list what would be deleted.")
+    var dryRun = false
+
+    @Flag(help: "Rebuild the file afterwards to give freed space back (needs room for a copy).")
+    var vacuum = false
+
+    @OptionGroup var output: OutputOptions
+
+    /// Creates the command; argument parsing fills it.
+    public init() {}
+
+    /// Checks that some criterion is given.
+    public func validate() throws {
+      if idleSince == nil && !forks && forksOf == nil && !empty && sessions.isEmpty {
+        throw ValidationError(
+          "Give at least one criterion: --idle-since, --forks, --forks-of, --empty or --session.")
+      }
+    }
+
+    /// Deletes the matching sessions, or lists them.
+    public func run() async throws {
+      try await reportingErrors {
+        let idle = try idleSince.map {
+          try TimeExpression($0, option: "--idle-since").instant(option: "--idle-since")
+        }
+        let journal = try dryRun ? database.openReadOnly() : database.openForWriting()
+        for id in sessions + [forksOf].compactMap({ $0 }) {
+          _ = try journal.requireSession(SessionID(id))
+        }
+        let criteria = PruneCriteria(
+          idleBefore: idle, forksOnly: forks, forksOf: forksOf.map(SessionID.init(rawValue:)),
+          emptyOnly: empty, sessions: sessions.map(SessionID.init(rawValue:)))
+        let plan = try journal.prune(criteria, dryRun: dryRun)
+        if vacuum, plan.applied { try journal.vacuum() }
+        let out = Terminal.standardOutput
+        defer { out.flush() }
+        if output.json {
+          out.line(
+            JSONValue.object([
+              ("dryRun", .bool(dryRun)),
+              ("applied", .bool(plan.applied)),
+              (
+                "sessions",
+                .array(
+                  plan.sessions.map { item in
+                    .object([
+                      ("id", .string(item.info.id.rawValue)),
+                      ("entries", .int(item.info.entryCount)),
+                      ("lastActivity", .optional(item.info.lastActivity.map(TimeFormat.iso))),
+                      ("forkedFrom", .optional(item.info.forkedFrom?.rawValue)),
+                      ("bytes", .int(item.size.totalBytes)),
+                    ])
+                  })
+              ),
+              ("bytes", .int(plan.bytes)),
+              ("orphanedForks", .array(plan.orphanedForks.map { .string($0.rawValue) })),
+            ]).pretty)
+          return
+        }
+        guard !plan.sessions.isEmpty else {
+          out.line("No session matches; nothing was deleted.")
+          return
+        }
+        out.line(
+          "\(dryRun ? "Would delete" : "Deleted") \(plan.sessions.count) session(s), "
+            + "\(TimeFormat.bytes(plan.bytes)):")
+        var table = Table([
+          ("SESSION", .left), ("ENTRIES", .right), ("LAST ACTIVITY (UTC)", .left),
+          ("SIZE", .right), ("FORKED FROM", .left),
+        ])
+        for item in plan.sessions {
+          table.add([
+            item.info.id.rawValue, String(item.info.entryCount),
+            (item.info.lastActivity ?? item.info.createdAt).description.isEmpty
+              ? "-" : TimeFormat.display(item.info.lastActivity ?? item.info.createdAt),
+            TimeFormat.bytes(item.size.totalBytes), item.info.forkedFrom?.rawValue ?? "",
+          ])
+        }
+        table.lines(on: out).forEach { out.line("  " + $0) }
+        if !plan.orphanedForks.isEmpty {
+          out.line(
+            "Kept forks of deleted sessions: "
+              + plan.orphanedForks.map(\.rawValue).joined(separator: ", "))
+        }
+        if dryRun { out.line("Dry run: nothing was deleted.") }
+      }
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import StackStorage
+
+extension StackJournalCommand {
+  /// `stackjournal show SESSION`: the stacks at one moment, without the app's code.
+  public struct Show: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+      abstract: "Show the stacks of a session at a sequence or time (the head by default).",
+      discussion: """
+        For each stack: its path in the state, the next ID it hands out, and its elements with \
+        ID, case and state. Rebuilt from the nearest snapshot and the journal's deltas, without \
+        the app's code. --at-time picks the last entry recorded at or before TIME, which is \
+        \(TimeExpression.accepted).
+
+        --json prints {"session", "sequence", "time", "stacks": [{"path", "nextID", \
+        "elements": [{"id", "case", "state"}]}]}.
+        """)
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var sessionArgument: SessionArgument
+
+    @Option(help: ArgumentHelp("The sequence to show; 0 is the initial state.", valueName: "seq"))
+    var at: Int64?
+
+    @Option(
+      name: .customLong("at-time"),
+      help: ArgumentHelp("Show the stacks as they were at TIME.", valueName: "time"))
+    var atTime: String?
+
+    @OptionGroup var output: OutputOptions
+
+    /// Creates the command; argument parsing fills it.
+    public init() {}
+
+    /// Checks that at most one moment is given.
+    public func validate() throws {
+      if at != nil && atTime != nil { throw ValidationError("Give --at or --at-time, not both.") }
+    }
+
+    /// Prints the stacks.
+    public func run() async throws {
+      try await reportingErrors {
+        let time = try atTime.map { try TimeExpression($0, option: "--at-time") }
+        let journal = try database.openReadOnly()
+        let session = sessionArgument.id
+        let info = try journal.requireSession(session)
+        let sequence: Int64
+        if let at {
+          try journal.requireSequence(at, session: session, option: "--at")
+          sequence = at
+        } else if let time {
+          let date = try time.resolve(in: journal, session: session, option: "--at-time")
+          guard date >= info.createdAt else {
+            throw CLIFailure(
+              message: "Session \(session) was created at \(TimeFormat.iso(info.createdAt)), "
+                + "after \(TimeFormat.iso(date)) (--at-time).")
+          }
+          sequence = try journal.sequence(session: session, atOrBefore: date)
+          try journal.requireSequence(sequence, session: session, option: "--at-time")
+        } else {
+          sequence = info.headSequence
+        }
+        let stacks = try journal.stacks(session: session, at: sequence)
+        let recordedAt = try journal.recordedAt(session: session, sequence: sequence)
+        let out = Terminal.standardOutput
+        defer { out.flush() }
+        if output.json {
+          out.line(
+            JSONValue.object([
+              ("session", .string(session.rawValue)),
+              ("sequence", .int(sequence)),
+              ("headSequence", .int(info.headSequence)),
+              ("time", .string(TimeFormat.iso(recordedAt))),
+              ("stacks", .array(stacks.map(StackRendering.stackJSON))),
+            ]).pretty)
+          return
+        }
+        let moment =
+          sequence == 0
+          ? "initial state" : sequence == info.headSequence ? "head" : "of \(info.headSequence)"
+        out.line(
+          out.styled("Session \(session) at sequence \(sequence)", .bold)
+            + " (\(moment), recorded \(TimeFormat.display(recordedAt)) UTC)")
+        StackRendering.lines(stacks, on: out).forEach(out.line)
+      }
+    }
+  }
+}

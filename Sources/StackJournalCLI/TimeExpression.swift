@@ -1,0 +1,149 @@
+import Foundation
+import StackStorage
+
+/// A time given on the command line: an ISO-8601 date and time, a date, or a clock time on the
+/// session's day.
+struct TimeExpression: Equatable {
+  /// What the accepted forms are, for `--help` and error messages.
+  static let accepted =
+    "ISO-8601 such as 2026-11-21T14:02:00Z, 2026-11-21T14:02Z, 2026-11-21T14:02:00.250+01:00, "
+    + "2026-11-21T14:02 or '2026-11-21 14:02' (no offset means UTC), 2026-11-21 (midnight UTC), "
+    + "or HH:MM[:SS] on the session's day (UTC)"
+
+  /// A moment, or a clock time whose day is the session's.
+  enum Kind: Equatable {
+    case instant(Date)
+    case clock(seconds: Double)
+  }
+
+  /// The text as given.
+  let text: String
+  let kind: Kind
+
+  private static let utc: Calendar = {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    return calendar
+  }()
+
+  /// Parses a time; throws a one-line error naming the accepted forms.
+  init(_ text: String, option: String) throws {
+    guard let kind = Self.parse(text.trimmingCharacters(in: .whitespaces)) else {
+      throw CLIFailure(
+        message: "Cannot read the time '\(text)' of \(option): use \(Self.accepted).")
+    }
+    self.text = text
+    self.kind = kind
+  }
+
+  /// The moment, resolving a clock time on the session's day.
+  func resolve(in journal: SQLiteJournal, session: SessionID, option: String) throws -> Date {
+    switch kind {
+    case let .instant(date):
+      return date
+    case let .clock(seconds):
+      guard let info = try journal.session(session) else {
+        throw CLIFailure(message: "There is no session \(session) in \(journal.path ?? "").")
+      }
+      let listed = try journal.sessions().first { $0.id == session } ?? info
+      let first = Self.utc.startOfDay(for: listed.createdAt)
+      let last = Self.utc.startOfDay(for: listed.lastActivity ?? listed.createdAt)
+      guard first == last else {
+        throw CLIFailure(
+          message: "The time '\(text)' of \(option) is ambiguous: session \(session) spans "
+            + "\(Self.day(first)) to \(Self.day(last)); give the date too, such as "
+            + "\(Self.day(last))T\(text)Z.")
+      }
+      return first.addingTimeInterval(seconds)
+    }
+  }
+
+  /// The moment of an instant; throws for a clock time, which needs a session.
+  func instant(option: String) throws -> Date {
+    guard case let .instant(date) = kind else {
+      throw CLIFailure(
+        message: "The time '\(text)' of \(option) has no date, and no session gives one; give "
+          + "a date too, such as 2026-11-21T\(text)Z.")
+    }
+    return date
+  }
+
+  private static func day(_ date: Date) -> String {
+    String(TimeFormat.iso(date).prefix(10))
+  }
+
+  static func parse(_ text: String) -> Kind? {
+    let scalars = Array(text.unicodeScalars)
+    var index = 0
+    func number(_ digits: Int) -> Int? {
+      guard index + digits <= scalars.count else { return nil }
+      var value = 0
+      for scalar in scalars[index..<index + digits] {
+        guard let digit = Int(String(scalar)), ("0"..."9").contains(scalar) else { return nil }
+        value = value * 10 + digit
+      }
+      index += digits
+      return value
+    }
+    func consume(_ character: Unicode.Scalar) -> Bool {
+      guard index < scalars.count, scalars[index] == character else { return false }
+      index += 1
+      return true
+    }
+    func clock() -> Double? {
+      guard let hour = number(2), consume(":"), let minute = number(2), hour < 24, minute < 60
+      else { return nil }
+      var seconds = Double(hour * 3600 + minute * 60)
+      if consume(":") {
+        guard let second = number(2), second < 60 else { return nil }
+        seconds += Double(second)
+        if consume(".") || consume(",") {
+          let start = index
+          while index < scalars.count, ("0"..."9").contains(scalars[index]) { index += 1 }
+          guard index > start,
+            let fraction = Double("0." + String(String.UnicodeScalarView(scalars[start..<index])))
+          else { return nil }
+          seconds += fraction
+        }
+      }
+      return seconds
+    }
+    // HH:MM[:SS[.fff]] on the session's day.
+    if scalars.count >= 5, scalars[2] == ":" {
+      guard let seconds = clock(), index == scalars.count else { return nil }
+      return .clock(seconds: seconds)
+    }
+    guard let year = number(4), consume("-"), let month = number(2), consume("-"),
+      let day = number(2), (1...12).contains(month), (1...31).contains(day)
+    else { return nil }
+    var components = DateComponents(year: year, month: month, day: day)
+    var seconds = 0.0
+    var offset = 0
+    if index < scalars.count {
+      guard consume("T") || consume("t") || consume(" ") else { return nil }
+      guard let clockSeconds = clock() else { return nil }
+      seconds = clockSeconds
+      if consume("Z") || consume("z") {
+      } else if index < scalars.count {
+        let sign: Int
+        if consume("+") {
+          sign = 1
+        } else if consume("-") {
+          sign = -1
+        } else {
+          return nil
+        }
+        guard let hours = number(2), hours < 24 else { return nil }
+        _ = consume(":")
+        guard let minutes = number(2), minutes < 60 else { return nil }
+        offset = sign * (hours * 3600 + minutes * 60)
+      }
+      guard index == scalars.count else { return nil }
+    }
+    components.timeZone = TimeZone(identifier: "UTC")
+    guard let midnight = utc.date(from: components),
+      utc.component(.day, from: midnight) == day
+    else { return nil }
+    return .instant(midnight.addingTimeInterval(seconds - Double(offset)))
+  }
+}

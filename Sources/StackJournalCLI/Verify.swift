@@ -1,0 +1,182 @@
+import ArgumentParser
+import Foundation
+import StackStorage
+
+extension StackJournalCommand {
+  /// `stackjournal verify [SESSION]`: integrity without the app's code.
+  public struct Verify: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+      abstract: "Check a journal file's integrity without the app's code.",
+      discussion: VerifyReport.discussion)
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Argument(help: ArgumentHelp("Check only this session.", valueName: "session"))
+    var session: String?
+
+    @OptionGroup var output: OutputOptions
+
+    /// Creates the command; argument parsing fills it.
+    public init() {}
+
+    /// Verifies the file; exits 1 when it finds problems.
+    public func run() async throws {
+      try await reportingErrors {
+        let journal = try database.openReadOnly()
+        let id = session.map(SessionID.init(rawValue:))
+        if let id { _ = try journal.requireSession(id) }
+        let storage = try journal.verifyStorage(session: id)
+        let report = VerifyReport(path: database.path, storage: storage, replay: nil)
+        report.print(json: output.json)
+        if !report.isClean { throw ExitCode.problemsFound }
+      }
+    }
+  }
+}
+
+/// The report `verify` prints: the storage checks and, with `--replay`, the replay's.
+struct VerifyReport {
+  static let discussion = """
+    Checks: SQLite's integrity and foreign keys; the recorded migrations against this build's \
+    checksums; per session, sequences without gaps from the oldest snapshot to the head, every \
+    delta applying to the stacks before it, IDs never handed out twice, every ID below its \
+    stack's next generation, every snapshot's stacks equal to the journal's at its sequence, \
+    the stack rows equal to the journal's head, payloads and times that parse. Read-only, \
+    consistent while an app appends.
+
+    Exit status 0 when clean, 1 with a report of the problems, 2 when the file cannot be read.
+    """
+
+  /// The result of replaying one session through the app's reducer.
+  struct Replay {
+    var session: SessionID
+    var checked: Int
+    var divergence: (sequence: Int64, type: String, kind: String, details: [String])?
+  }
+
+  var path: String
+  var storage: StorageVerification
+  var replay: [Replay]?
+
+  var isClean: Bool {
+    storage.isClean && (replay ?? []).allSatisfy { $0.divergence == nil }
+  }
+
+  func print(json: Bool) {
+    let out = Terminal.standardOutput
+    defer { out.flush() }
+    if json {
+      var members: [(String, JSONValue)] = [
+        ("database", .string(path)),
+        ("clean", .bool(isClean)),
+        ("schemaVersion", .int(storage.schemaVersion)),
+        ("latestSchemaVersion", .int(storage.latestSchemaVersion)),
+        (
+          "migrations",
+          .array(
+            storage.migrations.map {
+              .object([
+                ("version", .int($0.version)), ("name", .string($0.name)),
+                ("checksumMatches", .bool($0.checksumMatches)),
+              ])
+            })
+        ),
+        ("fileProblems", .array(storage.fileProblems.map(JSONValue.string))),
+        (
+          "sessions",
+          .array(
+            storage.sessions.map { session in
+              .object([
+                ("session", .string(session.session.rawValue)),
+                ("clean", .bool(session.isClean)),
+                ("headSequence", .int(session.headSequence)),
+                ("baseSequence", .int(session.baseSequence)),
+                ("checkedEntries", .int(session.checkedEntries)),
+                ("checkedSnapshots", .int(session.checkedSnapshots)),
+                (
+                  "problems",
+                  .array(
+                    session.problems.map {
+                      .object([
+                        ("sequence", $0.sequence.map { .int($0) } ?? .null),
+                        ("kind", .string($0.kind.name)), ("message", .string($0.message)),
+                      ])
+                    })
+                ),
+              ])
+            })
+        ),
+      ]
+      if let replay {
+        members.append(
+          (
+            "replay",
+            .array(
+              replay.map { result in
+                .object([
+                  ("session", .string(result.session.rawValue)),
+                  ("checkedEntries", .int(result.checked)),
+                  (
+                    "divergence",
+                    result.divergence.map {
+                      .object([
+                        ("sequence", .int($0.sequence)), ("type", .string($0.type)),
+                        ("kind", .string($0.kind)),
+                        ("details", .array($0.details.map(JSONValue.string))),
+                      ])
+                    } ?? .null
+                  ),
+                ])
+              })
+          ))
+      }
+      out.line(JSONValue.object(members).pretty)
+      return
+    }
+    let ok = out.styled("ok", .green)
+    let bad = out.styled("FAILED", .red)
+    out.line(out.styled("Verifying \(path)", .bold))
+    out.line(
+      "  schema version \(storage.schemaVersion) (this build writes "
+        + "\(storage.latestSchemaVersion))")
+    for migration in storage.migrations {
+      out.line(
+        "  migration \(migration.name): "
+          + (migration.checksumMatches ? "checksum \(ok)" : "checksum \(bad): edited after it "
+            + "was applied"))
+    }
+    out.line(
+      "  SQLite integrity and foreign keys: " + (storage.fileProblems.isEmpty ? ok : bad))
+    for problem in storage.fileProblems { out.line("    \(problem)") }
+    for session in storage.sessions {
+      let range =
+        session.baseSequence == 0
+        ? "\(session.checkedEntries) entries"
+        : "\(session.checkedEntries) entries after compaction at \(session.baseSequence)"
+      out.line(
+        "  session \(session.session): \(range), \(session.checkedSnapshots) snapshots, "
+          + "head \(session.headSequence): " + (session.isClean ? ok : bad))
+      for problem in session.problems {
+        out.line("    \(problem.kind): \(problem)")
+      }
+    }
+    for result in replay ?? [] {
+      if let divergence = result.divergence {
+        out.line(
+          "  replay \(result.session): \(bad) at sequence \(divergence.sequence) "
+            + "(\(divergence.type)): \(divergence.kind)")
+        for detail in divergence.details { out.line("    \(detail)") }
+      } else {
+        out.line("  replay \(result.session): \(result.checked) entries reproduced: \(ok)")
+      }
+    }
+    let problems =
+      storage.sessions.reduce(0) { $0 + $1.problems.count } + storage.fileProblems.count
+      + storage.migrations.filter { !$0.checksumMatches }.count
+      + (replay ?? []).filter { $0.divergence != nil }.count
+    out.line(
+      isClean
+        ? out.styled("Clean: \(storage.sessions.count) session(s) verified.", .green)
+        : out.styled("\(problems) problem(s) found.", .red))
+  }
+}

@@ -1,0 +1,340 @@
+import ArgumentParser
+import Foundation
+import StackJournalTestSupport
+import StackNavigation
+import StackRestoration
+import StackStorage
+
+extension StackJournalTool {
+  /// `stackjournal demo`: records the demo features into a journal, restores a few moments and
+  /// shows how to explore the file.
+  struct Demo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Record the demo features into a journal, restore moments, show what to run next.",
+      discussion: """
+        Starts from a deep link [counter 42, counter 1729, counter -999], pushes a counter that \
+        dismisses itself at 5 (its pop comes from an effect), fetches a number fact (its \
+        response comes from an effect), pops and pushes again. Every action is journaled into \
+        the file before `send` returns. Then restores the stack at a few moments of the \
+        history and prints the stackjournal commands to explore the file. Re-running on an \
+        existing file records a new session (demo-2, demo-3, …).
+
+        --actions N adds N more actions, chosen at random from a fixed seed, for a larger \
+        history; progress is printed to standard error. For big runs, --durability normal \
+        flushes to the disk at checkpoints only (a power loss may lose the last appends, \
+        never tear one).
+        """)
+
+    @Option(
+      name: .customLong("db"),
+      help: ArgumentHelp("The journal file to record into.", valueName: "path"))
+    var path = "./stackjournal-demo.sqlite"
+
+    @Option(help: ArgumentHelp("Record N more random actions after the script.", valueName: "n"))
+    var actions = 0
+
+    @Option(help: ArgumentHelp("full, normal or group.", valueName: "mode"))
+    var durability: DurabilityChoice = .full
+
+    @Option(help: ArgumentHelp("Write a snapshot every N entries.", valueName: "n"))
+    var snapshotInterval = 100
+
+    @Option(help: ArgumentHelp("The session identifier (default: the first free demo-N).", valueName: "id"))
+    var session: String?
+
+    @Option(help: ArgumentHelp("The seed of the random actions.", valueName: "n"))
+    var seed: UInt64 = 42
+
+    @Flag(help: "Print one JSON document instead of text for people.")
+    var json = false
+
+    func validate() throws {
+      if actions < 0 { throw ValidationError("--actions needs 0 or more.") }
+      if snapshotInterval < 0 { throw ValidationError("--snapshot-interval needs 0 or more.") }
+    }
+
+    func run() async throws {
+      do {
+        try await record()
+      } catch let error as ExitCode {
+        throw error
+      } catch {
+        let message = (error as? StorageError)?.message ?? (error as? RestorationError)?.message
+          ?? String(describing: error)
+        FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+        throw ExitCode(2)
+      }
+    }
+
+    private func record() async throws {
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+        isDirectory.boolValue
+      {
+        throw DemoError("\(path) is a directory; give the path of a journal file.")
+      }
+      let journal = try SQLiteJournal(
+        path: path,
+        options: .init(durability: durability.value, snapshotInterval: snapshotInterval))
+      let id = try session.map(SessionID.init(rawValue:)) ?? Self.freeSession(in: journal)
+      let reducer = RootFeature().dependency(
+        \.numberFact, actions > 0 ? NumberFactClient { NumberFactClient.fact(about: $0) } : .liveValue)
+      let store = try RecordingStore<RootFeature.State, RootFeature.Action>.open(
+        session: id, journal: journal,
+        initialState: RootFeature.State(path: [
+          .counter(CounterFeature.State(count: 42)),
+          .counter(CounterFeature.State(count: 1729)),
+          .counter(CounterFeature.State(count: -999)),
+        ]),
+        metadata: Data(#"{"source":"stackjournal demo"}"#.utf8)
+      ) { reducer }
+      guard store.restoration == nil else {
+        throw DemoError("The session \(id) exists in \(path) already; choose another --session.")
+      }
+
+      // The script: every `send` returns once its action is in the journal.
+      var moments: [(label: String, sequence: Int64)] = [("the deep link", 0)]
+      try await store.send(.path(.element(id: 2, action: .counter(.decrementButtonTapped))))
+      try await store.send(.pushCounterTapped(count: 3))
+      moments.append(("counter #3 pushed", store.sequence))
+      try await store.send(.path(.element(id: 3, action: .counter(.incrementButtonTapped))))
+      try await store.send(.path(.element(id: 3, action: .counter(.incrementButtonTapped))))
+      await store.waitForEffects()
+      moments.append(("#3 reached 5 and dismissed itself", store.sequence))
+      try await store.send(.pushNumberFactTapped(number: 42))
+      try await store.send(.path(.element(id: 4, action: .numberFact(.factButtonTapped))))
+      await store.waitForEffects()
+      moments.append(("the fact arrived from an effect", store.sequence))
+      try await store.send(.path(.popFrom(id: 1)))
+      try await store.send(.pushCounterTapped(count: 7))
+      let scripted = store.sequence
+
+      if actions > 0 {
+        try await recordRandomActions(store)
+      }
+      moments.append(("the head", store.sequence))
+
+      // Restore a few moments from the journal alone: nearest snapshot + replay.
+      let replayer = Replayer(journal: journal) { RootFeature() }
+      var restored: [(label: String, sequence: Int64, stacks: [StackRecord])] = []
+      for moment in moments {
+        let state = try replayer.restore(session: id, at: .sequence(moment.sequence)).state
+        restored.append((moment.label, moment.sequence, try StateEncoding.encode(state).stacks))
+      }
+      let pushTime = try journal.journalBounds(session: id)
+      _ = pushTime
+      let commands = explorationCommands(session: id, scripted: scripted)
+
+      if json {
+        try printJSON(journal: journal, session: id, moments: restored, commands: commands)
+        return
+      }
+      print("Recorded session \(id) into \(path): \(store.sequence) actions journaled.")
+      print()
+      print("The first actions, read back from the journal:")
+      var lines = 0
+      try journal.journalRows(session: id, matching: JournalQuery(toSequence: 12)) { row in
+        let change = (try? row.decodedDelta()).map(Self.summary) ?? ""
+        print(
+          "  " + Self.padLeft(String(row.sequence), 3) + "  " + Self.pad(row.type, 44) + "  "
+            + change)
+        lines += 1
+        return true
+      }
+      if store.sequence > 12 { print("  … \(store.sequence - 12) more") }
+      print()
+      print("The stack restored at a few moments (Replayer: nearest snapshot + replay):")
+      for moment in restored {
+        print("  at \(Self.padLeft(String(moment.sequence), 3))  \(moment.label)")
+        print("          \(Self.describe(moment.stacks))")
+      }
+      print()
+      print("Explore the file:")
+      for command in commands { print("  \(command)") }
+    }
+
+    private func recordRandomActions(
+      _ store: RecordingStore<RootFeature.State, RootFeature.Action>
+    )
+      async throws
+    {
+      var random = SplitMix64(seed: seed)
+      let start = Date()
+      var lastReport = start
+      let interactive = isatty(STDERR_FILENO) == 1
+      for index in 1...actions {
+        let state = await store.state
+        let roll = random.next() % 100
+        let path = state.path
+        if path.isEmpty || (roll < 20 && path.count < 8) {
+          if random.next() % 4 == 0 {
+            try await store.send(.pushNumberFactTapped(number: Int(random.next() % 200)))
+          } else {
+            try await store.send(.pushCounterTapped(count: Int(random.next() % 9) - 4))
+          }
+        } else if roll < 24, let id = path.ids.randomElement(using: &random) {
+          try await store.send(.path(.popFrom(id: id)))
+        } else if roll < 25 {
+          try await store.send(.goBackToRootTapped)
+        } else if let id = path.ids.last, let top = path[id: id] {
+          switch top {
+          case .counter:
+            let action: CounterFeature.Action =
+              random.next() % 3 == 0 ? .decrementButtonTapped : .incrementButtonTapped
+            try await store.send(.path(.element(id: id, action: .counter(action))))
+          case .numberFact:
+            let action: NumberFactFeature.Action =
+              switch random.next() % 4 {
+              case 0: .factButtonTapped
+              case 1: .decrementButtonTapped
+              default: .incrementButtonTapped
+              }
+            try await store.send(.path(.element(id: id, action: .numberFact(action))))
+          }
+        }
+        await store.waitForEffects()
+        let now = Date()
+        if now.timeIntervalSince(lastReport) >= 1 || index == actions {
+          lastReport = now
+          let rate = Double(index) / max(now.timeIntervalSince(start), 0.001)
+          let line =
+            "recorded \(index)/\(actions) random actions, head \(store.sequence) "
+            + "(\(Int(rate)) actions/s)"
+          FileHandle.standardError.write(
+            Data((interactive ? "\r\u{1B}[K" + line + (index == actions ? "\n" : "") : line + "\n").utf8))
+        }
+      }
+    }
+
+    private func printJSON(
+      journal: SQLiteJournal,
+      session: SessionID,
+      moments: [(label: String, sequence: Int64, stacks: [StackRecord])],
+      commands: [String]
+    ) throws {
+      struct Moment: Encodable {
+        var label: String
+        var sequence: Int64
+        var stacks: [StackRecord]
+      }
+      struct Summary: Encodable {
+        var database: String
+        var session: String
+        var headSequence: Int64
+        var moments: [Moment]
+        var commands: [String]
+      }
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+      let summary = Summary(
+        database: path, session: session.rawValue,
+        headSequence: try journal.headSequence(session: session),
+        moments: moments.map { Moment(label: $0.label, sequence: $0.sequence, stacks: $0.stacks) },
+        commands: commands)
+      print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+    }
+
+    private func explorationCommands(session: SessionID, scripted: Int64) -> [String] {
+      let db = "--db " + Self.quoted(path)
+      return [
+        "stackjournal sessions \(db)",
+        "stackjournal log \(session) \(db)",
+        "stackjournal show \(session) --at 0 \(db)",
+        "stackjournal show \(session) --at 5 \(db)",
+        "stackjournal diff \(session) 0 \(scripted) \(db)",
+        "stackjournal log \(session) --ndjson \(db) | jq -c '{sequence, type}'",
+        "stackjournal verify \(db)",
+        "stackjournal stats \(db)",
+        "stackjournal export \(session) \(db) > \(session).ndjson",
+        "stackjournal demo-app replay \(session) --to 8 \(db)",
+        "stackjournal demo-app verify --replay \(db)",
+      ]
+    }
+
+    static func freeSession(in journal: SQLiteJournal) throws -> SessionID {
+      let taken = Set(try journal.sessions().map(\.id.rawValue))
+      var number = 1
+      while taken.contains("demo-\(number)") { number += 1 }
+      return SessionID("demo-\(number)")
+    }
+
+    static func quoted(_ path: String) -> String {
+      path.allSatisfy { $0.isLetter || $0.isNumber || "/._-+:@".contains($0) }
+        ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// `#0 counter 42 · #5 numberFact 7`.
+    static func describe(_ stacks: [StackRecord]) -> String {
+      let elements = stacks.flatMap { stack in
+        stack.elements.map { element -> String in
+          let summary = element.state.replacingOccurrences(of: "{\"\(element.caseName ?? "")\":{\"_0\":", with: "")
+          return "\(element.id) \(element.caseName ?? "-") \(shorten(summary))"
+        }
+      }
+      return elements.isEmpty ? "(empty stack)" : elements.joined(separator: " · ")
+    }
+
+    private static func shorten(_ state: String) -> String {
+      // {"count":42}}} → 42; {"fact":…,"isLoading":false,"number":42}}} → number 42, fact …
+      if let count = state.firstMatch(of: /"count":(-?\d+)/) { return String(count.1) }
+      if let number = state.firstMatch(of: /"number":(-?\d+)/) {
+        return String(number.1) + (state.contains("\"fact\":\"") ? " (with its fact)" : "")
+      }
+      return state
+    }
+
+    static func summary(_ delta: StackDelta) -> String {
+      delta.changes.map { change in
+        var parts: [String] = []
+        parts += change.pushed.map { "push \($0.id) \($0.caseName ?? "")" }
+        parts += change.popped.map { "pop \($0)" }
+        parts += change.changed.map { "change \($0.id)" }
+        return parts.joined(separator: ", ")
+      }.joined(separator: "; ")
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+      text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    static func padLeft(_ text: String, _ width: Int) -> String {
+      text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    }
+  }
+}
+
+/// The durability modes `demo --durability` offers.
+enum DurabilityChoice: String, ExpressibleByArgument, CaseIterable {
+  case full
+  case normal
+  case group
+
+  var value: Durability {
+    switch self {
+    case .full: .full
+    case .normal: .normal
+    case .group: .groupCommit()
+    }
+  }
+}
+
+/// A demo failure with a message for people.
+struct DemoError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// A small deterministic random number generator, so `--seed` repeats a history.
+struct SplitMix64: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

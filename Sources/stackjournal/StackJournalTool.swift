@@ -1,0 +1,10 @@
+import ArgumentParser
+import StackJournalCLI
+
+/// The `stackjournal` executable: the inspection commands of `StackJournalCommand`, the
+/// `demo`, and `demo-app`, which shows what an app's own executable gets with its reducer.
+@main
+struct StackJournalTool: AsyncParsableCommand {
+  static let configuration: CommandConfiguration = StackJournalCommand.makeConfiguration(
+    extraCommands: [Demo.self, DemoApp.self])
+}

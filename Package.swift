@@ -81,7 +81,13 @@ let package = Package(
     .testTarget(name: "StackNavigationTests", dependencies: ["StackNavigation", "StackJournalTestSupport"]),
     .testTarget(name: "StackStorageTests", dependencies: ["StackStorage", "StackJournalTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     .testTarget(name: "StackRestorationTests", dependencies: ["StackRestoration", "StackJournalTestSupport"]),
-    .testTarget(name: "StackJournalCLITests", dependencies: ["StackJournalTestSupport"]),
+    .testTarget(
+      name: "StackJournalCLITests",
+      dependencies: [
+        "StackJournalTestSupport", "StackNavigation", "StackStorage", "StackRestoration",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

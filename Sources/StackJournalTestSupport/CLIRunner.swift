@@ -1,0 +1,194 @@
+import Foundation
+
+/// What a run of the `stackjournal` binary printed, and how it ended.
+public struct CLIResult: Sendable {
+  /// The exit status.
+  public var status: Int32
+  /// Everything written to standard output.
+  public var stdout: String
+  /// Everything written to standard error.
+  public var stderr: String
+
+  /// Standard output parsed as one JSON document.
+  public func json() throws -> Any {
+    try JSONSerialization.jsonObject(with: Data(stdout.utf8), options: [.fragmentsAllowed])
+  }
+
+  /// Standard output parsed as one JSON object.
+  public func jsonObject() throws -> [String: Any] {
+    guard let object = try json() as? [String: Any] else {
+      throw CLIRunnerError("The output is not a JSON object: \(stdout.prefix(200))")
+    }
+    return object
+  }
+
+  /// Standard output parsed as one JSON object per line.
+  public func jsonLines() throws -> [[String: Any]] {
+    try stdout.split(separator: "\n").map { line in
+      guard
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      else { throw CLIRunnerError("A line is not a JSON object: \(line.prefix(200))") }
+      return object
+    }
+  }
+
+  /// The lines of standard error.
+  public var stderrLines: [Substring] { stderr.split(separator: "\n") }
+}
+
+/// A failure of the runner itself (not of the command it ran).
+public struct CLIRunnerError: Error, CustomStringConvertible {
+  /// What went wrong.
+  public var description: String
+
+  /// Creates an error.
+  public init(_ description: String) {
+    self.description = description
+  }
+}
+
+/// The `stackjournal` binary that `swift test` built, next to the test bundle in the products
+/// directory (`STACKJOURNAL_CLI` overrides it). Never builds it.
+public func stackjournalExecutable() throws -> URL {
+  if let path = ProcessInfo.processInfo.environment["STACKJOURNAL_CLI"], !path.isEmpty {
+    return URL(fileURLWithPath: path)
+  }
+  var candidates: [URL] = []
+  for bundle in [Bundle.main] + Bundle.allBundles {
+    candidates.append(bundle.bundleURL.deletingLastPathComponent())
+    candidates.append(bundle.bundleURL)
+    if let executable = bundle.executableURL {
+      candidates.append(executable.deletingLastPathComponent())
+    }
+  }
+  candidates.append(
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+  for directory in candidates {
+    let binary = directory.appendingPathComponent("stackjournal")
+    if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
+  }
+  throw CLIRunnerError(
+    "No stackjournal binary next to the tests (looked in "
+      + Set(candidates.map(\.path)).sorted().joined(separator: ", ")
+      + "). Run the tests with `swift test`, which builds it, or set STACKJOURNAL_CLI.")
+}
+
+/// Runs the built `stackjournal` binary with arguments and waits for it to end.
+///
+/// Standard output and error go to temporary files, so a large output never blocks the run.
+/// The environment is the test's, without `STACKJOURNAL_DB` and `NO_COLOR`, plus `environment`.
+public func runCLI(
+  _ arguments: [String],
+  environment: [String: String] = [:],
+  directory: URL? = nil,
+  timeout: TimeInterval = 120
+) throws -> CLIResult {
+  let scratch = FileManager.default.temporaryDirectory
+    .appendingPathComponent("stackjournal-run-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: scratch) }
+  let outURL = scratch.appendingPathComponent("stdout")
+  let errURL = scratch.appendingPathComponent("stderr")
+  FileManager.default.createFile(atPath: outURL.path, contents: nil)
+  FileManager.default.createFile(atPath: errURL.path, contents: nil)
+  let out = try FileHandle(forWritingTo: outURL)
+  let err = try FileHandle(forWritingTo: errURL)
+  let process = Process()
+  process.executableURL = try stackjournalExecutable()
+  process.arguments = arguments
+  process.environment = cliEnvironment(environment)
+  if let directory { process.currentDirectoryURL = directory }
+  process.standardOutput = out
+  process.standardError = err
+  process.standardInput = FileHandle.nullDevice
+  try process.run()
+  let deadline = Date().addingTimeInterval(timeout)
+  while process.isRunning {
+    if Date() > deadline {
+      process.terminate()
+      process.waitUntilExit()
+      throw CLIRunnerError("stackjournal \(arguments.joined(separator: " ")) ran past \(timeout) s")
+    }
+    Thread.sleep(forTimeInterval: 0.005)
+  }
+  process.waitUntilExit()
+  try out.close()
+  try err.close()
+  return CLIResult(
+    status: process.terminationStatus,
+    stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+    stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+}
+
+/// A `stackjournal` process that keeps running (`log --follow`), read line by line.
+public final class CLIProcess: @unchecked Sendable {
+  private let process = Process()
+  private let pipe = Pipe()
+  private let lock = NSLock()
+  private var buffer = Data()
+
+  /// Starts the binary with arguments.
+  public init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    process.executableURL = try stackjournalExecutable()
+    process.arguments = arguments
+    process.environment = cliEnvironment(environment)
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+      let data = handle.availableData
+      guard let self else { return }
+      self.lock.lock()
+      self.buffer.append(data)
+      self.lock.unlock()
+    }
+    try process.run()
+  }
+
+  deinit {
+    stop()
+  }
+
+  /// The complete lines printed so far.
+  public var lines: [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    let text = String(decoding: buffer, as: UTF8.self)
+    var lines = text.components(separatedBy: "\n")
+    lines.removeLast()
+    return lines
+  }
+
+  /// Waits until at least `count` lines were printed; returns them, or throws after `timeout`.
+  @discardableResult
+  public func waitForLines(_ count: Int, timeout: TimeInterval = 30) throws -> [String] {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      let current = lines
+      if current.count >= count { return current }
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+    throw CLIRunnerError("Waited \(timeout) s for \(count) lines; got \(lines.count): \(lines)")
+  }
+
+  /// Whether the process still runs.
+  public var isRunning: Bool { process.isRunning }
+
+  /// Ends the process.
+  public func stop() {
+    if process.isRunning {
+      process.terminate()
+      process.waitUntilExit()
+    }
+    pipe.fileHandleForReading.readabilityHandler = nil
+  }
+}
+
+private func cliEnvironment(_ extra: [String: String]) -> [String: String] {
+  var environment = ProcessInfo.processInfo.environment
+  environment["STACKJOURNAL_DB"] = nil
+  environment["NO_COLOR"] = nil
+  environment["STACKJOURNAL_CLI"] = nil
+  for (key, value) in extra { environment[key] = value }
+  return environment
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class StackJournalCLITestsSmoke: XCTestCase { func testNothing() {} }

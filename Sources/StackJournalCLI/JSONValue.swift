@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON value that keeps the order of object keys and the text of numbers, so stored JSON
 /// prints back exactly as written.
-enum JSONValue {
+enum JSONValue: Sendable {
   case null
   case bool(Bool)
   /// A number, as written.

@@ -41,11 +41,16 @@ extension StackJournalCommand {
     /// Compacts, or reports what would go.
     public func run() async throws {
       try await reportingErrors {
-        let journal = try dryRun ? database.openReadOnly() : database.openForWriting()
+        // Everything is checked read-only; the file is opened for writing only to write.
+        let reader = try database.openReadOnly()
         let session = sessionArgument.id
-        _ = try journal.requireSession(session)
-        let plan = try journal.compact(session: session, keepSnapshots: keepSnapshots, dryRun: dryRun)
-        if vacuum, plan.applied { try journal.vacuum() }
+        _ = try reader.requireSession(session)
+        var plan = try reader.compact(session: session, keepSnapshots: keepSnapshots, dryRun: true)
+        if !dryRun, !plan.isEmpty {
+          let journal = try database.openForWriting()
+          plan = try journal.compact(session: session, keepSnapshots: keepSnapshots, dryRun: false)
+          if vacuum, plan.applied { try journal.vacuum() }
+        }
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {

@@ -54,9 +54,8 @@ extension StackJournalCommand {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if exists { try database.requireFile() }
-        let journal: SQLiteJournal? =
-          exists ? try (dryRun ? database.openReadOnly() : database.openForWriting()) : nil
-        let target = try journal?.importTarget() ?? .newFile
+        // The verdict is reached read-only; the file is opened for writing only to import.
+        let target = try exists ? database.openReadOnly().importTarget() : .newFile
         let id = newSession.map(SessionID.init(rawValue:))
         let verdict = export.verdict(into: target, as: id, payloadVersion: payloadVersion)
         let session = id ?? export.header.session
@@ -71,7 +70,7 @@ extension StackJournalCommand {
         var result: ImportResult?
         if !dryRun {
           do {
-            let writer = try journal ?? SQLiteJournal(path: path)
+            let writer = try exists ? database.openForWriting() : SQLiteJournal(path: path)
             result = try writer.importSession(export, as: id)
           } catch {
             if !exists {

@@ -62,15 +62,20 @@ extension StackJournalCommand {
         let idle = try idleSince.map {
           try TimeExpression($0, option: "--idle-since").instant(option: "--idle-since")
         }
-        let journal = try dryRun ? database.openReadOnly() : database.openForWriting()
+        // Everything is checked read-only; the file is opened for writing only to write.
+        let reader = try database.openReadOnly()
         for id in sessions + [forksOf].compactMap({ $0 }) {
-          _ = try journal.requireSession(SessionID(id))
+          _ = try reader.requireSession(SessionID(id))
         }
         let criteria = PruneCriteria(
           idleBefore: idle, forksOnly: forks, forksOf: forksOf.map(SessionID.init(rawValue:)),
           emptyOnly: empty, sessions: sessions.map(SessionID.init(rawValue:)))
-        let plan = try journal.prune(criteria, dryRun: dryRun)
-        if vacuum, plan.applied { try journal.vacuum() }
+        var plan = try reader.prune(criteria, dryRun: true)
+        if !dryRun, !plan.sessions.isEmpty {
+          let journal = try database.openForWriting()
+          plan = try journal.prune(criteria, dryRun: false)
+          if vacuum, plan.applied { try journal.vacuum() }
+        }
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {

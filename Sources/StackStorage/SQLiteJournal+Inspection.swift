@@ -221,7 +221,8 @@ extension SQLiteJournal {
     }
   }
 
-  /// The time an entry was recorded; the session's creation time for sequence 0.
+  /// The time an entry was recorded; the session's creation time for sequence 0, and the
+  /// snapshot's time for the oldest sequence of a compacted session.
   ///
   /// Throws ``StorageError/Code/sequenceOutOfRange`` for a sequence the journal does not hold.
   public func recordedAt(session: SessionID, sequence: Int64) throws -> Date {
@@ -232,9 +233,13 @@ extension SQLiteJournal {
         text = try String.fetchOne(
           db, sql: "SELECT created_at FROM sessions WHERE id = ?", arguments: [session.rawValue])
       } else {
+        // A compacted session keeps the snapshot at its oldest sequence, not the entry.
         text = try String.fetchOne(
-          db, sql: "SELECT recorded_at FROM journal WHERE session = ? AND sequence = ?",
-          arguments: [session.rawValue, sequence])
+          db,
+          sql: "SELECT coalesce((SELECT recorded_at FROM journal WHERE session = ? AND "
+            + "sequence = ?), (SELECT recorded_at FROM snapshots WHERE session = ? AND "
+            + "sequence = ?))",
+          arguments: [session.rawValue, sequence, session.rawValue, sequence])
       }
       guard let text else { throw outOfRange(session, sequence, head: head) }
       return try date(text, "time of entry \(sequence) of session \(session)")

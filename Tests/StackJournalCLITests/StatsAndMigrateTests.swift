@@ -36,7 +36,11 @@ final class StatsAndMigrateTests: CLITestCase {
 
     // An empty SQLite database needs every migration.
     let blank = directory.path("blank.sqlite")
-    try DatabaseQueue(path: blank).close()
+    let queue = try DatabaseQueue(path: blank)
+    try queue.write { db in
+      try db.execute(sql: "CREATE TABLE scratch (x); DROP TABLE scratch;")
+    }
+    try queue.close()
     let before = try fileBytes(blank)
     let sessions = try runCLI(["sessions", "--db", blank])
     assertOneLineError(sessions, contains: "stackjournal migrate")

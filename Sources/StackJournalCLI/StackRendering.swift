@@ -140,6 +140,9 @@ struct Table {
         }
       }.joined(separator: "  ")
     }
-    return [terminal.styled(render(headers), .bold)] + rows.map(render)
+    func trimmed(_ line: String) -> String {
+      String(line.reversed().drop { $0 == " " }.reversed())
+    }
+    return [terminal.styled(trimmed(render(headers)), .bold)] + rows.map { trimmed(render($0)) }
   }
 }

@@ -34,10 +34,12 @@ public struct JournalRow: Sendable {
     self.delta = delta
   }
 
+  private static let decoder = JSONDecoder()
+
   /// The stored delta, decoded.
   public func decodedDelta() throws -> StackDelta {
     do {
-      return try JSONDecoder().decode(StackDelta.self, from: Data(delta.utf8))
+      return try Self.decoder.decode(StackDelta.self, from: Data(delta.utf8))
     } catch {
       throw StorageError(
         code: .invalidData,

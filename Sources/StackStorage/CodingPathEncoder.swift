@@ -52,7 +52,8 @@ struct CodingPathEncoder: Encoder {
       keyedBy keyType: NestedKey.Type,
       forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-      KeyedEncodingContainer(KeyedContainer<NestedKey>(encoder: encoder, codingPath: codingPath + [key]))
+      KeyedEncodingContainer(
+        KeyedContainer<NestedKey>(encoder: encoder, codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -60,7 +61,8 @@ struct CodingPathEncoder: Encoder {
     }
 
     mutating func superEncoder() -> any Encoder {
-      CodingPathEncoder(codingPath: codingPath + [IndexKey(intValue: 0)], userInfo: encoder.userInfo)
+      CodingPathEncoder(
+        codingPath: codingPath + [IndexKey(intValue: 0)], userInfo: encoder.userInfo)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {

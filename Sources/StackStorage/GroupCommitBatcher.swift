@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 
-/// Coalesces appends from many threads into one transaction: the ``Durability/groupCommit(maxBatch:)``
-/// mode.
+/// Coalesces appends from many threads into one transaction: the
+/// ``Durability/groupCommit(maxBatch:)`` mode.
 ///
 /// Leader/follower: a thread that submits work while no batch is being written becomes the
 /// leader. It takes up to `maxBatch` waiting requests (its own among them), writes them in one

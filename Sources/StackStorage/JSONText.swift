@@ -102,9 +102,10 @@ enum JSONText {
         return false
       default:
         let start = offset
-        while let byte = current, !(byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}")
-          || byte == UInt8(ascii: "]") || byte == 0x20 || byte == 0x0A || byte == 0x0D
-          || byte == 0x09)
+        while let byte = current,
+          !(byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}")
+            || byte == UInt8(ascii: "]") || byte == 0x20 || byte == 0x0A || byte == 0x0D
+            || byte == 0x09)
         {
           offset += 1
         }

@@ -44,7 +44,8 @@ enum SHA256 {
           | UInt32(message[i + 3])
       }
       for t in 16..<64 {
-        let s0 = rotate(schedule[t - 15], 7) ^ rotate(schedule[t - 15], 18) ^ (schedule[t - 15] >> 3)
+        let s0 =
+          rotate(schedule[t - 15], 7) ^ rotate(schedule[t - 15], 18) ^ (schedule[t - 15] >> 3)
         let s1 = rotate(schedule[t - 2], 17) ^ rotate(schedule[t - 2], 19) ^ (schedule[t - 2] >> 10)
         schedule[t] = schedule[t - 16] &+ s0 &+ schedule[t - 7] &+ s1
       }

@@ -33,15 +33,16 @@ struct SchemaState {
 
   /// Reads the schema state with `query`, which returns rows of text; only reads.
   private static func read(_ query: (String) throws -> [[String?]]) throws -> SchemaState {
-    let marks = try query(
-      """
-      SELECT CAST((SELECT application_id FROM pragma_application_id) AS TEXT),
-        CAST((SELECT user_version FROM pragma_user_version) AS TEXT),
-        CAST((SELECT count(*) FROM sqlite_master) AS TEXT),
-        CAST((SELECT count(*) FROM sqlite_master
-          WHERE type = 'table' AND name = 'schema_migrations') AS TEXT)
-      """
-    ).first ?? []
+    let marks =
+      try query(
+        """
+        SELECT CAST((SELECT application_id FROM pragma_application_id) AS TEXT),
+          CAST((SELECT user_version FROM pragma_user_version) AS TEXT),
+          CAST((SELECT count(*) FROM sqlite_master) AS TEXT),
+          CAST((SELECT count(*) FROM sqlite_master
+            WHERE type = 'table' AND name = 'schema_migrations') AS TEXT)
+        """
+      ).first ?? []
     func integer(_ index: Int) -> Int {
       marks.indices.contains(index) ? marks[index].flatMap { Int($0) } ?? 0 : 0
     }

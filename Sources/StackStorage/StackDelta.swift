@@ -29,16 +29,16 @@ extension StackDelta {
     var changes: [StackChange] = []
     for path in Set(old.keys).union(new.keys).sorted() {
       switch (old[path], new[path]) {
-      case let (old?, new?):
+      case (let old?, let new?):
         if continues(old, with: new) {
           if let change = change(from: old, to: new) { changes.append(change) }
         } else {
           changes.append(removal(of: old))
           changes.append(creation(of: new))
         }
-      case let (old?, nil):
+      case (let old?, nil):
         changes.append(removal(of: old))
-      case let (nil, new?):
+      case (nil, let new?):
         changes.append(creation(of: new))
       case (nil, nil):
         break
@@ -70,8 +70,9 @@ extension StackDelta {
     }
     let popped = old.ids.filter { !newIDs.contains($0) }
     let ids = new.ids
-    guard !pushed.isEmpty || !popped.isEmpty || !changed.isEmpty || ids != old.ids
-      || new.nextID != old.nextID
+    guard
+      !pushed.isEmpty || !popped.isEmpty || !changed.isEmpty || ids != old.ids
+        || new.nextID != old.nextID
     else { return nil }
     return StackChange(
       path: new.path, nextID: new.nextID, ids: ids, pushed: pushed, popped: popped,

@@ -10,7 +10,8 @@ enum StackRows {
     let stackRows = try Row.fetchCursor(stacks, arguments: [session])
     while let row = try stackRows.next() {
       let path: String = row[0]
-      records[path] = StackRecord(path: path, nextID: StackElementID(generation: row[1]), elements: [])
+      records[path] = StackRecord(
+        path: path, nextID: StackElementID(generation: row[1]), elements: [])
     }
     let elements = try db.cachedStatement(
       sql: "SELECT path, id, case_name, state FROM stack_elements WHERE session = ? "

@@ -48,14 +48,18 @@ final class DurabilityTests: StorageTestCase {
       for writer in 0..<writers {
         let session = SessionID("writer-\(writer)")
         var sequences: [Int64] = []
-        try journal.entries(session: session) { sequences.append($0.sequence); return true }
+        try journal.entries(session: session) {
+          sequences.append($0.sequence)
+          return true
+        }
         XCTAssertEqual(sequences, Array(1...Int64(appendsPerWriter)), "\(storage) \(session)")
         var root = Root()
         for sequence in 0..<appendsPerWriter {
           root.tabA.append(.counter(Counter(count: sequence)))
           if root.tabA.count > 5 { root.tabA.removeFirst() }
         }
-        XCTAssertEqual(try journal.headStacks(session: session), try StateEncoding.encode(root).stacks)
+        XCTAssertEqual(
+          try journal.headStacks(session: session), try StateEncoding.encode(root).stacks)
       }
     }
   }
@@ -90,7 +94,10 @@ final class DurabilityTests: StorageTestCase {
       XCTAssertEqual(successes.value, 200)
       XCTAssertEqual(try journal.headSequence(session: "shared"), 200, "\(durability)")
       var sequences: [Int64] = []
-      try journal.entries(session: "shared") { sequences.append($0.sequence); return true }
+      try journal.entries(session: "shared") {
+        sequences.append($0.sequence)
+        return true
+      }
       XCTAssertEqual(sequences, Array(1...200))
     }
   }

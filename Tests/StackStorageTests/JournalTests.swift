@@ -72,7 +72,8 @@ final class JournalTests: StorageTestCase {
       var root = Root()
       _ = try first.createSession("s", initial: StateEncoding.encode(root), version: 1)
       root.tabA.append(.home)
-      XCTAssertEqual(try first.append(session: "s", expectedSequence: 0, .test("a", state: root)), 1)
+      XCTAssertEqual(
+        try first.append(session: "s", expectedSequence: 0, .test("a", state: root)), 1)
 
       let headBefore = try second.headStacks(session: "s")
       var stale = root
@@ -80,7 +81,8 @@ final class JournalTests: StorageTestCase {
       let error = assertStorageError(.sequenceConflict) {
         try second.append(session: "s", expectedSequence: 0, .test("b", state: stale))
       }
-      XCTAssertTrue(error?.message.contains("at sequence 1") ?? false, "\(String(describing: error))")
+      XCTAssertTrue(
+        error?.message.contains("at sequence 1") ?? false, "\(String(describing: error))")
       XCTAssertTrue(error?.message.contains("expected 0") ?? false)
       assertStorageError(.sequenceConflict) {
         try second.append(session: "s", expectedSequence: 5, .test("b", state: stale))
@@ -89,9 +91,13 @@ final class JournalTests: StorageTestCase {
       XCTAssertEqual(try first.headSequence(session: "s"), 1)
       XCTAssertEqual(try first.headStacks(session: "s"), headBefore)
       var types: [String] = []
-      try first.entries(session: "s") { types.append($0.type); return true }
+      try first.entries(session: "s") {
+        types.append($0.type)
+        return true
+      }
       XCTAssertEqual(types, ["a"])
-      XCTAssertEqual(try second.append(session: "s", expectedSequence: 1, .test("b", state: stale)), 2)
+      XCTAssertEqual(
+        try second.append(session: "s", expectedSequence: 1, .test("b", state: stale)), 2)
     }
   }
 
@@ -179,14 +185,18 @@ final class JournalTests: StorageTestCase {
     try forEachStorage { journal, _ in
       var root = Root()
       let created = Date(timeIntervalSince1970: 1_738_315_800)
-      _ = try journal.createSession("s", initial: StateEncoding.encode(root), version: 3, at: created)
+      _ = try journal.createSession(
+        "s", initial: StateEncoding.encode(root), version: 3, at: created)
       root.tabA.append(.counter(Counter(count: 2)))
       let at = Date(timeIntervalSince1970: 1_738_315_801.2345)
       _ = try journal.append(
         session: "s", expectedSequence: 0,
         .test("tabA.push", payload: #"{"push":{"id":0}}"#, version: 3, state: root, at: at))
       var entries: [JournalEntry] = []
-      try journal.entries(session: "s") { entries.append($0); return true }
+      try journal.entries(session: "s") {
+        entries.append($0)
+        return true
+      }
       let entry = try XCTUnwrap(entries.first)
       XCTAssertEqual(entry.type, "tabA.push")
       XCTAssertEqual(entry.version, 3)
@@ -219,7 +229,10 @@ final class JournalTests: StorageTestCase {
       root.selectedTab = "tabB"
       _ = try journal.append(session: "s", expectedSequence: 0, .test("selectTab", state: root))
       var deltas: [StackDelta] = []
-      try journal.entries(session: "s") { deltas.append($0.delta); return true }
+      try journal.entries(session: "s") {
+        deltas.append($0.delta)
+        return true
+      }
       XCTAssertEqual(deltas.map(\.isEmpty), [true])
     }
   }
@@ -253,7 +266,8 @@ final class JournalTests: StorageTestCase {
           .test("push", state: root, at: t0.addingTimeInterval(Double(sequence + 1) * 10)))
       }
       XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0), 0)
-      XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(9.999)), 0)
+      XCTAssertEqual(
+        try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(9.999)), 0)
       XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(10)), 1)
       XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(35)), 3)
       XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(999)), 5)

@@ -63,20 +63,25 @@ final class MigrationTests: StorageTestCase {
       if let fixture = Self.fixtures[version] {
         XCTAssertEqual(try journal.headSequence(session: "fixture"), fixture.stacksAt.keys.max())
         XCTAssertEqual(
-          try journal.headStacks(session: "fixture"), fixture.stacksAt[fixture.stacksAt.keys.max()!])
+          try journal.headStacks(session: "fixture"), fixture.stacksAt[fixture.stacksAt.keys.max()!]
+        )
         for (sequence, stacks) in fixture.stacksAt {
           XCTAssertEqual(
             try journal.stacks(session: "fixture", at: sequence), stacks,
             "version \(version), sequence \(sequence)")
         }
         var types: [String] = []
-        try journal.entries(session: "fixture") { types.append($0.type); return true }
+        try journal.entries(session: "fixture") {
+          types.append($0.type)
+          return true
+        }
         XCTAssertEqual(types, fixture.types)
       }
 
       var root = Root()
       root.tabA.append(.counter(Counter()))
-      _ = try journal.createSession("after-migration", initial: StateEncoding.encode(root), version: 1)
+      _ = try journal.createSession(
+        "after-migration", initial: StateEncoding.encode(root), version: 1)
       root.tabA.append(.home)
       _ = try journal.append(
         session: "after-migration", expectedSequence: 0, .test("tabA.push", state: root))
@@ -94,11 +99,14 @@ final class MigrationTests: StorageTestCase {
     try withQueue(path) { db in
       try db.execute(
         sql: "INSERT INTO schema_migrations VALUES (?, ?, ?, ?)",
-        arguments: [newer, "9999_future.sql", String(repeating: "0", count: 64), "2030-01-01T00:00:00.000Z"])
+        arguments: [
+          newer, "9999_future.sql", String(repeating: "0", count: 64), "2030-01-01T00:00:00.000Z",
+        ])
       try db.execute(sql: "PRAGMA user_version = \(newer)")
     }
     let error = try assertRefused(path, .newerSchema)
-    XCTAssertTrue(error?.message.contains("version \(newer)") ?? false, "\(String(describing: error))")
+    XCTAssertTrue(
+      error?.message.contains("version \(newer)") ?? false, "\(String(describing: error))")
     XCTAssertTrue(
       error?.message.contains("version \(SQLiteJournal.latestSchemaVersion)") ?? false,
       "\(String(describing: error))")
@@ -156,14 +164,18 @@ final class MigrationTests: StorageTestCase {
       try SQLiteJournal(path: path, options: .init(readOnly: true))
     }
     XCTAssertTrue(error?.message.contains("stackjournal migrate") ?? false)
-    assertStorageError(.olderSchema) { try SQLiteJournal(path: path, options: .init(migrate: false)) }
+    assertStorageError(.olderSchema) {
+      try SQLiteJournal(path: path, options: .init(migrate: false))
+    }
     XCTAssertEqual(try fileBytes(path), before)
     XCTAssertEqual(try SQLiteJournal(path: path).schemaVersion, SQLiteJournal.latestSchemaVersion)
   }
 
   func testReadOnlyNeverCreatesAFileNorWrites() throws {
     let path = directory.path("missing.sqlite")
-    assertStorageError(.fileNotFound) { try SQLiteJournal(path: path, options: .init(readOnly: true)) }
+    assertStorageError(.fileNotFound) {
+      try SQLiteJournal(path: path, options: .init(readOnly: true))
+    }
     assertStorageError(.fileNotFound) { try SQLiteJournal.pendingMigrations(at: path) }
     XCTAssertFalse(FileManager.default.fileExists(atPath: path))
 

@@ -48,7 +48,8 @@ final class SessionTests: StorageTestCase {
       assertStorageError(.unknownSession) { try journal.setMetadata(nil, session: "third") }
       assertStorageError(.unknownSession) { try journal.deleteSession("third") }
       let stored = try journal.database.read { db in
-        try String.fetchOne(db, sql: "SELECT json_extract(metadata, '$.user') FROM sessions WHERE id = 'second'")
+        try String.fetchOne(
+          db, sql: "SELECT json_extract(metadata, '$.user') FROM sessions WHERE id = 'second'")
       }
       XCTAssertEqual(stored, "grace")
     }
@@ -69,7 +70,8 @@ final class SessionTests: StorageTestCase {
       XCTAssertEqual(fork.forkedAt, 1)
       XCTAssertEqual(try journal.session("fork")?.forkedFrom, "source")
       XCTAssertEqual(try journal.session("fork")?.forkedAt, 1)
-      XCTAssertEqual(try journal.headStacks(session: "fork"), try journal.stacks(session: "source", at: 1))
+      XCTAssertEqual(
+        try journal.headStacks(session: "fork"), try journal.stacks(session: "source", at: 1))
       assertStorageError(.sequenceOutOfRange) {
         try journal.createSession(
           "bad-fork", initial: StateEncoding.encode(root), version: 1, forkedFrom: ("source", 2))

@@ -15,13 +15,16 @@ final class SnapshotTests: StorageTestCase {
         root.tabA.append(.counter(Counter(count: Int(sequence))))
         if sequence % 3 == 0, let id = root.tabA.ids.first { root.tabA.pop(from: id) }
         states[sequence] = root
-        _ = try journal.append(session: "s", expectedSequence: sequence - 1, .test("x", state: root))
+        _ = try journal.append(
+          session: "s", expectedSequence: sequence - 1, .test("x", state: root))
       }
       let stored = try journal.database.read { db in
         try Int64.fetchAll(db, sql: "SELECT sequence FROM snapshots ORDER BY sequence")
       }
       XCTAssertEqual(stored, [0, 10, 20, 30])
-      for (asked, found) in [(0, 0), (9, 0), (10, 10), (19, 10), (35, 30), (1_000, 30)] as [(Int64, Int64)] {
+      for (asked, found) in [(0, 0), (9, 0), (10, 10), (19, 10), (35, 30), (1_000, 30)]
+        as [(Int64, Int64)]
+      {
         let snapshot = try XCTUnwrap(try journal.snapshot(session: "s", atOrBelow: asked))
         XCTAssertEqual(snapshot.sequence, found)
         XCTAssertEqual(try JSONDecoder().decode(Root.self, from: snapshot.state), states[found])
@@ -67,7 +70,8 @@ final class SnapshotTests: StorageTestCase {
         try journal.writeSnapshot(
           session: "s", sequence: 21, state: StateEncoding.encode(root), version: 1)
       }
-      XCTAssertEqual(try journal.stacks(session: "s", at: 20), try StateEncoding.encode(root).stacks)
+      XCTAssertEqual(
+        try journal.stacks(session: "s", at: 20), try StateEncoding.encode(root).stacks)
     }
   }
 }

@@ -14,7 +14,8 @@ final class StackDeltaTests: XCTestCase {
       StackRecord(path: "path[#2].counter.path", nextID: 1, elements: [element(0, 5)]),
     ]
     let after = [
-      StackRecord(path: "path", nextID: 5, elements: [element(0, 1), element(3, 0), element(4, 0)]),
+      StackRecord(
+        path: "path", nextID: 5, elements: [element(0, 1), element(3, 0), element(4, 0)]),
       StackRecord(path: "sheet", nextID: 1, elements: [element(0, 9)]),
     ]
     let delta = StackDelta.between(before, after)

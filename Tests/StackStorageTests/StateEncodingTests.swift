@@ -66,7 +66,8 @@ final class StateEncodingTests: StorageTestCase {
   }
 
   func testCaseNames() {
-    XCTAssertEqual(JSONText.caseName(of: Data(#"{"counter":{"_0":{"a":[1,{"b":"}"}]}}}"#.utf8)), "counter")
+    XCTAssertEqual(
+      JSONText.caseName(of: Data(#"{"counter":{"_0":{"a":[1,{"b":"}"}]}}}"#.utf8)), "counter")
     XCTAssertEqual(JSONText.caseName(of: Data(#"{"home":{}}"#.utf8)), "home")
     XCTAssertEqual(JSONText.caseName(of: Data(#" { "a\"b" : 1 } "#.utf8)), "a\"b")
     XCTAssertNil(JSONText.caseName(of: Data(#"{"a":1,"b":2}"#.utf8)))
@@ -135,7 +136,10 @@ final class StateEncodingTests: StorageTestCase {
       var a = StackState<Screen>()
       var nested = ["a": StackState<Screen>()]
 
-      enum CodingKeys: String, CodingKey { case a, nested = "" }
+      enum CodingKeys: String, CodingKey {
+        case a
+        case nested = ""
+      }
     }
     assertStorageError(.duplicateStackPath) { try StateEncoding.encode(Clash()) }
   }

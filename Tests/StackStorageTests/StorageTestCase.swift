@@ -37,7 +37,8 @@ class StorageTestCase: XCTestCase {
       return try SQLiteJournal.inMemory(options: options)
     case .onDisk:
       fileCount += 1
-      return try SQLiteJournal(path: directory.path("journal-\(fileCount).sqlite"), options: options)
+      return try SQLiteJournal(
+        path: directory.path("journal-\(fileCount).sqlite"), options: options)
     }
   }
 

@@ -10,7 +10,8 @@ final class UpcasterTests: StorageTestCase {
   /// `{"v3": …}` and every state in `{"state": …}`.
   static let upcasters: [PayloadUpcaster] = [
     PayloadUpcaster(kind: .action, from: 1, type: "tabA.element.counter") { data in
-      Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "count", with: "value").utf8)
+      Data(
+        String(decoding: data, as: UTF8.self).replacingOccurrences(of: "count", with: "value").utf8)
     },
     PayloadUpcaster(kind: .action, from: 1, type: "tabA") { _ in
       Data(#"{"wrong":"the longest matching prefix wins"}"#.utf8)
@@ -52,7 +53,10 @@ final class UpcasterTests: StorageTestCase {
     }
     XCTAssertEqual(
       payloads,
-      [#"{"v3":{"value":1}}"#, #"{"v3":{"count":2}}"#, #"{"v3":{"value":3}}"#, #"{"v3":{"tab":"b"}}"#])
+      [
+        #"{"v3":{"value":1}}"#, #"{"v3":{"count":2}}"#, #"{"v3":{"value":3}}"#,
+        #"{"v3":{"tab":"b"}}"#,
+      ])
     let snapshot = try XCTUnwrap(try reader.snapshot(session: "s", atOrBelow: 0))
     XCTAssertEqual(snapshot.version, 3)
     XCTAssertTrue(String(decoding: snapshot.state, as: UTF8.self).hasPrefix(#"{"state":{"#))
@@ -64,7 +68,10 @@ final class UpcasterTests: StorageTestCase {
       stored, [#"{"count":1}"#, #"{"count":2}"#, #"{"value":3}"#, #"{"v3":{"tab":"b"}}"#])
 
     var raw: [Int] = []
-    try SQLiteJournal(path: path).entries(session: "s") { raw.append($0.version); return true }
+    try SQLiteJournal(path: path).entries(session: "s") {
+      raw.append($0.version)
+      return true
+    }
     XCTAssertEqual(raw, [1, 1, 2, 3], "Without a payload version, payloads are read raw")
   }
 

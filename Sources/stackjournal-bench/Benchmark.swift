@@ -1,0 +1,25 @@
+import Foundation
+
+/// One section of the benchmark run, selected by name on the command line.
+struct Benchmark: Sendable {
+  /// The name given on the command line, e.g. `append`.
+  var name: String
+  /// One line for `--help`.
+  var summary: String
+  /// Runs the section and prints its figures.
+  var run: @Sendable (BenchmarkOptions) throws -> Void
+
+  /// Every section, in the order `all` runs them. Add new sections here.
+  static let all: [Benchmark] = [
+    .append,
+    .groupCommit,
+  ]
+}
+
+/// The options every section receives.
+struct BenchmarkOptions: Sendable {
+  /// How many actions a measured run appends (per writer for concurrent sections).
+  var count = 1_000
+  /// How many concurrent writers the concurrent sections use.
+  var writers = 8
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Parses `stackjournal-bench [section …] [--count N] [--writers N]` and runs the sections.
+enum BenchmarkCommand {
+  static var usage: String {
+    let sections = Benchmark.all.map {
+      "  \($0.name.padding(toLength: 13, withPad: " ", startingAt: 0)) \($0.summary)"
+    }
+    return """
+      usage: stackjournal-bench [section …|all] [--count N] [--writers N]
+
+      sections:
+      \(sections.joined(separator: "\n"))
+        all           every section (the default)
+
+      options:
+        --count N     actions per measured run (default 1000; per writer when concurrent)
+        --writers N   concurrent writers (default 8)
+      """
+  }
+
+  /// Runs the command and returns the process exit code.
+  static func run(_ arguments: [String]) -> Int32 {
+    var options = BenchmarkOptions()
+    var names: [String] = []
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "--count", "--writers":
+        guard let value = remaining.popFirst().flatMap(Int.init), value > 0 else {
+          return fail("\(argument) needs a positive integer")
+        }
+        if argument == "--count" { options.count = value } else { options.writers = value }
+      case "-h", "--help":
+        print(usage)
+        return 0
+      case let name where !name.hasPrefix("-"):
+        names.append(name)
+      default:
+        return fail("unknown option \(argument)")
+      }
+    }
+    if names.isEmpty || names.contains("all") { names = Benchmark.all.map(\.name) }
+    var selected: [Benchmark] = []
+    for name in names {
+      guard let benchmark = Benchmark.all.first(where: { $0.name == name }) else {
+        return fail("unknown section \(name)")
+      }
+      selected.append(benchmark)
+    }
+    #if DEBUG
+      print("note: a debug build; run `swift run -c release stackjournal-bench` for real figures\n")
+    #endif
+    for benchmark in selected {
+      do {
+        try benchmark.run(options)
+      } catch {
+        print("\(benchmark.name) failed: \(error)")
+        return 1
+      }
+      print()
+    }
+    return 0
+  }
+
+  private static func fail(_ message: String) -> Int32 {
+    FileHandle.standardError.write(Data("stackjournal-bench: \(message)\n\n\(usage)\n".utf8))
+    return 2
+  }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Timing and printing of figures.
+enum Report {
+  /// Runs `body` and returns the seconds it took.
+  static func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = ContinuousClock.now
+    try body()
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  }
+
+  /// Prints the section's title.
+  static func title(_ text: String) {
+    print(text)
+  }
+
+  /// Prints one measured figure, `count` operations in `seconds`, and returns the rate.
+  @discardableResult
+  static func rate(_ label: String, count: Int, seconds: Double, unit: String = "actions/s")
+    -> Double
+  {
+    let rate = Double(count) / seconds
+    let figure = "\(grouped(rate)) \(unit)"
+    print(
+      "  \(label.padding(toLength: 52, withPad: " ", startingAt: 0))"
+        + "\(figure.padding(toLength: 20, withPad: " ", startingAt: 0))"
+        + "(\(count) in \(String(format: "%.2f", seconds)) s)")
+    return rate
+  }
+
+  /// Prints a ratio of two rates.
+  static func ratio(_ label: String, _ value: Double) {
+    let figure = String(format: "%.2f", value)
+    print("  \(label.padding(toLength: 52, withPad: " ", startingAt: 0))\(figure)")
+  }
+
+  /// Prints a note line.
+  static func note(_ text: String) {
+    print("  \(text)")
+  }
+
+  static func grouped(_ value: Double) -> String {
+    let formatter = NumberFormatter()
+    formatter.numberStyle = .decimal
+    formatter.maximumFractionDigits = 0
+    return formatter.string(from: NSNumber(value: value.rounded())) ?? "\(Int(value))"
+  }
+}

@@ -24,7 +24,7 @@ extension Benchmark {
       }
       let failures = Failures()
       let seconds = Report.seconds {
-        DispatchQueue.concurrentPerform(iterations: writers) { writer in
+        Report.onThreads(writers) { writer in
           let session = SessionID("writer-\(writer)")
           for (index, draft) in drafts.enumerated() {
             do {

@@ -10,6 +10,22 @@ enum Report {
     return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
   }
 
+  /// Runs `body` on `count` threads of its own at once and waits for all of them.
+  ///
+  /// Not `DispatchQueue.concurrentPerform`, which runs as many iterations at a time as there
+  /// are cores: concurrent writers must really be concurrent for group commit to coalesce them.
+  static func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    for index in 0..<count {
+      group.enter()
+      Thread {
+        body(index)
+        group.leave()
+      }.start()
+    }
+    group.wait()
+  }
+
   /// Prints the section's title.
   static func title(_ text: String) {
     print(text)

@@ -29,7 +29,7 @@ final class DurabilityTests: StorageTestCase {
           SessionID("writer-\(writer)"), initial: StateEncoding.encode(Root()), version: 1)
       }
       let failures = LockedCounter()
-      DispatchQueue.concurrentPerform(iterations: writers) { writer in
+      runOnThreads(writers) { writer in
         var root = Root()
         for sequence in 0..<appendsPerWriter {
           root.tabA.append(.counter(Counter(count: sequence)))
@@ -45,6 +45,11 @@ final class DurabilityTests: StorageTestCase {
         }
       }
       XCTAssertEqual(failures.value, 0, "\(storage)")
+      let statistics = try XCTUnwrap(journal.batcher).statistics
+      XCTAssertEqual(statistics.requests, writers * appendsPerWriter)
+      if storage == .onDisk {
+        XCTAssertGreaterThan(statistics.largestBatch, 1, "appends were coalesced")
+      }
       for writer in 0..<writers {
         let session = SessionID("writer-\(writer)")
         var sequences: [Int64] = []
@@ -70,7 +75,7 @@ final class DurabilityTests: StorageTestCase {
       _ = try journal.createSession("shared", initial: StateEncoding.encode(Root()), version: 1)
       let conflicts = LockedCounter()
       let successes = LockedCounter()
-      DispatchQueue.concurrentPerform(iterations: 4) { writer in
+      runOnThreads(4) { writer in
         for _ in 0..<50 {
           while true {
             do {
@@ -108,7 +113,7 @@ final class DurabilityTests: StorageTestCase {
     _ = try journal.createSession("b", initial: StateEncoding.encode(Root()), version: 1)
     let batcher = try XCTUnwrap(journal.batcher)
     let results = LockedResults()
-    DispatchQueue.concurrentPerform(iterations: 2) { index in
+    runOnThreads(2) { index in
       do {
         let sequence = try journal.append(
           session: index == 0 ? "a" : "b", expectedSequence: index == 0 ? 0 : 7,
@@ -153,6 +158,20 @@ final class DurabilityTests: StorageTestCase {
     XCTAssertEqual(readerSawHead.values, ["0", "done"])
     XCTAssertEqual(try journal.headSequence(session: "s"), 1)
   }
+}
+
+/// Runs `body` on `count` threads of its own at once (not on a pool that may run fewer at a
+/// time), and waits for all of them.
+func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  let group = DispatchGroup()
+  for index in 0..<count {
+    group.enter()
+    Thread {
+      body(index)
+      group.leave()
+    }.start()
+  }
+  group.wait()
 }
 
 final class LockedCounter: @unchecked Sendable {

@@ -148,7 +148,7 @@ struct StackComparison {
     switch (before, after) {
     case (nil, let after?): header += "  (new stack, next ID \(after.nextID))"
     case (_?, nil): header += "  (stack gone)"
-    case let (before?, after?):
+    case (let before?, let after?):
       header +=
         before.nextID == after.nextID
         ? "  (next ID \(after.nextID))" : "  (next ID \(before.nextID) → \(after.nextID))"
@@ -191,7 +191,7 @@ struct FieldDifference {
     var result: [FieldDifference] = []
     func walk(_ path: String, _ a: JSONValue?, _ b: JSONValue?) {
       switch (a, b) {
-      case let (.object(x)?, .object(y)?):
+      case (.object(let x)?, .object(let y)?):
         var keys = x.map(\.0)
         for (key, _) in y where !keys.contains(key) { keys.append(key) }
         for key in keys {
@@ -199,7 +199,7 @@ struct FieldDifference {
             path.isEmpty ? key : path + "." + key, x.first { $0.0 == key }?.1,
             y.first { $0.0 == key }?.1)
         }
-      case let (.array(x)?, .array(y)?):
+      case (.array(let x)?, .array(let y)?):
         for index in 0..<max(x.count, y.count) {
           walk(
             path + "[\(index)]", index < x.count ? x[index] : nil,
@@ -226,7 +226,7 @@ struct FieldDifference {
     switch (before, after) {
     case (nil, let after?): return out.styled("+ \(path): \(after.compact)", .green)
     case (let before?, nil): return out.styled("- \(path): \(before.compact)", .red)
-    case let (before?, after?): return "\(path): \(before.compact) → \(after.compact)"
+    case (let before?, let after?): return "\(path): \(before.compact) → \(after.compact)"
     default: return path
     }
   }

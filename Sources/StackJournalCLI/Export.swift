@@ -34,7 +34,8 @@ extension StackJournalCommand {
     /// Checks that the summary has somewhere to go.
     public func validate() throws {
       if json && output == nil {
-        throw ValidationError("The export itself is JSON lines; --json is for the summary of --output.")
+        throw ValidationError(
+          "The export itself is JSON lines; --json is for the summary of --output.")
       }
     }
 
@@ -62,7 +63,9 @@ extension StackJournalCommand {
           }
         } else {
           let out = Terminal.standardOutput
-          header = try journal.exportSession(session) { out.write(String(decoding: $0, as: UTF8.self)) }
+          header = try journal.exportSession(session) {
+            out.write(String(decoding: $0, as: UTF8.self))
+          }
           out.flush()
           return
         }

@@ -103,7 +103,9 @@ extension StackJournalCommand {
                 "reasons",
                 .array(
                   verdict.reasons.map {
-                    .object([("level", .string($0.level.rawValue)), ("message", .string($0.message))])
+                    .object([
+                      ("level", .string($0.level.rawValue)), ("message", .string($0.message)),
+                    ])
                   })
               ),
               ("imported", .bool(result != nil)),
@@ -120,7 +122,8 @@ extension StackJournalCommand {
             + (export.payloadVersions.map { "\($0.lowerBound)…\($0.upperBound)" } ?? "-")
             + ", \(header.entryCount) entries, \(header.snapshotCount) snapshots, head "
             + "\(header.headSequence).")
-        out.line("Verdict: \(verdict.level.rawValue)" + (verdict.level == .risky ? " (forced)" : ""))
+        out.line(
+          "Verdict: \(verdict.level.rawValue)" + (verdict.level == .risky ? " (forced)" : ""))
         for reason in verdict.reasons { out.line("  \(reason.level.rawValue): \(reason.message)") }
         if dryRun {
           out.line("Dry run: nothing was written.")

@@ -34,7 +34,7 @@ enum JSONValue: Sendable {
 
   /// The member of an object.
   subscript(key: String) -> JSONValue? {
-    guard case let .object(members) = self else { return nil }
+    guard case .object(let members) = self else { return nil }
     return members.first { $0.0 == key }?.1
   }
 
@@ -54,17 +54,17 @@ enum JSONValue: Sendable {
 
   /// Text for people: strings without quotes, everything else compact.
   var plain: String {
-    if case let .string(text) = self { return text }
+    if case .string(let text) = self { return text }
     return compact
   }
 
   private func write(to text: inout String, indent: String?, level: Int) {
     switch self {
     case .null: text += "null"
-    case let .bool(value): text += value ? "true" : "false"
-    case let .number(value): text += value
-    case let .string(value): text += JSONValue.quoted(value)
-    case let .array(values):
+    case .bool(let value): text += value ? "true" : "false"
+    case .number(let value): text += value
+    case .string(let value): text += JSONValue.quoted(value)
+    case .array(let values):
       guard !values.isEmpty else {
         text += "[]"
         return
@@ -77,7 +77,7 @@ enum JSONValue: Sendable {
       }
       if let indent { text += "\n" + String(repeating: indent, count: level) }
       text += "]"
-    case let .object(members):
+    case .object(let members):
       guard !members.isEmpty else {
         text += "{}"
         return
@@ -106,7 +106,8 @@ enum JSONValue: Sendable {
       case "\r": text += "\\r"
       case "\t": text += "\\t"
       case let scalar where scalar.value < 0x20:
-        text += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+        text +=
+          "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
           + String(scalar.value, radix: 16)
       default: text.unicodeScalars.append(scalar)
       }
@@ -199,7 +200,8 @@ enum JSONValue: Sendable {
         while offset < bytes.count,
           bytes[offset] == UInt8(ascii: "-") || bytes[offset] == UInt8(ascii: "+")
             || bytes[offset] == UInt8(ascii: ".") || bytes[offset] == UInt8(ascii: "e")
-            || bytes[offset] == UInt8(ascii: "E") || (bytes[offset] >= 0x30 && bytes[offset] <= 0x39)
+            || bytes[offset] == UInt8(ascii: "E")
+            || (bytes[offset] >= 0x30 && bytes[offset] <= 0x39)
         {
           offset += 1
         }
@@ -236,11 +238,11 @@ extension JSONValue: Equatable {
   static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
     switch (lhs, rhs) {
     case (.null, .null): true
-    case let (.bool(a), .bool(b)): a == b
-    case let (.number(a), .number(b)): a == b || Double(a) == Double(b)
-    case let (.string(a), .string(b)): a == b
-    case let (.array(a), .array(b)): a == b
-    case let (.object(a), .object(b)):
+    case (.bool(let a), .bool(let b)): a == b
+    case (.number(let a), .number(let b)): a == b || Double(a) == Double(b)
+    case (.string(let a), .string(let b)): a == b
+    case (.array(let a), .array(let b)): a == b
+    case (.object(let a), .object(let b)):
       a.count == b.count
         && a.allSatisfy { key, value in b.first { $0.0 == key }.map { $0.1 == value } ?? false }
     default: false

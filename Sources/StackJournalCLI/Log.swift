@@ -68,7 +68,9 @@ extension StackJournalCommand {
     /// Checks that the options fit together.
     public func validate() throws {
       if json && ndjson { throw ValidationError("Choose one of --json and --ndjson.") }
-      if follow && reverse { throw ValidationError("--follow prints new entries last; drop --reverse.") }
+      if follow && reverse {
+        throw ValidationError("--follow prints new entries last; drop --reverse.")
+      }
       if follow && json {
         throw ValidationError("--follow never ends a JSON document; use --ndjson with --follow.")
       }

@@ -50,7 +50,9 @@ extension StackJournalCommand {
             ]).pretty)
           return
         }
-        out.line("Schema of \(database.path): version \(plan.current); this build: version \(plan.target).")
+        out.line(
+          "Schema of \(database.path): version \(plan.current); this build: version \(plan.target)."
+        )
         guard !plan.pending.isEmpty else {
           out.line("Up to date: nothing to migrate.")
           return

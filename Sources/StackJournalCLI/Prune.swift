@@ -14,7 +14,7 @@ extension StackJournalCommand {
         every session by default. Deleted sessions go with their journal, snapshots and stack \
         rows, all in one transaction. Forks of a deleted session are kept (they hold their own \
         state) and listed. --dry-run lists what would go. TIME is a full date: \
-        \(TimeExpression.accepted.replacingOccurrences(of: ", or HH:MM[:SS] on the session's day (UTC)", with: "")).
+        \(TimeExpression.acceptedDates).
         """)
 
     @OptionGroup var database: DatabaseOptions

@@ -40,7 +40,11 @@ extension StackJournalCommand {
               ("snapshots", .int(size?.snapshotCount ?? 0)),
               ("forkedFrom", .optional(info.forkedFrom?.rawValue)),
               ("forkedAt", info.forkedAt.map { .int($0) } ?? .null),
-              ("metadata", info.metadata.map { JSONValue(lenient: String(decoding: $0, as: UTF8.self)) } ?? .null),
+              (
+                "metadata",
+                info.metadata.map { JSONValue(lenient: String(decoding: $0, as: UTF8.self)) }
+                  ?? .null
+              ),
             ])
           }
           out.line(

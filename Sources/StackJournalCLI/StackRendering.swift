@@ -8,11 +8,11 @@ enum StackRendering {
   /// (`{"counter":{"_0":{"count":1}}}` gives `{"count":1}`).
   static func state(_ element: StoredElement) -> JSONValue {
     let value = JSONValue(lenient: element.state)
-    guard let caseName = element.caseName, case let .object(members) = value,
+    guard let caseName = element.caseName, case .object(let members) = value,
       members.count == 1, members[0].0 == caseName
     else { return value }
     let inner = members[0].1
-    if case let .object(fields) = inner, fields.count == 1, fields[0].0 == "_0" {
+    if case .object(let fields) = inner, fields.count == 1, fields[0].0 == "_0" {
       return fields[0].1
     }
     return inner

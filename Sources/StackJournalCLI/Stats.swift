@@ -136,7 +136,10 @@ extension StackJournalCommand {
               .object([
                 ("start", .string(TimeFormat.iso($0.start))), ("seconds", .int($0.seconds)),
                 ("entries", .int($0.entries)),
-                ("perSecond", .number(String(format: "%.3f", Double($0.entries) / Double($0.seconds)))),
+                (
+                  "perSecond",
+                  .number(String(format: "%.3f", Double($0.entries) / Double($0.seconds)))
+                ),
               ])
             })
         ),

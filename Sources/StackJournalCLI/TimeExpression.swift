@@ -10,6 +10,11 @@ struct TimeExpression: Equatable {
     + "2026-11-21T14:02 or '2026-11-21 14:02' (no offset means UTC), 2026-11-21 (midnight UTC), "
     + "or HH:MM[:SS] on the session's day (UTC)"
 
+  /// The forms that name a date, for options that have no session to take a day from.
+  static let acceptedDates =
+    "ISO-8601 such as 2026-11-21T14:02:00Z, 2026-11-21T14:02Z, 2026-11-21T14:02:00.250+01:00, "
+    + "2026-11-21T14:02 (no offset means UTC) or 2026-11-21 (midnight UTC)"
+
   /// A moment, or a clock time whose day is the session's.
   enum Kind: Equatable {
     case instant(Date)
@@ -39,9 +44,9 @@ struct TimeExpression: Equatable {
   /// The moment, resolving a clock time on the session's day.
   func resolve(in journal: SQLiteJournal, session: SessionID, option: String) throws -> Date {
     switch kind {
-    case let .instant(date):
+    case .instant(let date):
       return date
-    case let .clock(seconds):
+    case .clock(let seconds):
       guard let info = try journal.session(session) else {
         throw CLIFailure(message: "There is no session \(session) in \(journal.path ?? "").")
       }
@@ -60,7 +65,7 @@ struct TimeExpression: Equatable {
 
   /// The moment of an instant; throws for a clock time, which needs a session.
   func instant(option: String) throws -> Date {
-    guard case let .instant(date) = kind else {
+    guard case .instant(let date) = kind else {
       throw CLIFailure(
         message: "The time '\(text)' of \(option) has no date, and no session gives one; give "
           + "a date too, such as 2026-11-21T\(text)Z.")

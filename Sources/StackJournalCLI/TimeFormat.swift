@@ -41,7 +41,8 @@ enum TimeFormat {
 
   private static func pad(_ value: Int64, _ width: Int) -> String {
     let digits = String(value)
-    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    return digits.count >= width
+      ? digits : String(repeating: "0", count: width - digits.count) + digits
   }
 
   /// A byte count for people: `812 B`, `14.2 KiB`, `3.1 MiB`.

@@ -142,8 +142,10 @@ struct VerifyReport {
     for migration in storage.migrations {
       out.line(
         "  migration \(migration.name): "
-          + (migration.checksumMatches ? "checksum \(ok)" : "checksum \(bad): edited after it "
-            + "was applied"))
+          + (migration.checksumMatches
+            ? "checksum \(ok)"
+            : "checksum \(bad): edited after it "
+              + "was applied"))
     }
     out.line(
       "  SQLite integrity and foreign keys: " + (storage.fileProblems.isEmpty ? ok : bad))

@@ -206,7 +206,8 @@ extension SQLiteJournal {
     }
     func snapshotStacks(_ sequence: Int64) throws -> [StackRecord]? {
       let row = try Row.fetchOne(
-        db, sql: "SELECT state, stacks, recorded_at FROM snapshots "
+        db,
+        sql: "SELECT state, stacks, recorded_at FROM snapshots "
           + "WHERE session = ? AND sequence = ?",
         arguments: [session.rawValue, sequence])
       guard let row else { return nil }
@@ -368,7 +369,7 @@ extension SQLiteJournal {
       switch (old[path], new[path]) {
       case (nil, _?): parts.append("stack `\(name)` is extra")
       case (_?, nil): parts.append("stack `\(name)` is missing")
-      case let (a?, b?) where a != b:
+      case (let a?, let b?) where a != b:
         if a.nextID != b.nextID {
           parts.append("stack `\(name)` next ID \(a.nextID) vs \(b.nextID)")
         }

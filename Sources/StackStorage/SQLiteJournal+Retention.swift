@@ -184,8 +184,11 @@ extension SQLiteJournal {
     }.map(\.id)
     var plan = PrunePlan(
       sessions: matching.map {
-        ($0, sizes[$0.id]
-          ?? SessionSize(journalBytes: 0, snapshotBytes: 0, stackBytes: 0, snapshotCount: 0))
+        (
+          $0,
+          sizes[$0.id]
+            ?? SessionSize(journalBytes: 0, snapshotBytes: 0, stackBytes: 0, snapshotCount: 0)
+        )
       },
       orphanedForks: orphans,
       applied: false)

@@ -285,7 +285,7 @@ extension SQLiteJournal {
       var headStacks: [StackRecord] = []
       try reader.forEachRecord(header) { record in
         switch record {
-        case let .snapshot(sequence, version, recordedAt, state, stacks):
+        case .snapshot(let sequence, let version, let recordedAt, let state, let stacks):
           try insertSnapshot(
             db, session: session.rawValue, sequence: sequence, version: version, state: state,
             stacks: stacks, recordedAt: recordedAt)
@@ -294,7 +294,7 @@ extension SQLiteJournal {
               [StackRecord].self, from: Data(stacks.utf8))
           }
           snapshots += 1
-        case let .entry(sequence, recordedAt, type, version, payload, delta):
+        case .entry(let sequence, let recordedAt, let type, let version, let payload, let delta):
           try db.cachedStatement(
             sql: "INSERT INTO journal (session, sequence, recorded_at, type, version, payload, "
               + "delta) VALUES (?, ?, ?, ?, ?, ?, ?)"

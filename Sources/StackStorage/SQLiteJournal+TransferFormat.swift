@@ -72,7 +72,8 @@ public struct SessionExportFile: Sendable {
     var versions: ClosedRange<Int>?
     try reader.forEachRecord(header) { record in
       let version = record.version
-      versions = versions.map { min($0.lowerBound, version)...max($0.upperBound, version) }
+      versions =
+        versions.map { min($0.lowerBound, version)...max($0.upperBound, version) }
         ?? version...version
     }
     return SessionExportFile(
@@ -89,7 +90,7 @@ enum TransferRecord {
 
   var version: Int {
     switch self {
-    case let .snapshot(_, version, _, _, _), let .entry(_, _, _, version, _, _): version
+    case .snapshot(_, let version, _, _, _), .entry(_, _, _, let version, _, _): version
     }
   }
 }
@@ -174,7 +175,8 @@ struct TransferReader {
         path: path)
     }
     let object = try parse(line)
-    guard try object.string("kind") == "header", try object.string("format") == SessionExportHeader.format
+    guard try object.string("kind") == "header",
+      try object.string("format") == SessionExportHeader.format
     else {
       throw malformed(
         "is not a session export header (its `kind` should be `header` and its `format` "

@@ -39,7 +39,9 @@ extension StackJournalTool {
     @Option(help: ArgumentHelp("Write a snapshot every N entries.", valueName: "n"))
     var snapshotInterval = 100
 
-    @Option(help: ArgumentHelp("The session identifier (default: the first free demo-N).", valueName: "id"))
+    @Option(
+      help: ArgumentHelp(
+        "The session identifier (default: the first free demo-N).", valueName: "id"))
     var session: String?
 
     @Option(help: ArgumentHelp("The seed of the random actions.", valueName: "n"))
@@ -59,7 +61,8 @@ extension StackJournalTool {
       } catch let error as ExitCode {
         throw error
       } catch {
-        let message = (error as? StorageError)?.message ?? (error as? RestorationError)?.message
+        let message =
+          (error as? StorageError)?.message ?? (error as? RestorationError)?.message
           ?? String(describing: error)
         FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
         throw ExitCode(2)
@@ -78,7 +81,8 @@ extension StackJournalTool {
         options: .init(durability: durability.value, snapshotInterval: snapshotInterval))
       let id = try session.map(SessionID.init(rawValue:)) ?? Self.freeSession(in: journal)
       let reducer = RootFeature().dependency(
-        \.numberFact, actions > 0 ? NumberFactClient { NumberFactClient.fact(about: $0) } : .liveValue)
+        \.numberFact,
+        actions > 0 ? NumberFactClient { NumberFactClient.fact(about: $0) } : .liveValue)
       let store = try RecordingStore<RootFeature.State, RootFeature.Action>.open(
         session: id, journal: journal,
         initialState: RootFeature.State(path: [
@@ -201,7 +205,9 @@ extension StackJournalTool {
             "recorded \(index)/\(actions) random actions, head \(store.sequence) "
             + "(\(Int(rate)) actions/s)"
           FileHandle.standardError.write(
-            Data((interactive ? "\r\u{1B}[K" + line + (index == actions ? "\n" : "") : line + "\n").utf8))
+            Data(
+              (interactive ? "\r\u{1B}[K" + line + (index == actions ? "\n" : "") : line + "\n")
+                .utf8))
         }
       }
     }
@@ -267,7 +273,8 @@ extension StackJournalTool {
     static func describe(_ stacks: [StackRecord]) -> String {
       let elements = stacks.flatMap { stack in
         stack.elements.map { element -> String in
-          let summary = element.state.replacingOccurrences(of: "{\"\(element.caseName ?? "")\":{\"_0\":", with: "")
+          let summary = element.state.replacingOccurrences(
+            of: "{\"\(element.caseName ?? "")\":{\"_0\":", with: "")
           return "\(element.id) \(element.caseName ?? "-") \(shorten(summary))"
         }
       }

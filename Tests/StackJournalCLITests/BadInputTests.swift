@@ -71,7 +71,8 @@ final class BadInputTests: CLITestCase {
   func testASequencePastTheHeadIsRefused() throws {
     let (path, session) = try makeDemo()
     for command in [
-      ["show", session, "--at", "11"], ["diff", session, "0", "99"], ["log", session, "--from", "12"],
+      ["show", session, "--at", "11"], ["diff", session, "0", "99"],
+      ["log", session, "--from", "12"],
       ["demo-app", "replay", session, "--to", "11"],
     ] {
       assertOneLineError(

@@ -21,7 +21,9 @@ final class RetentionCommandTests: CLITestCase {
 
     let text = try runCLI(["compact", session, "--keep-snapshots", "2", "--db", path])
     XCTAssertEqual(text.status, 0, text.stderr)
-    XCTAssertTrue(text.stdout.hasPrefix("Dropped from session demo-1: 6 entries (1…6) and 2 snapshot(s)"), text.stdout)
+    XCTAssertTrue(
+      text.stdout.hasPrefix("Dropped from session demo-1: 6 entries (1…6) and 2 snapshot(s)"),
+      text.stdout)
     XCTAssertEqual(try runCLI(["verify", "--db", path]).status, 0)
     let headAfter = try runCLI(["show", session, "--db", path, "--json"]).jsonObject()
     XCTAssertEqual(headAfter["stacks"] as? NSArray, headBefore["stacks"] as? NSArray)

@@ -29,12 +29,14 @@ final class TransferCommandTests: CLITestCase {
       let original = try runCLI(["show", session, "--at", sequence, "--db", path, "--json"])
       let copy = try runCLI(["show", session, "--at", sequence, "--db", target, "--json"])
       XCTAssertEqual(
-        try original.jsonObject()["stacks"] as? NSArray, try copy.jsonObject()["stacks"] as? NSArray)
+        try original.jsonObject()["stacks"] as? NSArray, try copy.jsonObject()["stacks"] as? NSArray
+      )
     }
     XCTAssertEqual(try runCLI(["verify", "--db", target]).status, 0)
     let again = try runCLI(["export", session, "--db", target])
     XCTAssertEqual(
-      again.stdout.split(separator: "\n").dropFirst(), export.stdout.split(separator: "\n").dropFirst(),
+      again.stdout.split(separator: "\n").dropFirst(),
+      export.stdout.split(separator: "\n").dropFirst(),
       "the same lines after the header")
   }
 

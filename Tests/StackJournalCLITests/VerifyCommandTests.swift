@@ -9,7 +9,8 @@ final class VerifyCommandTests: CLITestCase {
     let result = try runCLI(["verify", "--db", path])
     XCTAssertEqual(result.status, 0, result.stdout)
     XCTAssertTrue(result.stdout.contains("migration 0001_initial.sql: checksum ok"))
-    XCTAssertTrue(result.stdout.contains("session \(session): 10 entries, 4 snapshots, head 10: ok"))
+    XCTAssertTrue(
+      result.stdout.contains("session \(session): 10 entries, 4 snapshots, head 10: ok"))
     XCTAssertTrue(result.stdout.hasSuffix("Clean: 1 session(s) verified.\n"))
 
     let json = try runCLI(["verify", session, "--db", path, "--json"]).jsonObject()
@@ -34,8 +35,8 @@ final class VerifyCommandTests: CLITestCase {
     // Entry 10 pushes #5; make it push #1, an ID the stack handed out before.
     try tamper(
       path,
-      "UPDATE journal SET delta = replace(replace(delta, '\"id\":5', '\"id\":1'), '[0,5]', '[0,1]') "
-        + "WHERE session = ? AND sequence = 10",
+      "UPDATE journal SET delta = replace(replace(delta, '\"id\":5', '\"id\":1'), "
+        + "'[0,5]', '[0,1]') WHERE session = ? AND sequence = 10",
       arguments: [session])
     let result = try runCLI(["verify", session, "--db", path, "--json"])
     XCTAssertEqual(result.status, 1, result.stdout)
@@ -45,7 +46,8 @@ final class VerifyCommandTests: CLITestCase {
   func testStackRowsThatDisagreeWithTheJournalAreReported() throws {
     let (path, session) = try makeDemo()
     try tamper(
-      path, "UPDATE stack_elements SET state = '{\"counter\":{\"_0\":{\"count\":8}}}' "
+      path,
+      "UPDATE stack_elements SET state = '{\"counter\":{\"_0\":{\"count\":8}}}' "
         + "WHERE session = ? AND id = 5", arguments: [session])
     let text = try runCLI(["verify", "--db", path])
     XCTAssertEqual(text.status, 1)
@@ -78,7 +80,8 @@ final class VerifyCommandTests: CLITestCase {
     try tamper(path, "UPDATE schema_migrations SET checksum = 'abc' WHERE version = 1")
     let result = try runCLI(["verify", "--db", path])
     XCTAssertNotEqual(result.status, 0)
-    XCTAssertTrue((result.stdout + result.stderr).contains("checksum"), result.stdout + result.stderr)
+    XCTAssertTrue(
+      (result.stdout + result.stderr).contains("checksum"), result.stdout + result.stderr)
   }
 
   func testReplayVerificationWithTheAppsReducer() throws {

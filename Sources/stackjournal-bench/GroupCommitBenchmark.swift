@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import StackJournalTestSupport
 import StackStorage
@@ -14,21 +13,28 @@ extension Benchmark {
     defer { directory.remove() }
     let drafts = try Workload.drafts(count: options.count)
     let writers = options.writers
+    let sessions = (0..<writers).map { SessionID("writer-\($0)") }
 
-    func measure(_ durability: Durability, file: String) throws -> Double {
+    func openJournal(_ durability: Durability, file: String) throws -> SQLiteJournal {
       let journal = try SQLiteJournal(
         path: directory.path(file), options: .init(durability: durability))
-      for writer in 0..<writers {
-        _ = try journal.createSession(
-          SessionID("writer-\(writer)"), initial: Workload.initialState(), version: 1)
+      for session in sessions {
+        _ = try journal.createSession(session, initial: Workload.initialState(), version: 1)
       }
+      return journal
+    }
+    /// Every writer appends the drafts of `range` to its own session, all at once.
+    func appendConcurrently(_ range: ClosedRange<Int64>, to journal: SQLiteJournal) throws
+      -> Double
+    {
       let failures = Failures()
       let seconds = Report.seconds {
         Report.onThreads(writers) { writer in
-          let session = SessionID("writer-\(writer)")
-          for (index, draft) in drafts.enumerated() {
+          for sequence in range {
             do {
-              _ = try journal.append(session: session, expectedSequence: Int64(index), draft)
+              _ = try journal.append(
+                session: sessions[writer], expectedSequence: sequence - 1,
+                drafts[Int(sequence - 1)])
             } catch {
               failures.record(error)
               return
@@ -40,22 +46,33 @@ extension Benchmark {
       return seconds
     }
 
-    let total = writers * options.count
-    let groupSeconds = try measure(.groupCommit(), file: "journal-group.sqlite")
-    let (schema, rows) = try RawInsertBaseline.read(
-      journalAt: directory.path("journal-group.sqlite"), limit: options.count)
-    let rawSeconds = try RawInsertBaseline.insert(
-      rows, schema: schema, at: directory.path("raw.sqlite"))
-    let fullSeconds = try measure(.full, file: "journal-full.sqlite")
+    let journalPath = directory.path("journal-group.sqlite")
+    let journal = try openJournal(.groupCommit(), file: "journal-group.sqlite")
+    let raw = try RawInsertBaseline(
+      path: directory.path("raw.sqlite"), schemaOf: journalPath,
+      sessions: [sessions[0].rawValue])
+    var groupSeconds = 0.0
+    var rawSeconds = 0.0
+    var rawCount = 0
+    for range in Rounds.ranges(total: drafts.count) {
+      groupSeconds += try appendConcurrently(range, to: journal)
+      let rows = try RawInsertBaseline.rows(
+        of: journalPath, session: sessions[0].rawValue, sequences: range)
+      rawSeconds += try raw.insert(rows)
+      rawCount += rows.count
+    }
+    let full = try openJournal(.full, file: "journal-full.sqlite")
+    let fullSeconds = try appendConcurrently(1...Int64(drafts.count), to: full)
 
+    let total = writers * drafts.count
     Report.title(
       "groupcommit: \(writers) writers × \(options.count) actions on \(writers) sessions")
-    let group = Report.rate(
+    let groupRate = Report.rate(
       "journal append, group commit (FULL, maxBatch 512)", count: total, seconds: groupSeconds)
-    let raw = Report.rate(
-      "raw SQLite INSERT, FULL, one transaction each", count: rows.count, seconds: rawSeconds,
+    let rawRate = Report.rate(
+      "raw SQLite INSERT, FULL, one transaction each", count: rawCount, seconds: rawSeconds,
       unit: "inserts/s")
-    Report.ratio("journal group commit / raw", group / raw)
+    Report.ratio("journal group commit / raw", groupRate / rawRate)
     Report.rate(
       "journal append, FULL, same writers, no group commit", count: total, seconds: fullSeconds)
   }

@@ -23,6 +23,10 @@ extension SQLiteJournal {
     _ body: (JournalEntry) throws -> Bool
   ) throws {
     let last = through ?? Int64.max
+    guard after < last else {
+      _ = try headSequence(session: session)
+      return
+    }
     var cursor = after
     var checkedSession = false
     while cursor < last {

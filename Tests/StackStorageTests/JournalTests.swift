@@ -178,6 +178,9 @@ final class JournalTests: StorageTestCase {
       assertStorageError(.unknownSession) {
         try journal.entries(session: "nobody") { _ in true }
       }
+      assertStorageError(.unknownSession) {
+        try journal.entries(session: "nobody", after: 5, through: 5) { _ in true }
+      }
     }
   }
 

@@ -41,6 +41,14 @@ final class MigrationTests: StorageTestCase {
     }
     XCTAssertEqual(try fileBytes(path), before)
     XCTAssertEqual(try SQLiteJournal.pendingMigrations(at: path).pending, [])
+    let unmigrated = try SQLiteJournal(path: path, options: .init(migrate: false))
+    XCTAssertEqual(unmigrated.schemaVersion, SQLiteJournal.latestSchemaVersion)
+  }
+
+  func testAMissingDirectoryIsAnIOError() {
+    let path = directory.path("missing/journal.sqlite")
+    let error = assertStorageError(.io) { try SQLiteJournal(path: path) }
+    XCTAssertTrue(error?.message.contains(path) ?? false, "\(String(describing: error))")
   }
 
   /// A database made at each schema version up to the latest (by applying a prefix of the

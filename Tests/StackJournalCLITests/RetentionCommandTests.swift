@@ -1,5 +1,6 @@
 import Foundation
 import StackJournalTestSupport
+import StackRestoration
 import StackStorage
 import XCTest
 
@@ -53,5 +54,30 @@ final class RetentionCommandTests: CLITestCase {
     let left = try runCLI(["sessions", "--db", path, "--json"]).jsonObject()
     XCTAssertEqual((left["sessions"] as? [[String: Any]])?.map { $0["id"] as? String }, ["demo-1"])
     XCTAssertEqual(try runCLI(["verify", "--db", path]).status, 0)
+  }
+
+  func testPruneForksKeepsTheirSource() throws {
+    let (path, session) = try makeDemo()
+    do {
+      let journal = try SQLiteJournal(path: path)
+      _ = try RecordingStore<RootFeature.State, RootFeature.Action>.fork(
+        SessionID(session), at: .sequence(5), into: "what-if", journal: journal
+      ) { RootFeature() }
+    }
+    let listed = try runCLI(["sessions", "--db", path, "--json"]).jsonObject()
+    let fork = try XCTUnwrap(
+      (listed["sessions"] as? [[String: Any]])?.first { $0["id"] as? String == "what-if" })
+    XCTAssertEqual(fork["forkedFrom"] as? String, session)
+    XCTAssertEqual(fork["forkedAt"] as? Int, 5)
+
+    let dryRun = try runCLI(["prune", "--forks", "--dry-run", "--db", path, "--json"])
+    XCTAssertEqual(
+      (try dryRun.jsonObject()["sessions"] as? [[String: Any]])?.map { $0["id"] as? String },
+      ["what-if"])
+    let pruned = try runCLI(["prune", "--forks-of", session, "--db", path])
+    XCTAssertEqual(pruned.status, 0, pruned.stderr)
+    XCTAssertTrue(pruned.stdout.hasPrefix("Deleted 1 session(s)"), pruned.stdout)
+    let left = try runCLI(["sessions", "--db", path, "--json"]).jsonObject()
+    XCTAssertEqual((left["sessions"] as? [[String: Any]])?.map { $0["id"] as? String }, [session])
   }
 }

@@ -78,7 +78,7 @@ struct SessionArgument: ParsableArguments {
 extension SQLiteJournal {
   /// The session's listing, or a one-line error naming the sessions there are.
   func requireSession(_ id: SessionID) throws -> SessionInfo {
-    if let info = try sessions().first(where: { $0.id == id }) { return info }
+    if let info = try session(id) { return info }
     let known = try sessions().prefix(5).map(\.id.rawValue)
     throw CLIFailure(
       message: "There is no session \(id) in \(path ?? "the journal")"

@@ -88,13 +88,13 @@ extension StackJournalCommand {
         let until = try self.until.map { try TimeExpression($0, option: "--until") }
         let journal = try database.openReadOnly()
         let session = sessionArgument.id
-        _ = try journal.requireSession(session)
+        // The bounds are two indexed lookups: no count over the journal before the first line.
+        let (_, head) = try journal.journalBounds(session: session)
         var query = JournalQuery(
           fromSequence: from, toSequence: to,
           since: try since?.resolve(in: journal, session: session, option: "--since"),
           until: try until?.resolve(in: journal, session: session, option: "--until"),
           typeGlob: type.map(Self.glob), last: lines, newestFirst: reverse)
-        let (_, head) = try journal.journalBounds(session: session)
         if let from, from > head, !follow {
           throw CLIFailure(
             message: "Session \(session) has no sequence \(from) (--from): its journal runs from 0 "

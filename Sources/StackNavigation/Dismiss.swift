@@ -34,13 +34,21 @@ public struct DismissEffect: Sendable {
 }
 
 /// The dismissal installed around the effects of one stack element.
-enum DismissHandler {
-  @TaskLocal static var current: (@Sendable () async -> Void)?
+///
+/// A struct, not an optional closure, as the task-local value: binding `nil` of an optional
+/// function type crashed optimized builds.
+struct DismissHandler: Sendable {
+  let dismiss: (@Sendable () async -> Void)?
+
+  /// No element to dismiss.
+  static let none = DismissHandler(dismiss: nil)
+
+  @TaskLocal static var current = DismissHandler.none
 }
 
 extension DismissEffect: DependencyKey {
   public static let liveValue = DismissEffect { fileID, filePath, line in
-    guard let dismiss = DismissHandler.current else {
+    guard let dismiss = DismissHandler.current.dismiss else {
       reportIssue(
         """
         'dismiss' was called from an effect that does not belong to a stack element, so there \

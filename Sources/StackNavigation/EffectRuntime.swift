@@ -51,7 +51,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
         // Not detached: the work keeps the sender's task-local values (issue reporters, test
         // context), except the dismissal of an element, which each element installs itself.
         let task = Task(priority: priority) { [registry] in
-          await DismissHandler.$current.withValue(nil) {
+          await DismissHandler.$current.withValue(.none) {
             await work(Send(send: deliver))
           }
           registry.withValue { _ = $0.running.removeValue(forKey: token) }

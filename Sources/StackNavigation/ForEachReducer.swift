@@ -148,7 +148,8 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
       effect
       .map { toStackAction.embed(.element(id: id, action: $0)) }
       .wrapRuns { send, operation in
-        await DismissHandler.$current.withValue({ await send(toStackAction.embed(.popFrom(id: id))) }) {
+        let handler = DismissHandler { await send(toStackAction.embed(.popFrom(id: id))) }
+        await DismissHandler.$current.withValue(handler) {
           await operation()
         }
       }

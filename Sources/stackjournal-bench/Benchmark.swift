@@ -13,6 +13,7 @@ struct Benchmark: Sendable {
   static let all: [Benchmark] = [
     .append,
     .groupCommit,
+    .restore,
   ]
 }
 
@@ -22,4 +23,6 @@ struct BenchmarkOptions: Sendable {
   var count = 1_000
   /// How many concurrent writers the concurrent sections use.
   var writers = 8
+  /// The journal sizes the restore section records and restores.
+  var sizes = [10_000, 100_000, 1_000_000]
 }

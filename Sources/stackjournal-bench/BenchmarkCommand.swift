@@ -7,7 +7,7 @@ enum BenchmarkCommand {
       "  \($0.name.padding(toLength: 13, withPad: " ", startingAt: 0)) \($0.summary)"
     }
     return """
-      usage: stackjournal-bench [section …|all] [--count N] [--writers N]
+      usage: stackjournal-bench [section …|all] [--count N] [--writers N] [--sizes N,N,…]
 
       sections:
       \(sections.joined(separator: "\n"))
@@ -16,6 +16,7 @@ enum BenchmarkCommand {
       options:
         --count N     actions per measured run (default 1000; per writer when concurrent)
         --writers N   concurrent writers (default 8)
+        --sizes N,…   journal sizes for `restore` (default 10000,100000,1000000)
       """
   }
 
@@ -31,6 +32,14 @@ enum BenchmarkCommand {
           return fail("\(argument) needs a positive integer")
         }
         if argument == "--count" { options.count = value } else { options.writers = value }
+      case "--sizes":
+        guard
+          let sizes = remaining.popFirst()?.split(separator: ",").map({ Int($0) }),
+          !sizes.isEmpty, sizes.allSatisfy({ ($0 ?? 0) > 0 })
+        else {
+          return fail("--sizes needs positive integers separated by commas")
+        }
+        options.sizes = sizes.compactMap { $0 }
       case "-h", "--help":
         print(usage)
         return 0

@@ -2,15 +2,17 @@ import Foundation
 
 /// Collects every ``StackState`` encoded while it sits in an encoder's `userInfo`.
 ///
-/// One encoding pass of a root state then yields both the full document and, for each stack
-/// inside it (nested ones included), its coding path, IDs, next ID and each element encoded on
-/// its own. The storage layer uses this to store stacks as rows without knowing the app's types.
+/// An encoding pass of a root state then yields, for each stack inside it (nested ones
+/// included), its coding path, IDs, next ID and each element encoded on its own. The storage
+/// layer uses this to store stacks as rows without knowing the app's types.
+///
+/// The coding paths are those the encoder reports. Foundation's `JSONEncoder` reports
+/// incomplete paths inside nested containers, so an encoder that keeps exact coding paths
+/// should drive the pass (`StackStorage`'s `StateEncoding` does).
 ///
 /// ```swift
 /// let collector = StackEncodingCollector()
-/// let encoder = JSONEncoder()
-/// encoder.userInfo[StackEncodingCollector.userInfoKey] = collector
-/// let document = try encoder.encode(rootState)
+/// try rootState.encode(to: PathKeepingEncoder(userInfo: [StackEncodingCollector.userInfoKey: collector]))
 /// collector.stacks  // every stack in `rootState`
 /// ```
 public final class StackEncodingCollector: @unchecked Sendable {

@@ -86,7 +86,7 @@ extension StackJournalCommand {
       try await reportingErrors {
         let since = try self.since.map { try TimeExpression($0, option: "--since") }
         let until = try self.until.map { try TimeExpression($0, option: "--until") }
-        let journal = try database.openReadOnly()
+        let journal = try database.openReadOnly(watchingForWrites: follow)
         let session = sessionArgument.id
         // The bounds are two indexed lookups: no count over the journal before the first line.
         let (_, head) = try journal.journalBounds(session: session)

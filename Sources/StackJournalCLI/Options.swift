@@ -28,14 +28,19 @@ struct DatabaseOptions: ParsableArguments {
   }
 
   /// Opens the journal read-only: nothing is created, migrated or written, and an app may keep
-  /// appending while the command reads.
-  func openReadOnly(payloadVersion: Int? = nil, upcasters: [PayloadUpcaster] = [])
-    throws -> SQLiteJournal
-  {
+  /// appending while the command reads. With `watchingForWrites` (`log --follow`) the reader
+  /// joins the write-ahead log to see new entries, which may create its `-wal`/`-shm` files.
+  func openReadOnly(
+    payloadVersion: Int? = nil,
+    upcasters: [PayloadUpcaster] = [],
+    watchingForWrites: Bool = false
+  ) throws -> SQLiteJournal {
     try requireFile()
     return try SQLiteJournal(
       path: path,
-      options: .init(payloadVersion: payloadVersion, upcasters: upcasters, readOnly: true))
+      options: .init(
+        payloadVersion: payloadVersion, upcasters: upcasters, readOnly: true,
+        watchesForWrites: watchingForWrites))
   }
 
   /// Opens an existing journal to write rows, never changing its schema: a journal that needs

@@ -70,9 +70,9 @@ enum DatabaseFile {
 
   /// Reads the schema state through a read-only connection that creates no file.
   static func readSchemaState(_ path: String) throws -> SchemaState {
-    let walSize = (try? fileSize(path + "-wal")) ?? 0
     do {
-      let connection = try ReadOnlyConnection(path: path, immutable: walSize == 0)
+      let connection = try ReadOnlyConnection(
+        path: path, immutable: ReadOnlyConnection.hasNoPendingLog(path))
       return try SchemaState.read(connection)
     } catch let error as DatabaseError {
       throw StorageError(databaseError: error, path: path, doing: "checking the file")

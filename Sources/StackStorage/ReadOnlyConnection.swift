@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -11,11 +12,29 @@ final class ReadOnlyConnection {
   private var handle: OpaquePointer?
   let path: String
 
-  init(path: String, immutable: Bool) throws {
-    self.path = path
+  /// The SQLite URI that opens `path` read-only, and `immutable` when asked.
+  static func uri(path: String, immutable: Bool) -> String {
     let escaped = path.replacingOccurrences(of: "%", with: "%25")
       .replacingOccurrences(of: "?", with: "%3F").replacingOccurrences(of: "#", with: "%23")
-    let uri = "file:\(escaped)?mode=ro" + (immutable ? "&immutable=1" : "")
+    return "file:\(escaped)?mode=ro" + (immutable ? "&immutable=1" : "")
+  }
+
+  /// Whether connections opened without `SQLITE_OPEN_URI` (GRDB's) still read URIs: SQLite
+  /// built with `SQLITE_USE_URI`, as Debian's and Ubuntu's are.
+  static var urisAlwaysEnabled: Bool {
+    sqlite3_compileoption_used("USE_URI") != 0
+  }
+
+  /// Whether the file has no write-ahead log with content: no writer has it open, and nothing
+  /// waits to be checkpointed.
+  static func hasNoPendingLog(_ path: String) -> Bool {
+    let attributes = try? FileManager.default.attributesOfItem(atPath: path + "-wal")
+    return ((attributes?[.size] as? NSNumber)?.intValue ?? 0) == 0
+  }
+
+  init(path: String, immutable: Bool) throws {
+    self.path = path
+    let uri = Self.uri(path: path, immutable: immutable)
     var handle: OpaquePointer?
     let code = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
     guard code == SQLITE_OK, let handle else {

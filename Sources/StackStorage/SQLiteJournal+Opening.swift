@@ -23,7 +23,15 @@ extension SQLiteJournal {
     let configuration = makeConfiguration(options)
     do {
       if options.readOnly {
-        return try DatabaseQueue(path: path, configuration: configuration)
+        // With no write-ahead log in use, open the file `immutable`: SQLite then creates no
+        // `-wal` or `-shm` file beside it. A reader that waits for new entries must see a
+        // writer's log, so it opens plainly read-only.
+        let immutable =
+          !options.watchesForWrites && ReadOnlyConnection.hasNoPendingLog(path)
+          && ReadOnlyConnection.urisAlwaysEnabled
+        return try DatabaseQueue(
+          path: immutable ? ReadOnlyConnection.uri(path: path, immutable: true) : path,
+          configuration: configuration)
       }
       let pool = try DatabasePool(path: path, configuration: configuration)
       // DatabasePool switches the writer to `synchronous = NORMAL` when it enables WAL, after

@@ -15,6 +15,10 @@ extension SQLiteJournal {
     /// Apply pending migrations when opening. When `false`, the journal opens read-write but
     /// refuses a database that has pending migrations.
     public var migrate: Bool
+    /// For a read-only journal that waits for a writer's new entries (`log --follow`). Such a
+    /// reader takes part in SQLite's write-ahead log and may create its `-wal` and `-shm` files;
+    /// other read-only journals of a file no writer has open create no file at all.
+    public var watchesForWrites: Bool
 
     /// Creates options; every parameter has the default a writing app wants.
     public init(
@@ -23,7 +27,8 @@ extension SQLiteJournal {
       payloadVersion: Int? = nil,
       upcasters: [PayloadUpcaster] = [],
       readOnly: Bool = false,
-      migrate: Bool = true
+      migrate: Bool = true,
+      watchesForWrites: Bool = false
     ) {
       self.durability = durability
       self.snapshotInterval = snapshotInterval
@@ -31,6 +36,7 @@ extension SQLiteJournal {
       self.upcasters = upcasters
       self.readOnly = readOnly
       self.migrate = migrate
+      self.watchesForWrites = watchesForWrites
     }
   }
 }

@@ -17,10 +17,14 @@ final class ReadOnlyTests: CLITestCase {
       ["prune", "--idle-since", "2999-01-01", "--dry-run"],
       ["demo-app", "replay", session, "--to", "7"], ["demo-app", "verify", "--replay"],
     ]
+    let neighbours = Set(try FileManager.default.contentsOfDirectory(atPath: directory.url.path))
     for command in commands {
       let result = try runCLI(command + ["--db", path])
       XCTAssertEqual(result.status, 0, "\(command): \(result.stderr)")
       XCTAssertEqual(try fileBytes(path), before, "\(command) changed the file")
+      XCTAssertEqual(
+        Set(try FileManager.default.contentsOfDirectory(atPath: directory.url.path)), neighbours,
+        "\(command) created a file next to the journal")
     }
   }
 

@@ -89,9 +89,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       state = currentState
     }
     let before = currentState
-    let tasks = process(action, recordAsReceived: false)
-    check(expected, before: before, after: currentState, action: action, at: here)
-    state = currentState
+    let (tasks, after) = process(action, recordAsReceived: false)
+    check(expected, before: before, after: after, action: action, at: here)
+    state = after
     await Task.yield()
     return TestStoreTask(tasks: tasks)
   }
@@ -252,9 +252,15 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     }
   }
 
-  private func process(_ action: Action, recordAsReceived: Bool) -> [Task<Void, Never>] {
+  /// Processes an action and the actions its effects send right away; returns the tasks of its
+  /// asynchronous work and the state right after the action itself.
+  private func process(
+    _ action: Action,
+    recordAsReceived: Bool
+  ) -> (tasks: [Task<Void, Never>], stateAfterAction: State) {
     var queue = [(action, recordAsReceived)]
     var tasks: [Task<Void, Never>] = []
+    var stateAfterAction: State?
     while !queue.isEmpty {
       let (action, record) = queue.removeFirst()
       let effect = withDependencies {
@@ -263,13 +269,14 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
         reducer.reduce(into: &currentState, action: action)
       }
       if record { received.append((action, currentState)) }
+      if stateAfterAction == nil { stateAfterAction = currentState }
       let started = runtime.start(effect) { [weak self] action in
         await self?.receiveFromEffect(action)
       }
       queue.append(contentsOf: started.immediate.map { ($0, true) })
       tasks.append(contentsOf: started.tasks)
     }
-    return tasks
+    return (tasks, stateAfterAction ?? currentState)
   }
 
   private func receiveFromEffect(_ action: Action) {

@@ -330,7 +330,7 @@ struct TransferObject {
 
   /// Splits a JSON object into its members; `nil` when the bytes are not one JSON object.
   init?(_ bytes: ArraySlice<UInt8>) {
-    var scanner = RawJSONScanner(bytes: bytes)
+    var scanner = JSONScanner(bytes: bytes)
     guard let members = scanner.objectMembers() else { return nil }
     self.members = members
     self.reader = nil
@@ -396,107 +396,5 @@ struct TransferObject {
       (try? JSONSerialization.jsonObject(with: Data(value), options: [.fragmentsAllowed])) != nil
     else { throw fail("has a `\(key)` that is not valid JSON") }
     return String(decoding: value, as: UTF8.self)
-  }
-}
-
-/// Finds the extent of JSON values in bytes, without building them.
-struct RawJSONScanner {
-  let bytes: ArraySlice<UInt8>
-  var offset: Int
-
-  init(bytes: ArraySlice<UInt8>) {
-    self.bytes = bytes
-    self.offset = bytes.startIndex
-  }
-
-  var current: UInt8? { offset < bytes.endIndex ? bytes[offset] : nil }
-
-  mutating func skipWhitespace() {
-    while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
-      offset += 1
-    }
-  }
-
-  mutating func consume(_ byte: UInt8) -> Bool {
-    guard current == byte else { return false }
-    offset += 1
-    return true
-  }
-
-  /// The members of the object that makes up all of the bytes, or `nil`.
-  mutating func objectMembers() -> [String: ArraySlice<UInt8>]? {
-    skipWhitespace()
-    guard consume(UInt8(ascii: "{")) else { return nil }
-    var members: [String: ArraySlice<UInt8>] = [:]
-    skipWhitespace()
-    if !consume(UInt8(ascii: "}")) {
-      while true {
-        skipWhitespace()
-        let keyStart = offset
-        guard skipString() else { return nil }
-        guard let key = try? JSONDecoder().decode(String.self, from: Data(bytes[keyStart..<offset]))
-        else { return nil }
-        skipWhitespace()
-        guard consume(UInt8(ascii: ":")) else { return nil }
-        skipWhitespace()
-        let valueStart = offset
-        guard skipValue() else { return nil }
-        members[key] = bytes[valueStart..<offset]
-        skipWhitespace()
-        if consume(UInt8(ascii: ",")) { continue }
-        guard consume(UInt8(ascii: "}")) else { return nil }
-        break
-      }
-    }
-    skipWhitespace()
-    return current == nil ? members : nil
-  }
-
-  mutating func skipString() -> Bool {
-    guard consume(UInt8(ascii: "\"")) else { return false }
-    while let byte = current {
-      offset += 1
-      if byte == UInt8(ascii: "\\") {
-        offset += 1
-      } else if byte == UInt8(ascii: "\"") {
-        return true
-      }
-    }
-    return false
-  }
-
-  mutating func skipValue() -> Bool {
-    guard let first = current else { return false }
-    switch first {
-    case UInt8(ascii: "\""):
-      return skipString()
-    case UInt8(ascii: "{"), UInt8(ascii: "["):
-      var depth = 0
-      while let byte = current {
-        switch byte {
-        case UInt8(ascii: "\""):
-          guard skipString() else { return false }
-          continue
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-          depth += 1
-        case UInt8(ascii: "}"), UInt8(ascii: "]"):
-          depth -= 1
-        default:
-          break
-        }
-        offset += 1
-        if depth == 0 { return true }
-      }
-      return false
-    default:
-      let start = offset
-      while let byte = current,
-        !(byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]")
-          || byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09)
-      {
-        offset += 1
-      }
-      return offset > start
-    }
   }
 }

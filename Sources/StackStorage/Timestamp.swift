@@ -4,8 +4,10 @@ import Foundation
 ///
 /// The fixed width makes text order match time order, so SQL compares and indexes them as
 /// text. Written by hand (proleptic Gregorian calendar, days from civil) to be fast and
-/// independent of locale and formatter state.
-enum Timestamp {
+/// independent of locale and formatter state. Use it to compare with the `recorded_at` and
+/// `created_at` columns in plain SQL, or to print times the way the journal and its exports
+/// write them.
+public enum Timestamp {
   private static let millisecondsPerDay: Int64 = 86_400_000
 
   /// Milliseconds since 1970, to the nearest millisecond.
@@ -18,8 +20,9 @@ enum Timestamp {
     Date(timeIntervalSince1970: Double(milliseconds(date)) / 1000)
   }
 
-  /// The stored text of a date.
-  static func string(from date: Date) -> String {
+  /// The stored text of a date, to the nearest millisecond; a year outside 0000–9999 is
+  /// written with its sign, such as `+10000`.
+  public static func string(from date: Date) -> String {
     let milliseconds = milliseconds(date)
     var days = milliseconds / millisecondsPerDay
     var rest = milliseconds % millisecondsPerDay
@@ -53,7 +56,7 @@ enum Timestamp {
   }
 
   /// The date of a stored text `YYYY-MM-DDTHH:MM:SS.sssZ`, or `nil` when malformed.
-  static func date(from text: String) -> Date? {
+  public static func date(from text: String) -> Date? {
     let bytes = Array(text.utf8)
     guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
       bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),

@@ -42,6 +42,12 @@ struct RestoreWorkload {
     var atHead: Restored<RootFeature.State>?
     let headSeconds = try median(5) { atHead = try replayer.restore(session: "bench") }
 
+    // The sequence just below the head replays the most actions since its snapshot.
+    var worst: Restored<RootFeature.State>?
+    let worstSeconds = try median(5) {
+      worst = try replayer.restore(session: "bench", at: .sequence(head - 1))
+    }
+
     var generator = SeededGenerator(seed: UInt64(size))
     let targets = (0..<20).map { _ in Int64.random(in: 0...head, using: &generator) }
     var randomSeconds: [Double] = []
@@ -61,7 +67,7 @@ struct RestoreWorkload {
       full = try replayer.restore(session: "bench", startingAtOrBelow: 0)
     }
     let rssAfter = peakResidentKilobytes()
-    guard let atHead, let full, atHead.state == full.state else {
+    guard let atHead, let worst, let full, atHead.state == full.state else {
       throw BenchmarkFailure("restoring at the head and replaying everything disagree")
     }
 
@@ -69,10 +75,13 @@ struct RestoreWorkload {
     Report.note(
       "  restore at head          \(milliseconds(headSeconds))  (replayed \(atHead.replayedCount))")
     Report.note(
+      "  restore at head − 1      \(milliseconds(worstSeconds))  (replayed \(worst.replayedCount): the most after a snapshot)")
+    Report.note(
       "  restore at random seq    \(milliseconds(randomMedian))  (median of 20; replayed at most \(maxReplayed))")
     Report.note(
       "  full replay from seq 0   \(milliseconds(fullSeconds))  (replayed \(full.replayedCount))")
     Report.ratio("    full replay / restore at head", fullSeconds / headSeconds)
+    Report.ratio("    full replay / restore at head − 1", fullSeconds / worstSeconds)
     Report.ratio("    full replay / restore at random sequence", fullSeconds / randomMedian)
     if let rssBefore, let rssAfter {
       Report.note(

@@ -12,7 +12,8 @@ import Foundation
 ///
 /// ```swift
 /// let collector = StackEncodingCollector()
-/// try rootState.encode(to: PathKeepingEncoder(userInfo: [StackEncodingCollector.userInfoKey: collector]))
+/// encoder.userInfo[StackEncodingCollector.userInfoKey] = collector  // any Encoder's userInfo
+/// try rootState.encode(to: encoder)
 /// collector.stacks  // every stack in `rootState`
 /// ```
 public final class StackEncodingCollector: @unchecked Sendable {

@@ -80,7 +80,13 @@ let package = Package(
     ),
     .testTarget(name: "StackNavigationTests", dependencies: ["StackNavigation", "StackJournalTestSupport"]),
     .testTarget(name: "StackStorageTests", dependencies: ["StackStorage", "StackJournalTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-    .testTarget(name: "StackRestorationTests", dependencies: ["StackRestoration", "StackJournalTestSupport"]),
+    .testTarget(
+      name: "StackRestorationTests",
+      dependencies: [
+        "StackRestoration", "StackJournalTestSupport",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
     .testTarget(
       name: "StackJournalCLITests",
       dependencies: [

@@ -53,6 +53,8 @@ extension StorageError {
     public static let busy = Code("busy")
     /// Reading or writing the file failed: disk full, permissions, missing directory, ….
     public static let io = Code("io")
+    /// The disk (or the database's size limit) is full; the write was rolled back.
+    public static let diskFull = Code("diskFull")
     /// Another SQLite error.
     public static let database = Code("database")
   }

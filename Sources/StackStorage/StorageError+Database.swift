@@ -12,14 +12,18 @@ extension StorageError {
       advice = "The file is not an SQLite database; it was left unchanged."
     case .SQLITE_CORRUPT:
       code = .corrupt
-      advice = "The database is damaged; restore it from a backup or run `stackjournal check`."
+      advice = "The database is damaged; run `stackjournal verify` on it, or restore a backup."
     case .SQLITE_READONLY:
       code = .readOnly
       advice = "The file or its directory is not writable; check permissions."
     case .SQLITE_BUSY, .SQLITE_LOCKED:
       code = .busy
       advice = "Another connection holds the database locked; retry later."
-    case .SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_PERM:
+    case .SQLITE_FULL:
+      code = .diskFull
+      advice = "The disk is full: nothing of this write was kept and what was written before is "
+        + "intact. Free some space, then retry."
+    case .SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_PERM:
       code = .io
       advice = "Check that the directory exists, is writable and that the disk has space."
     default:

@@ -1,0 +1,59 @@
+import GRDB
+import StackJournalTestSupport
+import StackNavigation
+import StackRestoration
+@testable import StackStorage
+import XCTest
+
+final class DiskFullTests: XCTestCase {
+  /// A full disk (simulated with SQLite's page limit) rejects the action with a clear error,
+  /// keeps everything recorded before, and recording resumes once there is room.
+  func testAFullDiskRejectsTheActionAndLosesNothing() async throws {
+    let test = try TestJournal.onDisk()
+    let store = try RecordingStore.open(
+      session: "full", journal: test.journal, initialState: DemoScript.deepLink
+    ) {
+      RootFeature()
+    }
+    try await store.send(.pushCounterTapped(count: 1))
+    try setPageLimit(of: test.journal, toCurrentSize: true)
+
+    var failure: StorageError?
+    for number in 0..<200 {
+      do {
+        try await store.send(.pushNumberFactTapped(number: number))
+        try await store.send(.path(.popFrom(id: store.state.path.ids.last!)))
+      } catch let error as StorageError {
+        failure = error
+        break
+      }
+    }
+    let error = try XCTUnwrap(failure, "the page limit was never reached")
+    XCTAssertEqual(error.code, .diskFull)
+    XCTAssertTrue(error.message.contains("disk is full"), error.message)
+
+    let head = try test.journal.headSequence(session: "full")
+    XCTAssertEqual(head, store.sequence, "the rejected action is not in the journal")
+    let live = await store.state
+    XCTAssertEqual(
+      try Replayer(journal: test.journal) { RootFeature() }.restore(session: "full").state, live,
+      "the store kept the state the journal holds")
+
+    try setPageLimit(of: test.journal, toCurrentSize: false)
+    try await store.send(.pushCounterTapped(count: 2))
+    XCTAssertEqual(try test.journal.headSequence(session: "full"), head + 1)
+    XCTAssertTrue(try test.journal.verifyStorage().isClean)
+    XCTAssertTrue(try Replayer(journal: test.journal) { RootFeature() }.verify(session: "full").isClean)
+  }
+
+  private func setPageLimit(of journal: SQLiteJournal, toCurrentSize: Bool) throws {
+    try journal.database.writeWithoutTransaction { db in
+      if toCurrentSize {
+        let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+        try db.execute(sql: "PRAGMA max_page_count = \(pages + 2)")
+      } else {
+        try db.execute(sql: "PRAGMA max_page_count = 1073741823")
+      }
+    }
+  }
+}

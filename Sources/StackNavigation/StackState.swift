@@ -59,6 +59,24 @@ public struct StackState<Element> {
         insert(newValue, id: id, at: storedIDs.endIndex)
       }
     }
+    _modify {
+      guard let index = storedIDs.firstIndex(of: id) else {
+        var element: Element? = nil
+        defer { if let element { insert(element, id: id, at: storedIDs.endIndex) } }
+        yield &element
+        return
+      }
+      // The element moves out while it is modified, so it is changed in place, not copied.
+      var element: Element? = storedElements.remove(at: index)
+      storedIDs.remove(at: index)
+      defer {
+        if let element {
+          storedIDs.insert(id, at: index)
+          storedElements.insert(element, at: index)
+        }
+      }
+      yield &element
+    }
   }
 
   /// The element with the given ID, when it is in the given case of an enum element.

@@ -46,6 +46,17 @@ final class StackStateTests: XCTestCase {
     stack[id: 9] = "z"
     XCTAssertEqual(stack.ids, [1, 2, 9])
     XCTAssertEqual(stack.nextID, 10)
+
+    // Modifying in place keeps the element's position and ID; setting nil while modifying
+    // removes it; modifying a missing ID adds nothing unless a value is set.
+    func modify(_ value: inout String?, _ body: (inout String?) -> Void) { body(&value) }
+    modify(&stack[id: 2]) { $0? += "?" }
+    XCTAssertEqual(Array(stack), ["B!", "c?", "z"])
+    XCTAssertEqual(stack.ids, [1, 2, 9])
+    modify(&stack[id: 2]) { $0 = nil }
+    XCTAssertEqual(stack.ids, [1, 9])
+    modify(&stack[id: 4]) { _ in }
+    XCTAssertEqual(stack.ids, [1, 9])
   }
 
   func testSubscriptByIDAndCase() {

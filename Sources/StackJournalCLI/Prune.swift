@@ -12,8 +12,9 @@ extension StackJournalCommand {
         creation, before TIME), --forks (forked sessions), --forks-of SESSION, --empty (no \
         entries), --session ID (repeatable). At least one is required: prune never deletes \
         every session by default. Deleted sessions go with their journal, snapshots and stack \
-        rows, all in one transaction. Forks of a deleted session are kept (they hold their own \
-        state) and listed. --dry-run lists what would go. TIME is a full date: \
+        rows, all in one transaction; a listed session that changed before that transaction \
+        (a new entry, say) is kept and reported. Forks of a deleted session are kept (they \
+        hold their own state) and listed. --dry-run lists what would go. TIME is a full date: \
         \(TimeExpression.acceptedDates).
         """)
 
@@ -72,8 +73,9 @@ extension StackJournalCommand {
           emptyOnly: empty, sessions: sessions.map(SessionID.init(rawValue:)))
         var plan = try reader.prune(criteria, dryRun: true)
         if !dryRun, !plan.sessions.isEmpty {
+          // Deletes what the read-only pass listed, skipping sessions that changed since.
           let journal = try database.openForWriting()
-          plan = try journal.prune(criteria, dryRun: false)
+          plan = try journal.prune(plan)
           if vacuum, plan.applied { try journal.vacuum() }
         }
         let out = Terminal.standardOutput
@@ -98,11 +100,18 @@ extension StackJournalCommand {
               ),
               ("bytes", .int(plan.bytes)),
               ("orphanedForks", .array(plan.orphanedForks.map { .string($0.rawValue) })),
+              ("changed", .array(plan.changed.map { .string($0.rawValue) })),
             ]).pretty)
           return
         }
+        let changed =
+          plan.changed.isEmpty
+          ? nil
+          : "Kept \(plan.changed.count) session(s) that changed since they were listed: "
+            + plan.changed.map(\.rawValue).joined(separator: ", ")
         guard !plan.sessions.isEmpty else {
           out.line("No session matches; nothing was deleted.")
+          if let changed { out.line(changed) }
           return
         }
         out.line(
@@ -126,6 +135,7 @@ extension StackJournalCommand {
             "Kept forks of deleted sessions: "
               + plan.orphanedForks.map(\.rawValue).joined(separator: ", "))
         }
+        if let changed { out.line(changed) }
         if dryRun { out.line("Dry run: nothing was deleted.") }
       }
     }

@@ -253,37 +253,40 @@ extension SQLiteJournal {
   /// Reads the length of every stored text, so it scans the whole file: use it for listings,
   /// not in a loop.
   public func sessionSizes() throws -> [SessionID: SessionSize] {
-    try read("measuring sessions") { db in
-      var sizes: [SessionID: SessionSize] = [:]
-      func add(_ sql: String, _ update: (inout SessionSize, Row) -> Void) throws {
-        let rows = try Row.fetchCursor(db, sql: sql)
-        while let row = try rows.next() {
-          let id = SessionID(row[0] as String)
-          var size =
-            sizes[id]
-            ?? SessionSize(journalBytes: 0, snapshotBytes: 0, stackBytes: 0, snapshotCount: 0)
-          update(&size, row)
-          sizes[id] = size
-        }
+    try read("measuring sessions", sessionSizes)
+  }
+
+  /// The stored bytes of each session, read through `db`.
+  func sessionSizes(_ db: Database) throws -> [SessionID: SessionSize] {
+    var sizes: [SessionID: SessionSize] = [:]
+    func add(_ sql: String, _ update: (inout SessionSize, Row) -> Void) throws {
+      let rows = try Row.fetchCursor(db, sql: sql)
+      while let row = try rows.next() {
+        let id = SessionID(row[0] as String)
+        var size =
+          sizes[id]
+          ?? SessionSize(journalBytes: 0, snapshotBytes: 0, stackBytes: 0, snapshotCount: 0)
+        update(&size, row)
+        sizes[id] = size
       }
-      try add("SELECT id FROM sessions") { _, _ in }
-      try add(
-        "SELECT session, sum(length(CAST(type AS BLOB)) + length(CAST(payload AS BLOB)) "
-          + "+ length(CAST(delta AS BLOB)) + 40) FROM journal GROUP BY session"
-      ) { size, row in size.journalBytes = row[1] }
-      try add(
-        "SELECT session, sum(length(CAST(state AS BLOB)) + length(CAST(stacks AS BLOB)) + 40), "
-          + "count(*) FROM snapshots GROUP BY session"
-      ) { size, row in
-        size.snapshotBytes = row[1]
-        size.snapshotCount = row[2]
-      }
-      try add(
-        "SELECT session, sum(length(CAST(state AS BLOB)) + length(CAST(path AS BLOB)) + 24) "
-          + "FROM stack_elements GROUP BY session"
-      ) { size, row in size.stackBytes = row[1] }
-      return sizes
     }
+    try add("SELECT id FROM sessions") { _, _ in }
+    try add(
+      "SELECT session, sum(length(CAST(type AS BLOB)) + length(CAST(payload AS BLOB)) "
+        + "+ length(CAST(delta AS BLOB)) + 40) FROM journal GROUP BY session"
+    ) { size, row in size.journalBytes = row[1] }
+    try add(
+      "SELECT session, sum(length(CAST(state AS BLOB)) + length(CAST(stacks AS BLOB)) + 40), "
+        + "count(*) FROM snapshots GROUP BY session"
+    ) { size, row in
+      size.snapshotBytes = row[1]
+      size.snapshotCount = row[2]
+    }
+    try add(
+      "SELECT session, sum(length(CAST(state AS BLOB)) + length(CAST(path AS BLOB)) + 24) "
+        + "FROM stack_elements GROUP BY session"
+    ) { size, row in size.stackBytes = row[1] }
+    return sizes
   }
 
   /// The sequences of the session's snapshots, oldest first.

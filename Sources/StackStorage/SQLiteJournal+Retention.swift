@@ -73,10 +73,15 @@ public struct PruneCriteria: Sendable, Equatable {
 
 /// What pruning deletes, or deleted.
 public struct PrunePlan: Sendable {
+  /// The criteria the plan was made for.
+  public var criteria: PruneCriteria
   /// The sessions deleted, with their sizes.
   public var sessions: [(info: SessionInfo, size: SessionSize)]
   /// Sessions that are kept but were forked from a deleted one.
   public var orphanedForks: [SessionID]
+  /// Sessions an earlier plan listed that were kept because they changed since it was made:
+  /// their head moved, their entry count changed, they no longer match, or they are gone.
+  public var changed: [SessionID]
   /// Whether the sessions were deleted (`false` for a dry run or when none matched).
   public var applied: Bool
 
@@ -161,28 +166,67 @@ extension SQLiteJournal {
   }
 
   /// Deletes every session that matches `criteria` with its journal, snapshots and stack rows,
-  /// all in one transaction; with `dryRun`, reports them and writes nothing.
+  /// all in one transaction that also reads the sessions and matches them; with `dryRun`,
+  /// reports them and writes nothing.
   ///
   /// Throws ``StorageError/Code/invalidData`` for empty criteria rather than deleting every
   /// session.
   public func prune(_ criteria: PruneCriteria, dryRun: Bool) throws -> PrunePlan {
-    guard !criteria.isEmpty else {
-      throw StorageError(
-        code: .invalidData,
-        message: "Pruning needs at least one criterion (idle since, forks, empty or sessions); "
-          + "nothing was deleted.",
-        path: path)
+    try requireCriteria(criteria)
+    func plan(_ db: Database) throws -> PrunePlan {
+      for id in criteria.sessions { _ = try requireHead(db, id) }
+      return try prunePlan(db, criteria) { _ in true }
     }
-    if !dryRun { try requireWritable("pruning sessions") }
-    for id in criteria.sessions where try session(id) == nil { throw unknownSession(id) }
-    let sizes = try sessionSizes()
-    let all = try sessions()
-    let matching = all.filter(criteria.matches)
+    if dryRun { return try read("planning the pruning of sessions", plan) }
+    return try write("pruning sessions") { db in try deleteSessions(of: try plan(db), db) }
+  }
+
+  /// Deletes the sessions of a plan made earlier by a dry run, those that have not changed
+  /// since: in one transaction, each must still match the plan's criteria and still have the
+  /// head sequence and entry count the plan saw.
+  ///
+  /// A session that changed in between (an app appended to it, say) is kept with what it
+  /// gained, and listed in ``PrunePlan/changed``. A session that matches now but was not in
+  /// the plan is not deleted.
+  public func prune(_ planned: PrunePlan) throws -> PrunePlan {
+    try requireCriteria(planned.criteria)
+    let seen = Dictionary(
+      planned.sessions.map { ($0.info.id, $0.info) }, uniquingKeysWith: { first, _ in first })
+    return try write("pruning sessions") { db in
+      var plan = try prunePlan(db, planned.criteria) { info in
+        guard let before = seen[info.id] else { return false }
+        return before.headSequence == info.headSequence && before.entryCount == info.entryCount
+      }
+      let kept = Set(plan.sessions.map(\.info.id))
+      plan.changed = planned.sessions.map(\.info.id).filter { !kept.contains($0) }
+      return try deleteSessions(of: plan, db)
+    }
+  }
+
+  private func requireCriteria(_ criteria: PruneCriteria) throws {
+    guard criteria.isEmpty else { return }
+    throw StorageError(
+      code: .invalidData,
+      message: "Pruning needs at least one criterion (idle since, forks, empty or sessions); "
+        + "nothing was deleted.",
+      path: path)
+  }
+
+  /// The sessions that match `criteria` and pass `include`, as read through `db`.
+  private func prunePlan(
+    _ db: Database,
+    _ criteria: PruneCriteria,
+    include: (SessionInfo) -> Bool
+  ) throws -> PrunePlan {
+    let sizes = try sessionSizes(db)
+    let all = try fetchSessions(db, where: "", arguments: [])
+    let matching = all.filter { criteria.matches($0) && include($0) }
     let deleted = Set(matching.map(\.id))
     let orphans = all.filter { info in
       !deleted.contains(info.id) && info.forkedFrom.map(deleted.contains) == true
     }.map(\.id)
-    var plan = PrunePlan(
+    return PrunePlan(
+      criteria: criteria,
       sessions: matching.map {
         (
           $0,
@@ -191,17 +235,21 @@ extension SQLiteJournal {
         )
       },
       orphanedForks: orphans,
+      changed: [],
       applied: false)
-    guard !dryRun, !matching.isEmpty else { return plan }
-    try write("pruning sessions") { db in
-      for info in matching {
-        let id = info.id.rawValue
-        for table in ["stack_elements", "stacks", "snapshots", "journal", "sessions"] {
-          let column = table == "sessions" ? "id" : "session"
-          try db.execute(sql: "DELETE FROM \(table) WHERE \(column) = ?", arguments: [id])
-        }
+  }
+
+  /// Deletes the plan's sessions with all their rows; marks the plan applied when it has any.
+  private func deleteSessions(of plan: PrunePlan, _ db: Database) throws -> PrunePlan {
+    guard !plan.sessions.isEmpty else { return plan }
+    for info in plan.sessions.map(\.info) {
+      let id = info.id.rawValue
+      for table in ["stack_elements", "stacks", "snapshots", "journal", "sessions"] {
+        let column = table == "sessions" ? "id" : "session"
+        try db.execute(sql: "DELETE FROM \(table) WHERE \(column) = ?", arguments: [id])
       }
     }
+    var plan = plan
     plan.applied = true
     return plan
   }

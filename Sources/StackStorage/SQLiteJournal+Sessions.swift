@@ -101,7 +101,8 @@ extension SQLiteJournal {
     }
   }
 
-  private func fetchSessions(
+  /// The sessions a condition on `sessions s` selects, read through `db`, oldest first.
+  func fetchSessions(
     _ db: Database,
     where condition: String,
     arguments: StatementArguments

@@ -196,19 +196,36 @@ enum JSONValue: Sendable {
       case UInt8(ascii: "n"):
         return literal("null") ? .null : nil
       default:
-        let start = offset
-        while offset < bytes.count,
-          bytes[offset] == UInt8(ascii: "-") || bytes[offset] == UInt8(ascii: "+")
-            || bytes[offset] == UInt8(ascii: ".") || bytes[offset] == UInt8(ascii: "e")
-            || bytes[offset] == UInt8(ascii: "E")
-            || (bytes[offset] >= 0x30 && bytes[offset] <= 0x39)
-        {
-          offset += 1
-        }
-        let text = String(decoding: bytes[start..<offset], as: UTF8.self)
-        guard !text.isEmpty, Double(text) != nil else { return nil }
-        return .number(text)
+        return number().map(JSONValue.number)
       }
+    }
+
+    /// A number in JSON's grammar, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, as
+    /// written; `nil` for anything else (`+1`, `01`, `1.`, `.5`), which printed back as it is
+    /// would not be JSON.
+    mutating func number() -> String? {
+      let start = offset
+      func consume(_ characters: String) -> Bool {
+        guard offset < bytes.count, characters.utf8.contains(bytes[offset]) else { return false }
+        offset += 1
+        return true
+      }
+      func digits() -> Bool {
+        let first = offset
+        while consume("0123456789") {}
+        return offset > first
+      }
+      _ = consume("-")
+      if !consume("0") {
+        guard consume("123456789") else { return nil }
+        _ = digits()
+      }
+      if consume("."), !digits() { return nil }
+      if consume("eE") {
+        _ = consume("+-")
+        guard digits() else { return nil }
+      }
+      return String(decoding: bytes[start..<offset], as: UTF8.self)
     }
 
     mutating func string() -> String? {

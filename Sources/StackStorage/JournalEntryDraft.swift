@@ -9,7 +9,7 @@ public struct JournalEntryDraft: Sendable {
   public var type: String
   /// The version of the app's state/action encoding the payload is written in.
   public var version: Int
-  /// The action as JSON (UTF-8).
+  /// The action as JSON (UTF-8); the journal refuses bytes that are not one JSON value.
   public var payload: Data
   /// The state after the action: the after-side of the delta, and the state of a snapshot.
   public var state: EncodedState

@@ -58,13 +58,26 @@ extension SQLiteJournal {
     )
   }
 
-  /// The UTF-8 text of JSON bytes, or an ``StorageError/Code/invalidData`` error.
+  /// The UTF-8 text of JSON bytes, or an ``StorageError/Code/invalidData`` error when they are
+  /// not UTF-8 or not one JSON value.
+  ///
+  /// Stored JSON is spliced as it is into exports and the CLI's JSON output, so text that is not
+  /// JSON is refused before it is written.
   func text(_ json: Data, _ what: @autoclosure () -> String) throws -> String {
     guard let text = JSONText.text(json) else {
       throw StorageError(
         code: .invalidData,
         message: "The \(what()) is not UTF-8 text; a journal stores JSON as text. Encode it with "
           + "JSONEncoder.",
+        path: path
+      )
+    }
+    guard JSONText.isJSON(json) else {
+      let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+      throw StorageError(
+        code: .invalidData,
+        message: "The \(what()) is not JSON: `\(shown)`. A journal stores JSON, which exports "
+          + "and `--json` output copy as it is; encode it with JSONEncoder. Nothing was written.",
         path: path
       )
     }

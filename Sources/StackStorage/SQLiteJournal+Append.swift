@@ -11,7 +11,8 @@ extension SQLiteJournal {
   /// may hold other threads' appends too; this call still returns only once it committed.
   ///
   /// Throws ``StorageError/Code/sequenceConflict``, writing nothing, when another writer
-  /// appended first: reload the head and retry.
+  /// appended first: reload the head and retry; ``StorageError/Code/invalidData``, writing
+  /// nothing, when the payload is not JSON.
   public func append(
     session: SessionID,
     expectedSequence: Int64,

@@ -212,7 +212,7 @@ extension SQLiteJournal {
         arguments: [session.rawValue, sequence])
       guard let row else { return nil }
       let state: String = row[0]
-      if !Self.isJSON(state) {
+      if !JSONText.isJSON(state.utf8) {
         problem(sequence, .invalidData, "the snapshot's state is not valid JSON")
       }
       let time: String = row[2]
@@ -266,7 +266,7 @@ extension SQLiteJournal {
         problem(sequence, .invalidData, "the entry's time `\(time)` is malformed")
       }
       let payload: String = row[2]
-      if !Self.isJSON(payload) {
+      if !JSONText.isJSON(payload.utf8) {
         problem(sequence, .invalidData, "the entry's payload is not valid JSON")
       }
       guard deltasUsable else { continue }
@@ -325,11 +325,6 @@ extension SQLiteJournal {
           + Self.difference(stacks, rows))
     }
     return result
-  }
-
-  static func isJSON(_ text: String) -> Bool {
-    (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]))
-      != nil
   }
 
   /// A message when a delta pushes, onto a stack that continues, an ID below its next ID.

@@ -392,9 +392,7 @@ struct TransferObject {
   /// A member that holds any JSON value, as text exactly as written.
   func json(_ key: String) throws -> String {
     let value = try raw(key)
-    guard
-      (try? JSONSerialization.jsonObject(with: Data(value), options: [.fragmentsAllowed])) != nil
-    else { throw fail("has a `\(key)` that is not valid JSON") }
+    guard JSONText.isJSON(value) else { throw fail("has a `\(key)` that is not valid JSON") }
     return String(decoding: value, as: UTF8.self)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StackJournalTestSupport
 import StackNavigation
 import StackRestoration
@@ -52,6 +53,31 @@ final class LogCommandTests: CLITestCase {
     let lines = try runCLI(["log", session, "--db", path, "--ndjson"]).jsonLines()
     XCTAssertEqual(lines.count, 10)
     XCTAssertEqual(lines[7]["type"] as? String, "path.element.numberFact.factResponse")
+  }
+
+  func testLogJSONStaysJSONWhenAStoredPayloadHoldsNumbersOutsideJSONsGrammar() throws {
+    let (path, session) = try makeDemo()
+    // Written by another tool, or before the journal checked payloads: numbers `Double()`
+    // reads but JSON does not allow.
+    let odd = ["+1", "01", "1.", #"{"count":-01}"#, "[.5]", "1e"]
+    let queue = try DatabaseQueue(path: path)
+    try queue.write { db in
+      for (index, payload) in odd.enumerated() {
+        try db.execute(
+          sql: "UPDATE journal SET payload = ? WHERE session = ? AND sequence = ?",
+          arguments: [payload, session, index + 1])
+      }
+    }
+    try queue.close()
+
+    let document = try runCLI(["log", session, "--db", path, "--json"]).jsonObject()
+    let entries = try XCTUnwrap(document["entries"] as? [[String: Any]])
+    XCTAssertEqual(entries.prefix(odd.count).map { $0["payload"] as? String }, odd)
+    let lines = try runCLI(["log", session, "--db", path, "--ndjson"]).jsonLines()
+    XCTAssertEqual(lines.prefix(odd.count).map { $0["payload"] as? String }, odd)
+    XCTAssertEqual(
+      (entries[odd.count]["payload"] as? [String: Any])?.isEmpty, false,
+      "JSON payloads are still printed as JSON")
   }
 
   func testLogFiltersCombine() throws {

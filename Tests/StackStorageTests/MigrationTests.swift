@@ -242,7 +242,8 @@ final class MigrationTests: StorageTestCase {
         root.tabA.append(.counter(Counter(count: sequence)))
         _ = try journal.append(
           session: "s", expectedSequence: Int64(sequence),
-          .test("tabA.push", payload: String(repeating: "x", count: 200), state: root))
+          .test(
+            "tabA.push", payload: "\"\(String(repeating: "x", count: 198))\"", state: root))
       }
     }
     XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-wal"), "closed cleanly")

@@ -55,6 +55,56 @@ final class SessionTests: StorageTestCase {
     }
   }
 
+  func testMetadataPayloadsAndStatesThatAreNotJSONAreRefused() throws {
+    try forEachStorage { journal, _ in
+      let refused = assertStorageError(.invalidData) {
+        try journal.createSession(
+          "s", initial: StateEncoding.encode(Root()), version: 1, metadata: Data("hello".utf8))
+      }
+      XCTAssertEqual(
+        refused?.message.hasPrefix("The metadata of session s is not JSON: `hello`."), true,
+        refused?.message ?? "")
+      XCTAssertNil(try journal.session("s"))
+      _ = try journal.createSession(
+        "s", initial: StateEncoding.encode(Root()), version: 1,
+        metadata: Data(#"{"user":"ada"}"#.utf8))
+      assertStorageError(.invalidData) {
+        try journal.setMetadata(Data("hello".utf8), session: "s")
+      }
+      XCTAssertEqual(try journal.session("s")?.metadata, Data(#"{"user":"ada"}"#.utf8))
+      assertStorageError(.invalidData) {
+        try journal.createSession(
+          "t", initial: EncodedState(json: Data("hello".utf8), stacks: []), version: 1)
+      }
+      XCTAssertNil(try journal.session("t"))
+
+      for payload in ["hello", #"{"a":"#, "+1", "01", "1."] {
+        assertStorageError(.invalidData) {
+          try journal.append(
+            session: "s", expectedSequence: 0, .test("x", payload: payload, state: Root()))
+        }
+      }
+      XCTAssertEqual(try journal.headSequence(session: "s"), 0)
+      assertStorageError(.invalidData) {
+        try journal.writeSnapshot(
+          session: "s", sequence: 0, state: EncodedState(json: Data("{".utf8), stacks: []),
+          version: 1)
+      }
+
+      // A JSON fragment is one JSON value, and an export of it imports again.
+      try journal.setMetadata(Data(#""note""#.utf8), session: "s")
+      _ = try journal.append(
+        session: "s", expectedSequence: 0, .test("x", payload: "42", state: Root()))
+      let file = directory.path("s-\(UUID().uuidString).ndjson")
+      var export = Data()
+      _ = try journal.exportSession("s") { export.append($0) }
+      try export.write(to: URL(fileURLWithPath: file))
+      let imported = try journal.importSession(SessionExportFile.read(path: file), as: "copy")
+      XCTAssertEqual(imported.entries, 1)
+      XCTAssertEqual(try journal.session("copy")?.metadata, Data(#""note""#.utf8))
+    }
+  }
+
   func testIdentifiersAreUniqueAndForksNameTheirSource() throws {
     try forEachStorage { journal, _ in
       var root = Root()

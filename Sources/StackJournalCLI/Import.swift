@@ -14,7 +14,10 @@ extension StackJournalCommand {
         versions newer than the target app's), impossible (never: the session exists — choose \
         another identifier with --as — or the file's format is newer than this build). The \
         session is written in one transaction that re-verifies it; on any refusal or failure \
-        nothing is written, and a journal file that did not exist is not left behind.
+        nothing is written. A journal that does not exist yet is built under a temporary name \
+        in the same directory and put in place only when it is complete and nothing has \
+        appeared at that path meanwhile; a failed import leaves no file behind and removes \
+        none it did not create.
 
         The target app's payload version is the highest stored in the file, or --payload-version.
         """)
@@ -69,17 +72,10 @@ extension StackJournalCommand {
         }
         var result: ImportResult?
         if !dryRun {
-          do {
-            let writer = try exists ? database.openForWriting() : SQLiteJournal(path: path)
-            result = try writer.importSession(export, as: id)
-          } catch {
-            if !exists {
-              for suffix in ["", "-wal", "-shm"] {
-                try? FileManager.default.removeItem(atPath: path + suffix)
-              }
-            }
-            throw error
-          }
+          result =
+            try exists
+            ? database.openForWriting().importSession(export, as: id)
+            : Self.importIntoNewFile(export, as: id, path: path)
         }
         let out = Terminal.standardOutput
         defer { out.flush() }
@@ -133,6 +129,50 @@ extension StackJournalCommand {
               + "\(result.snapshots) snapshots, head \(result.headSequence); it re-verified clean.")
         }
       }
+    }
+
+    /// Imports into a new journal at `path`: builds it under a temporary name beside `path`,
+    /// closes it, then links it to `path` only if nothing is there (`link` never replaces a
+    /// file). On any failure, and after the link, removes the temporary files, which this
+    /// process created, and nothing else: a journal an app created at `path` meanwhile is left
+    /// alone.
+    static func importIntoNewFile(
+      _ export: SessionExportFile,
+      as id: SessionID?,
+      path: String
+    ) throws -> ImportResult {
+      let url = URL(fileURLWithPath: path)
+      let temporary = url.deletingLastPathComponent()
+        .appendingPathComponent(".\(url.lastPathComponent).import-\(UUID().uuidString)").path
+      defer {
+        for suffix in ["", "-wal", "-shm"] {
+          try? FileManager.default.removeItem(atPath: temporary + suffix)
+        }
+      }
+      let result: ImportResult
+      do {
+        // Closing the journal at the end of this scope checkpoints its log into the file.
+        let journal = try SQLiteJournal(path: temporary)
+        result = try journal.importSession(export, as: id)
+      }
+      let log = try? FileManager.default.attributesOfItem(atPath: temporary + "-wal")
+      guard ((log?[.size] as? NSNumber)?.intValue ?? 0) == 0 else {
+        throw CLIFailure(
+          message: "The new journal's write-ahead log was not folded into it when it closed, so "
+            + "it was not put at \(path); nothing was imported. Run the import again.")
+      }
+      guard link(temporary, path) == 0 else {
+        let code = errno
+        if code == EEXIST {
+          throw CLIFailure(
+            message: "A file appeared at \(path) while the import ran; it was left as it is and "
+              + "nothing was imported. Run the import again to import into that journal.")
+        }
+        throw CLIFailure(
+          message: "Cannot create \(path): \(String(cString: strerror(code))). Nothing was "
+            + "imported.")
+      }
+      return result
     }
   }
 }

@@ -110,4 +110,65 @@ final class TransferCommandTests: CLITestCase {
     assertOneLineError(swapped, contains: "Line 4 of")
     XCTAssertFalse(FileManager.default.fileExists(atPath: target))
   }
+
+  /// The result of a run on another thread.
+  private final class Outcome: @unchecked Sendable {
+    var result: CLIResult?
+    var error: (any Error)?
+  }
+
+  func testAnImportRemovesNoJournalThatAppearedAtItsTargetWhileItRan() throws {
+    let (path, session) = try makeDemo()
+    let export = try runCLI(["export", session, "--db", path])
+    XCTAssertEqual(export.status, 0, export.stderr)
+    // The second time the import reads the file it fails (a malformed file), or succeeds.
+    for (name, secondRead) in [("fails", "not a session export\n"), ("succeeds", export.stdout)] {
+      let target = directory.path("\(name).sqlite")
+      // A pipe instead of a file: the import reads it to check it, then again while it writes
+      // the session, and waits at each read until the test writes.
+      let pipe = directory.path("\(name).ndjson")
+      XCTAssertEqual(mkfifo(pipe, 0o600), 0)
+      let outcome = Outcome()
+      let finished = DispatchSemaphore(value: 0)
+      DispatchQueue.global().async {
+        do {
+          outcome.result = try runCLI(["import", pipe, "--db", target], timeout: 60)
+        } catch {
+          outcome.error = error
+        }
+        finished.signal()
+      }
+      let first = try XCTUnwrap(FileHandle(forWritingAtPath: pipe))
+      try first.write(contentsOf: Data(export.stdout.utf8))
+      try first.close()
+      // Once the import checked the file it creates its journal; wait for it before opening the
+      // pipe again, which then waits for the import's second read.
+      let deadline = Date().addingTimeInterval(60)
+      while try files().allSatisfy({ !$0.contains(".import-") && $0 != "\(name).sqlite" }),
+        Date() < deadline
+      {
+        Thread.sleep(forTimeInterval: 0.005)
+      }
+      XCTAssertFalse(
+        FileManager.default.fileExists(atPath: target),
+        "\(name): the import builds its journal under another name")
+      let second = try XCTUnwrap(FileHandle(forWritingAtPath: pipe))
+
+      // An app creates the journal at the target and records into it meanwhile.
+      let app = try SQLiteJournal(path: target)
+      _ = try app.createSession(
+        "app", initial: StateEncoding.encode(["screen": "home"]), version: 1)
+
+      try second.write(contentsOf: Data(secondRead.utf8))
+      try second.close()
+      XCTAssertEqual(finished.wait(timeout: .now() + 90), .success, name)
+      if let error = outcome.error { throw error }
+      let result = try XCTUnwrap(outcome.result)
+      assertOneLineError(
+        result, contains: name == "fails" ? "Line 1 of" : "A file appeared at \(target)")
+      XCTAssertEqual(try app.sessions().map(\.id), ["app"], name)
+      XCTAssertTrue(FileManager.default.fileExists(atPath: target), name)
+    }
+    XCTAssertEqual(try files().filter { $0.contains(".import-") }, [], "no temporary file left")
+  }
 }

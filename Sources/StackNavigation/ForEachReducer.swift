@@ -89,12 +89,14 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
 
     case let .push(id, elementState)?:
       let stack = state[keyPath: toStackState]
-      guard !stack.ids.contains(id), id >= stack.nextID else {
+      guard !stack.ids.contains(id), id >= stack.nextID, id <= StackElementID.largest else {
         let reason =
           stack.ids.contains(id)
           ? "An element with this ID is already in the stack."
-          : "The stack already handed out this ID (its next ID is \(stack.nextID)); "
-            + "an ID is never handed out twice."
+          : id > StackElementID.largest
+            ? "The ID is above the largest a stack hands out (\(StackElementID.largest))."
+            : "The stack already handed out this ID (its next ID is \(stack.nextID)); "
+              + "an ID is never handed out twice."
         report(
           """
           A stack received a push with an ID it cannot accept.
@@ -132,9 +134,9 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
     let idsAfter = Set(state[keyPath: toStackState].ids)
     let gone = idsBefore.filter { !idsAfter.contains($0) }
     guard !gone.isEmpty else { return effects }
-    return Effect<Base.Action>.merge(
-      gone.map { .cancel(id: StackElementEffectID(stack: stackIdentity, id: $0)) }
-    ).merge(with: effects)
+    // Last, so that work the action itself started for an element it removed is cancelled too.
+    return effects.merge(
+      with: .merge(gone.map { .cancel(id: StackElementEffectID(stack: stackIdentity, id: $0)) }))
   }
 
   /// The element's effects as the parent's: cancellable with the element, and with a

@@ -13,6 +13,10 @@ public struct StackElementID: Hashable, Comparable, Sendable {
     self.generation = generation
   }
 
+  /// The largest ID a stack hands out: 2⁵³ − 1, the largest integer every JSON reader keeps
+  /// exact. Larger IDs are refused when decoding and when pushed.
+  public static let largest = StackElementID(generation: (1 << 53) - 1)
+
   /// The ID a stack hands out after this one.
   var next: StackElementID { StackElementID(generation: generation + 1) }
 
@@ -43,6 +47,14 @@ extension StackElementID: Codable {
       throw DecodingError.dataCorruptedError(
         in: container,
         debugDescription: "A stack element ID is a non-negative integer; found \(generation)."
+      )
+    }
+    // One above the largest ID is still a valid next ID.
+    guard generation <= Self.largest.generation + 1 else {
+      throw DecodingError.dataCorruptedError(
+        in: container,
+        debugDescription:
+          "A stack element ID is at most \(Self.largest.generation + 1); found \(generation)."
       )
     }
     self.init(generation: generation)

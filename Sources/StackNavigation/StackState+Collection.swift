@@ -29,6 +29,21 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection {
     storedElements.removeAll(keepingCapacity: keepCapacity)
   }
 
+  /// The elements that satisfy the predicate, with their IDs and this stack's next ID.
+  public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> Self {
+    var result = self
+    try result.removeAll { try !isIncluded($0) }
+    return result
+  }
+
+  /// A sequence's elements followed by a stack's: the stack's elements keep their IDs, the
+  /// others receive the stack's next IDs.
+  public static func + <Other: Sequence<Element>>(lhs: Other, rhs: Self) -> Self {
+    var result = rhs
+    result.insert(contentsOf: Array(lhs), at: result.startIndex)
+    return result
+  }
+
   /// Removes the elements that satisfy the predicate; the others keep their IDs.
   public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
     var keptIDs: [StackElementID] = []

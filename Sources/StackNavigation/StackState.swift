@@ -42,7 +42,9 @@ public struct StackState<Element> {
   /// The element with the given ID, or `nil` when the stack holds no such element.
   ///
   /// Setting `nil` removes the element. Setting a value for an ID the stack does not hold
-  /// appends it under that ID, and the stack's next ID moves above it.
+  /// appends it under that ID, and the stack's next ID moves above it — unless the stack already
+  /// handed that ID out: an ID is never handed out twice, so that is reported as an issue and
+  /// changes nothing.
   public subscript(id id: StackElementID) -> Element? {
     get {
       storedIDs.firstIndex(of: id).map { storedElements[$0] }
@@ -56,13 +58,13 @@ public struct StackState<Element> {
           storedElements.remove(at: index)
         }
       } else if let newValue {
-        insert(newValue, id: id, at: storedIDs.endIndex)
+        appendIfNew(newValue, id: id)
       }
     }
     _modify {
       guard let index = storedIDs.firstIndex(of: id) else {
         var element: Element? = nil
-        defer { if let element { insert(element, id: id, at: storedIDs.endIndex) } }
+        defer { if let element { appendIfNew(element, id: id) } }
         yield &element
         return
       }
@@ -128,6 +130,19 @@ public struct StackState<Element> {
     guard !storedIDs.isEmpty else { return nil }
     storedIDs.removeLast()
     return storedElements.removeLast()
+  }
+
+  /// Appends an element under an ID the stack has not handed out yet; reports any other ID.
+  mutating func appendIfNew(_ element: Element, id: StackElementID) {
+    guard id >= nextID, id <= StackElementID.largest else {
+      reportIssue(
+        """
+        An element was set under ID \(id), which this stack cannot hand out (its next ID is \
+        \(nextID)): an ID is never handed out twice. Append the element instead.
+        """)
+      return
+    }
+    insert(element, id: id, at: storedIDs.endIndex)
   }
 
   mutating func insert(_ element: Element, id: StackElementID, at index: Int) {

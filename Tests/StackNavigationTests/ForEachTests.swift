@@ -34,6 +34,7 @@ struct TickerRoot: Reducer {
   struct State: Equatable, Sendable {
     var path = StackState<Ticker.State>()
     var log: [String] = []
+    var closesOnStart = false
   }
   @CasePathable
   enum Action: Equatable, Sendable {
@@ -54,6 +55,9 @@ struct TickerRoot: Reducer {
         return .none
       case .popAllTapped:
         state.path.removeAll()
+        return .none
+      case let .path(.element(id, .startTapped)) where state.closesOnStart:
+        state.path.pop(from: id)
         return .none
       case .path:
         return .none
@@ -151,6 +155,23 @@ final class ForEachTests: XCTestCase {
       await store.waitForEffects()
     }
     XCTAssertEqual(issues, [], "no action reached a removed element")
+  }
+
+  func testWorkStartedForAnElementTheSameActionRemovesIsCancelled() async throws {
+    let issues = await collectIssues {
+      let store = Store(
+        initialState: TickerRoot.State(path: [Ticker.State()], closesOnStart: true)
+      ) {
+        TickerRoot()
+      }
+      try? await store.send(.path(.element(id: 0, action: .startTapped)))
+      try? await Task.sleep(for: .milliseconds(30))
+      await store.waitForEffects()
+      let state = await store.state
+      XCTAssertEqual(state.path.ids, [])
+      XCTAssertEqual(state.log, [])
+    }
+    XCTAssertEqual(issues, [], "the element's timer never ticked into the parent")
   }
 
   func testDismissOutsideAStackIsReported() async {

@@ -25,6 +25,48 @@ final class StackStateTests: XCTestCase {
     XCTAssertEqual(stack.ids, [6, 7])
   }
 
+  func testCollectionOperationsThatBuildAStackKeepIDs() {
+    var stack = StackState<Int>([10, 11, 12, 13])
+    stack.pop(from: 1)  // ids [#0], next #4
+    stack.append(14)  // [#0, #4]
+    let filtered = stack.filter { _ in true }
+    XCTAssertEqual(filtered.ids, [0, 4])
+    XCTAssertEqual(filtered.nextID, 5)
+    XCTAssertEqual(stack.filter { $0 == 14 }.ids, [4])
+    let prepended = [9] + stack
+    XCTAssertEqual(Array(prepended), [9, 10, 14])
+    XCTAssertEqual(prepended.ids, [5, 0, 4])
+    let appended = stack + [15]
+    XCTAssertEqual(appended.ids, [0, 4, 5])
+    var added = stack
+    added += [16, 17]
+    XCTAssertEqual(added.ids, [0, 4, 5, 6])
+  }
+
+  func testSettingAnIDTheStackAlreadyHandedOutIsReportedAndChangesNothing() {
+    var stack = StackState<Int>([1, 2, 3])
+    stack.pop(from: 1)
+    let before = stack
+    let issues = collectIssues { stack[id: 1] = 5 }
+    XCTAssertEqual(issues.count, 1)
+    XCTAssertTrue(issues[0].contains("never handed out twice"), issues[0])
+    XCTAssertEqual(stack, before)
+  }
+
+  func testHugeIDsAreRefused() {
+    XCTAssertThrowsError(
+      try JSONDecoder().decode(
+        StackState<Int>.self,
+        from: Data(#"{"elements":[],"nextID":9223372036854775807}"#.utf8))
+    ) {
+      XCTAssertTrue("\($0)".contains("at most 9007199254740992"), "\($0)")
+    }
+    var stack = StackState<Int>()
+    let issues = collectIssues { stack[id: StackElementID(generation: Int.max)] = 1 }
+    XCTAssertEqual(issues.count, 1)
+    XCTAssertTrue(stack.isEmpty)
+  }
+
   func testCopyHandsOutTheSameNextID() {
     var original = StackState<Int>([1, 2])
     var copy = original

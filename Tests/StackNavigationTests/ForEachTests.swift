@@ -166,7 +166,8 @@ final class ForEachTests: XCTestCase {
       }
       try? await store.send(.path(.element(id: 0, action: .startTapped)))
       try? await Task.sleep(for: .milliseconds(30))
-      await store.waitForEffects()
+      // Cancelled here too, so that a regression fails the test instead of ticking forever.
+      await store.cancelEffects()
       let state = await store.state
       XCTAssertEqual(state.path.ids, [])
       XCTAssertEqual(state.log, [])

@@ -25,6 +25,33 @@ struct CodingPathEncoder: Encoder {
     try value.encode(to: CodingPathEncoder(codingPath: codingPath, userInfo: userInfo))
   }
 
+  /// The key of a keyed container as the coding path records it.
+  ///
+  /// A collector names a key by its `intValue` when it has one, and a dictionary keyed by
+  /// `"42"` (or by `42`) hands out keys that do, so such a key would read as the array index
+  /// 42. Here a key made of digits only is recorded as the JSON string literal `"42"`, with no
+  /// `intValue`; a key that starts with a quote is quoted too, so the two never meet.
+  /// ``StackPath/render(_:parents:)`` turns the first into `["42"]` and the second back into
+  /// the key. Every other key is recorded as it is.
+  struct KeyedKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+
+    init(_ key: some CodingKey) {
+      let name = key.stringValue
+      stringValue =
+        StackPath.isDigits(name) || name.hasPrefix("\"") ? SQLiteJournal.quoted(name) : name
+    }
+
+    init?(stringValue: String) {
+      self.stringValue = stringValue
+    }
+
+    init?(intValue: Int) {
+      return nil
+    }
+  }
+
   struct IndexKey: CodingKey {
     var intValue: Int?
     var stringValue: String { "Index \(intValue ?? 0)" }
@@ -45,7 +72,7 @@ struct CodingPathEncoder: Encoder {
     mutating func encodeNil(forKey key: Key) throws {}
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-      try encoder.encode(value, at: codingPath + [key])
+      try encoder.encode(value, at: codingPath + [KeyedKey(key)])
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -53,11 +80,11 @@ struct CodingPathEncoder: Encoder {
       forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
       KeyedEncodingContainer(
-        KeyedContainer<NestedKey>(encoder: encoder, codingPath: codingPath + [key]))
+        KeyedContainer<NestedKey>(encoder: encoder, codingPath: codingPath + [KeyedKey(key)]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-      UnkeyedContainer(encoder: encoder, codingPath: codingPath + [key])
+      UnkeyedContainer(encoder: encoder, codingPath: codingPath + [KeyedKey(key)])
     }
 
     mutating func superEncoder() -> any Encoder {
@@ -66,7 +93,7 @@ struct CodingPathEncoder: Encoder {
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-      CodingPathEncoder(codingPath: codingPath + [key], userInfo: encoder.userInfo)
+      CodingPathEncoder(codingPath: codingPath + [KeyedKey(key)], userInfo: encoder.userInfo)
     }
   }
 

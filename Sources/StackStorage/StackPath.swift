@@ -2,6 +2,21 @@ import Foundation
 import StackNavigation
 
 /// Turns the stacks a ``StackEncodingCollector`` met into ``StackRecord``s with readable paths.
+///
+/// A path names where a stack sits in the encoded state, from the root:
+///
+/// ```
+/// path      = [ name ] { component }
+/// component = "." name          a property, or a dictionary key, that is not all digits
+///           | "[" digits "]"    the element at that position of an array
+///           | "[\"" digits "\"]"  a property or dictionary key made of digits only
+///           | "[#" digits "]"   the element with that ID in the stack the path has reached
+/// ```
+///
+/// The root itself is the empty path. The `_0` key of an enum case's unlabeled payload is left
+/// out, and the `elements`, position and `state` keys of an element inside a parent stack become
+/// its `[#id]`: `path`, `tabs[1].path`, `sheets["42"].path`, `path[#3].counter.path`. Names are
+/// written as they are, not escaped.
 enum StackPath {
   /// The records of the collected stacks, sorted by path.
   static func records(from stacks: [StackEncodingCollector.Stack]) throws -> [StackRecord] {
@@ -31,8 +46,10 @@ enum StackPath {
     return records
   }
 
-  /// Renders a coding path: components joined with `.`, integers as `[i]`, the segment
-  /// `elements.<i>.state` inside a parent stack as `[#<id>]`, and `_0` components dropped.
+  /// Renders a coding path as the grammar above reads: keys joined with `.`, array positions
+  /// as `[i]`, keys of digits only (recorded quoted, see ``CodingPathEncoder/KeyedKey``) as
+  /// `["42"]`, the segment `elements.<i>.state` inside a parent stack as `[#<id>]`, and `_0`
+  /// components dropped.
   static func render(_ components: [String], parents: [[String]: [StackElementID]]) -> String {
     var rendered = ""
     var index = components.startIndex
@@ -51,13 +68,26 @@ enum StackPath {
       let component = components[index]
       index += 1
       if component == "_0" { continue }
-      if !component.isEmpty, component.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+      if isDigits(component) {
         rendered += "[\(component)]"
+        continue
+      }
+      let key =
+        component.hasPrefix("\"")
+        ? (try? JSONDecoder().decode(String.self, from: Data(component.utf8))) ?? component
+        : component
+      if isDigits(key) {
+        rendered += "[\"\(key)\"]"
       } else {
         if !rendered.isEmpty { rendered += "." }
-        rendered += component
+        rendered += key
       }
     }
     return rendered
+  }
+
+  /// Whether a key is made of ASCII digits only, and not empty.
+  static func isDigits(_ key: String) -> Bool {
+    !key.isEmpty && key.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
   }
 }

@@ -54,6 +54,26 @@ final class StateEncodingTests: StorageTestCase {
       try StateEncoding.encode(tabs).stacks.map(\.path), ["tabs[0]", "tabs[1]"])
   }
 
+  func testDictionaryKeysOfDigitsAreQuotedSoTheyDifferFromArrayPositions() throws {
+    struct Sheets: Encodable {
+      var byName: [String: StackState<Screen>]
+      var byNumber: [Int: StackState<Screen>]
+      var list: [StackState<Screen>]
+    }
+    var detail = Detail(title: "nested")
+    detail.path.append(.home)
+    let sheets = Sheets(
+      byName: ["42": [.detail(detail)], "1": [.home], "a": [.home], "-1": [.home], #""q"#: []],
+      byNumber: [7: [.home]],
+      list: [[.home], [.home]])
+    XCTAssertEqual(
+      try StateEncoding.encode(sheets).stacks.map(\.path),
+      [
+        #"byName."q"#, "byName.-1", "byName.a", #"byName["1"]"#, #"byName["42"]"#,
+        #"byName["42"][#0].detail.path"#, #"byNumber["7"]"#, "list[0]", "list[1]",
+      ])
+  }
+
   func testPathRenderingRules() {
     let parents: [[String]: [StackElementID]] = [["path"]: [0, 3]]
     XCTAssertEqual(StackPath.render(["path"], parents: parents), "path")
@@ -63,6 +83,9 @@ final class StateEncodingTests: StorageTestCase {
         ["path", "elements", "1", "state", "counter", "_0", "path"], parents: parents),
       "path[#3].counter.path")
     XCTAssertEqual(StackPath.render([], parents: parents), "")
+    XCTAssertEqual(
+      StackPath.render(["sheets", #""42""#, "path"], parents: parents), #"sheets["42"].path"#)
+    XCTAssertEqual(StackPath.render(["sheets", #""\"q""#], parents: parents), #"sheets."q"#)
   }
 
   func testCaseNames() {

@@ -75,13 +75,19 @@ public struct Effect<Action> {
 
   /// Makes this effect cancellable with ``cancel(id:)``; with `cancelInFlight`, first cancels
   /// the work already running under the same ID.
+  ///
+  /// IDs are scoped to the stack element the reducer runs for: the same ID in two elements
+  /// names two different pieces of work.
   public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
-    Self(operations: [.cancellable(EffectID(id), cancelInFlight: cancelInFlight, operations)])
+    Self(
+      operations: [
+        .cancellable(EffectID(ScopedCancelID(id)), cancelInFlight: cancelInFlight, operations)
+      ])
   }
 
   /// An effect that cancels the work running under an ID.
   public static func cancel(id: some Hashable & Sendable) -> Self {
-    Self(operations: [.cancel(EffectID(id))])
+    Self(operations: [.cancel(EffectID(ScopedCancelID(id)))])
   }
 
   /// Transforms the actions this effect sends.

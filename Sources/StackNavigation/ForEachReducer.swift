@@ -63,6 +63,7 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
 
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     let idsBefore = state[keyPath: toStackState].ids
+    let stackIdentity = self.stackIdentity
     let effects: Effect<Base.Action>
 
     switch toStackAction.extract(from: action) {
@@ -80,10 +81,11 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
           """)
         return .none
       }
-      let elementEffect = destination.reduce(
-        into: &state[keyPath: toStackState][id: id]!,
-        action: elementAction
-      )
+      let elementEffect = withDependencies {
+        $0.navigationIDPath.elements.append(StackElementEffectID(stack: stackIdentity, id: id))
+      } operation: {
+        destination.reduce(into: &state[keyPath: toStackState][id: id]!, action: elementAction)
+      }
       let baseEffect = base.reduce(into: &state, action: action)
       effects = elementEffects(elementEffect, id: id).merge(with: baseEffect)
 

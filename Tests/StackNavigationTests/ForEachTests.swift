@@ -4,6 +4,7 @@ import XCTest
 
 /// A feature whose elements run a long effect, to show it stops when the element is popped.
 struct Ticker: Reducer, Sendable {
+  enum CancelID: Hashable, Sendable { case timer }
   struct State: Equatable, Codable, Sendable {
     var ticks = 0
   }
@@ -22,6 +23,7 @@ struct Ticker: Reducer, Sendable {
             await send(.tick)
           }
         }
+        .cancellable(id: CancelID.timer, cancelInFlight: true)
       case .tick:
         state.ticks += 1
         return .none
@@ -64,6 +66,35 @@ struct TickerRoot: Reducer {
       }
     }
     .forEach(\.path, action: \.path) { Ticker() }
+  }
+}
+
+/// An element that holds a stack of its own.
+struct Outer: Reducer {
+  struct State: Equatable, Sendable {
+    var inner = StackState<Ticker.State>()
+  }
+  @CasePathable
+  enum Action: Equatable, Sendable {
+    case inner(StackAction<Ticker.State, Ticker.Action>)
+  }
+  var body: some ReducerOf<Self> {
+    Reduce { _, _ in .none }
+      .forEach(\.inner, action: \.inner) { Ticker() }
+  }
+}
+
+struct NestedRoot: Reducer {
+  struct State: Equatable, Sendable {
+    var path = StackState<Outer.State>()
+  }
+  @CasePathable
+  enum Action: Equatable, Sendable {
+    case path(StackAction<Outer.State, Outer.Action>)
+  }
+  var body: some ReducerOf<Self> {
+    Reduce { _, _ in .none }
+      .forEach(\.path, action: \.path) { Outer() }
   }
 }
 
@@ -173,6 +204,38 @@ final class ForEachTests: XCTestCase {
       XCTAssertEqual(state.log, [])
     }
     XCTAssertEqual(issues, [], "the element's timer never ticked into the parent")
+  }
+
+  func testTheSameCancellationIDInTwoElementsNamesTwoPiecesOfWork() async throws {
+    let store = Store(initialState: TickerRoot.State(path: [Ticker.State(), Ticker.State()])) {
+      TickerRoot()
+    }
+    try await store.send(.path(.element(id: 0, action: .startTapped)))
+    try await store.send(.path(.element(id: 1, action: .startTapped)))  // cancels only its own
+    try await Task.sleep(for: .milliseconds(40))
+    let first = await store.state.path.map(\.ticks)
+    try await Task.sleep(for: .milliseconds(40))
+    let second = await store.state.path.map(\.ticks)
+    await store.cancelEffects()
+    XCTAssertGreaterThan(second[0], first[0], "element #0 still ticks")
+    XCTAssertGreaterThan(second[1], first[1], "element #1 ticks")
+  }
+
+  func testPoppingANestedElementLeavesTheSameIDInAnotherElementRunning() async throws {
+    let outer = Outer.State(inner: [Ticker.State()])
+    let store = Store(initialState: NestedRoot.State(path: [outer, outer])) { NestedRoot() }
+    for id: StackElementID in [0, 1] {
+      try await store.send(.path(.element(id: id, action: .inner(.element(id: 0, action: .startTapped)))))
+    }
+    try await Task.sleep(for: .milliseconds(30))
+    try await store.send(.path(.element(id: 0, action: .inner(.popFrom(id: 0)))))
+    let before = await store.state.path[id: 1]?.inner[id: 0]?.ticks ?? 0
+    try await Task.sleep(for: .milliseconds(40))
+    let after = await store.state.path[id: 1]?.inner[id: 0]?.ticks ?? 0
+    await store.cancelEffects()
+    XCTAssertGreaterThan(after, before, "the sibling's inner #0 keeps ticking")
+    let popped = await store.state.path[id: 0]?.inner.ids
+    XCTAssertEqual(popped, [])
   }
 
   func testDismissOutsideAStackIsReported() async {

@@ -92,13 +92,21 @@ public actor Store<State: Sendable, Action: Sendable> {
   private func process(_ action: Action) throws -> [Task<Void, Never>] {
     var queue = [action]
     var tasks: [Task<Void, Never>] = []
+    var isFirst = true
     while !queue.isEmpty {
       let action = queue.removeFirst()
       var newState = state
       let effect = reducer.reduce(into: &newState, action: action)
       if let observer {
-        try observer(StoreTransition(action: action, stateBefore: state, stateAfter: newState))
+        do {
+          try observer(StoreTransition(action: action, stateBefore: state, stateAfter: newState))
+        } catch where !isFirst {
+          throw FollowUpActionRejected(
+            action: String(customDumping: action), underlying: error,
+            startedWork: StoreTask(tasks: tasks))
+        }
       }
+      isFirst = false
       state = newState
       let started = runtime.start(effect) { [weak self] action in
         await self?.receiveFromEffect(action)
@@ -111,6 +119,25 @@ public actor Store<State: Sendable, Action: Sendable> {
 
   deinit {
     runtime.cancelAll()
+  }
+}
+
+/// The action sent was kept, but an action its effects sent at once was rejected by the store's
+/// observer (for a recording store: it could not be journaled).
+///
+/// The state holds the sent action's change and those of the actions before the rejected one;
+/// the rejected action and the ones after it were dropped. Do not send the first action again.
+public struct FollowUpActionRejected: Error, CustomStringConvertible {
+  /// The rejected action, dumped.
+  public let action: String
+  /// Why the observer rejected it.
+  public let underlying: any Error
+  /// The work the kept actions started.
+  public let startedWork: StoreTask
+
+  public var description: String {
+    "The action was kept, but the action it sent at once was rejected: \(underlying)\n"
+      + "Rejected: \(action)"
   }
 }
 

@@ -7,7 +7,9 @@ import StackStorage
 /// Every action — sent by a caller or by an effect — is appended to the session's journal with
 /// what it did to the stacks, in order, in the same transaction as the stack rows. An action is
 /// kept only once it is in the journal: when the append fails (a full disk, another writer),
-/// `send` throws and the state stays as it was.
+/// `send` throws and the state stays as it was. When the sent action is journaled but an action
+/// its effects send at once cannot be, `send` throws ``StackNavigation/FollowUpActionRejected``:
+/// the state and the journal then both hold the sent action, and not the rejected one.
 ///
 /// ```swift
 /// let journal = try SQLiteJournal(path: "navigation.sqlite")

@@ -69,6 +69,30 @@ final class StoreTests: XCTestCase {
     XCTAssertEqual(state, RootFeature.State())
   }
 
+  func testARejectedFollowUpActionKeepsTheSentActionAndSaysSo() async throws {
+    let store = Store(
+      initialState: [String](),
+      reducer: {
+        Reduce<[String], String> { state, action in
+          state.append(action)
+          return action == "a" ? .send("b") : .none
+        }
+      },
+      observer: { transition in
+        if transition.action == "b" { throw Rejected() }
+      }
+    )
+    do {
+      try await store.send("a")
+      XCTFail("expected the follow-up's rejection")
+    } catch let error as FollowUpActionRejected {
+      XCTAssertTrue(error.underlying is Rejected)
+      XCTAssertEqual(error.action, #""b""#)
+    }
+    let state = await store.state
+    XCTAssertEqual(state, ["a"], "the sent action was kept, the rejected one dropped")
+  }
+
   func testManyTasksSendToOneStoreWithoutLosingActions() async throws {
     let store = Store(initialState: RootFeature.State(path: [.counter(.init(count: -10_000))])) {
       RootFeature()

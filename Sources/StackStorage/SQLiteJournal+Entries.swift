@@ -51,10 +51,13 @@ extension SQLiteJournal {
   }
 
   /// The sequence of the last entry recorded at or before `date` (the latest time, then the
-  /// highest sequence); 0 when `date` precedes the first entry but not the session's creation.
+  /// highest sequence); when no entry kept is that early, the oldest snapshot's sequence if
+  /// `date` is at or after the time it was recorded: 0 before the first entry, or the snapshot
+  /// a compaction kept.
   ///
   /// Found through the `journal_by_time` index. Times are compared to the millisecond. Throws
-  /// ``StorageError/Code/sequenceOutOfRange`` for a date before the session was created.
+  /// ``StorageError/Code/sequenceOutOfRange`` for a date before the session was created, or,
+  /// after a compaction, before the oldest snapshot it kept.
   public func sequence(session: SessionID, atOrBefore date: Date) throws -> Int64 {
     let time = Timestamp.string(from: date)
     return try read("finding the entry of session \(session) at \(time)") { db in
@@ -78,7 +81,27 @@ extension SQLiteJournal {
           path: path
         )
       }
-      return 0
+      // Before the first entry kept: the oldest snapshot holds the state from its time on,
+      // sequence 0 for a session never compacted.
+      let oldest = try Row.fetchOne(
+        db.cachedStatement(
+          sql: "SELECT sequence, recorded_at FROM snapshots WHERE session = ? "
+            + "ORDER BY sequence LIMIT 1"
+        ),
+        arguments: [session.rawValue]
+      )
+      guard let oldest, let sequence = oldest[0] as Int64?, sequence > 0 else { return 0 }
+      let recordedAt: String = oldest[1]
+      guard recordedAt <= time else {
+        throw StorageError(
+          code: .sequenceOutOfRange,
+          message: "Session \(session) was compacted: its history now starts at sequence "
+            + "\(sequence), recorded at \(recordedAt), after \(time). Ask for a time at or after "
+            + "that.",
+          path: path
+        )
+      }
+      return sequence
     }
   }
 

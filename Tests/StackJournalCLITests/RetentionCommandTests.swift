@@ -1,5 +1,6 @@
 import Foundation
 import StackJournalTestSupport
+import StackNavigation
 import StackRestoration
 import StackStorage
 import XCTest
@@ -33,6 +34,41 @@ final class RetentionCommandTests: CLITestCase {
     let gone = try runCLI(["show", session, "--at", "2", "--db", path])
     assertOneLineError(gone, contains: "compacted")
     XCTAssertEqual(try runCLI(["show", session, "--at", "6", "--db", path]).status, 0)
+  }
+
+  func testShowAtATimeBetweenTheKeptSnapshotAndTheNextEntryShowsTheSnapshot() throws {
+    let path = directory.path("timed.sqlite")
+    let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+    do {
+      let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: 2))
+      var stack = StackState<Int>()
+      _ = try journal.createSession(
+        "timed", initial: StateEncoding.encode(["path": stack]), version: 1, at: t0)
+      for sequence in 0..<5 {
+        stack.append(sequence)
+        _ = try journal.append(
+          session: "timed", expectedSequence: Int64(sequence),
+          JournalEntryDraft(
+            type: "push", version: 1, payload: Data("{}".utf8),
+            state: try StateEncoding.encode(["path": stack]),
+            recordedAt: t0.addingTimeInterval(Double(sequence + 1) * 10)))
+      }
+    }
+    let compacted = try runCLI(["compact", "timed", "--keep-snapshots", "2", "--db", path])
+    XCTAssertEqual(compacted.status, 0, compacted.stderr)
+
+    // Snapshot 2 was recorded at t0 + 20 s, entry 3 at t0 + 30 s.
+    let between = try runCLI([
+      "show", "timed", "--at-time", "2023-11-14T22:13:45Z", "--db", path, "--json",
+    ])
+    XCTAssertEqual(between.status, 0, between.stderr)
+    let shown = try between.jsonObject()
+    XCTAssertEqual(shown["sequence"] as? Int, 2)
+    let stacks = try XCTUnwrap(shown["stacks"] as? [[String: Any]])
+    XCTAssertEqual((stacks.first?["elements"] as? [Any])?.count, 2)
+
+    let before = try runCLI(["show", "timed", "--at-time", "2023-11-14T22:13:35Z", "--db", path])
+    assertOneLineError(before, contains: "compacted: its history now starts at sequence 2")
   }
 
   func testPruneDeletesMatchingSessionsOnlyWhenAsked() throws {

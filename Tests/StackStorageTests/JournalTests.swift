@@ -292,6 +292,37 @@ final class JournalTests: StorageTestCase {
     }
   }
 
+  func testTimeLookupsAfterACompactionFallBackToTheOldestKeptSnapshot() throws {
+    try forEachStorage(options: .init(snapshotInterval: 2)) { journal, _ in
+      let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+      _ = try journal.createSession("s", initial: StateEncoding.encode(Root()), version: 1, at: t0)
+      var root = Root()
+      for sequence in 0..<5 {
+        root.tabA.append(.home)
+        _ = try journal.append(
+          session: "s", expectedSequence: Int64(sequence),
+          .test("push", state: root, at: t0.addingTimeInterval(Double(sequence + 1) * 10)))
+      }
+      // Keeps the snapshots at 2 and 4: entries 1 and 2 go, 3…5 stay.
+      let plan = try journal.compact(session: "s", keepSnapshots: 2, dryRun: false)
+      XCTAssertEqual(plan.keptSnapshots, [2, 4])
+
+      XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(20)), 2)
+      XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(25)), 2)
+      XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(30)), 3)
+      XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(99)), 5)
+      let gone = assertStorageError(.sequenceOutOfRange) {
+        try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(19.999))
+      }
+      XCTAssertEqual(
+        gone?.message.hasPrefix("Session s was compacted: its history now starts at sequence 2"),
+        true, gone?.message ?? "")
+      assertStorageError(.sequenceOutOfRange) {
+        try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(-1))
+      }
+    }
+  }
+
   func testStacksOutsideTheJournalAreOutOfRange() throws {
     try forEachStorage { journal, _ in
       _ = try journal.createSession("s", initial: StateEncoding.encode(Root()), version: 1)

@@ -35,6 +35,11 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
   /// - Parameters:
   ///   - payloadVersion: The version of the app's state and action encoding, stored with every
   ///     entry; journals written by a newer version are refused.
+  ///   - acceptingIncompleteRestore: What to do when the session's history no longer fully
+  ///     decodes (the app's types changed): `false` (the default) refuses with
+  ///     ``RestorationError/Code/incompleteRestore`` and changes nothing; `true` continues from
+  ///     what decodes, after writing a `stackjournal.repair` entry (and a snapshot) that records
+  ///     what was left out — so the journal never attributes the loss to a user's action.
   ///   - onRecorded: Sees every action once it is in the journal, with its sequence and the
   ///     state before and after.
   ///   - onEffectFailure: Receives actions sent by effects that could not be journaled; they
@@ -45,6 +50,7 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
     initialState: @autoclosure () -> State,
     payloadVersion: Int = 1,
     metadata: Data? = nil,
+    acceptingIncompleteRestore: Bool = false,
     @ReducerBuilder<State, Action> reducer: @escaping () -> R,
     onRecorded: (@Sendable (Int64, StoreTransition<State, Action>) -> Void)? = nil,
     onEffectFailure: (@Sendable (Action, any Error) -> Void)? = nil
@@ -52,8 +58,24 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
     if try journal.session(session) != nil {
       let restored = try Replayer<State, Action>(journal: journal, payloadVersion: payloadVersion, reducer: reducer)
         .restore(session: session, at: .head)
+      var sequence = restored.sequence
+      if !restored.skipped.isEmpty {
+        guard acceptingIncompleteRestore else {
+          throw RestorationError(
+            code: .incompleteRestore,
+            message: """
+              Session '\(session)' no longer fully decodes with this app's types; nothing was \
+              changed. Left out:
+              \(restored.skipped.map { "  " + $0.description }.joined(separator: "\n"))
+              Register upcasters, or open with `acceptingIncompleteRestore: true` to continue \
+              from what decodes.
+              """)
+        }
+        sequence = try writeRepair(
+          session: session, journal: journal, restored: restored, payloadVersion: payloadVersion)
+      }
       return try RecordingStore(
-        session: session, journal: journal, state: restored.state, sequence: restored.sequence,
+        session: session, journal: journal, state: restored.state, sequence: sequence,
         payloadVersion: payloadVersion, reducer: reducer, restoration: restored,
         onRecorded: onRecorded, onEffectFailure: onEffectFailure)
     }
@@ -135,6 +157,24 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
   /// Waits until no effect is running.
   public func waitForEffects() async {
     await store.waitForEffects()
+  }
+
+  /// Appends a repair entry holding the restored state, and a snapshot of it.
+  static func writeRepair(
+    session: SessionID,
+    journal: any JournalBackend,
+    restored: Restored<State>,
+    payloadVersion: Int
+  ) throws -> Int64 {
+    let state = try encode(restored.state)
+    let draft = JournalEntryDraft(
+      type: RepairEntry.type, version: payloadVersion,
+      payload: try RepairEntry.payload(skipped: restored.skipped, state: state), state: state)
+    let sequence = try journal.append(
+      session: session, expectedSequence: restored.sequence, draft)
+    try journal.writeSnapshot(
+      session: session, sequence: sequence, state: state, version: payloadVersion)
+    return sequence
   }
 
   static func encode(_ state: State) throws -> EncodedState {

@@ -89,7 +89,11 @@ public struct Replayer<State: Codable, Action: Decodable> {
     let issues = IssueCollector()
     try withIssueReporters([issues]) {
       try journal.entries(session: session, after: snapshot.sequence, through: sequence) { entry in
-        if let stoppedAt {
+        if entry.type == RepairEntry.type {
+          // What was left out before is superseded: the journal holds the state from here.
+          (state, skipped) = try repairedState(entry)
+          stoppedAt = nil
+        } else if let stoppedAt {
           try checkVersion(entry.version, what: "entry \(entry.sequence)")
           skipped.append(
             SkippedItem(
@@ -154,6 +158,10 @@ public struct Replayer<State: Codable, Action: Decodable> {
   ) throws {
     var skipped: [SkippedItem] = []
     try journal.entries(session: session, after: sequence, through: through) { entry in
+      if entry.type == RepairEntry.type {
+        state = try repairedState(entry).state
+        return try body(entry, state, true)
+      }
       let action = try decodeAction(entry, skipped: &skipped)
       if let action { _ = reducer.reduce(into: &state, action: action) }
       return try body(entry, state, action != nil)
@@ -162,11 +170,18 @@ public struct Replayer<State: Codable, Action: Decodable> {
 
   /// Runs the reducer once on a state, dropping the effect.
   func reduce(_ state: State, _ entry: JournalEntry) -> State? {
+    if entry.type == RepairEntry.type { return try? repairedState(entry).state }
     var skipped: [SkippedItem] = []
     guard let action = try? decodeAction(entry, skipped: &skipped) else { return nil }
     var state = state
     _ = reducer.reduce(into: &state, action: action)
     return state
+  }
+
+  /// The state a repair entry holds, with what of it no longer decodes.
+  func repairedState(_ entry: JournalEntry) throws -> (state: State, skipped: [SkippedItem]) {
+    let recorded = try journal.stacks(session: entry.session, at: entry.sequence)
+    return try StateRepair.decode(State.self, from: RepairEntry.state(of: entry), stacks: recorded)
   }
 
   func decodeAction(_ entry: JournalEntry, skipped: inout [SkippedItem]) throws -> Action? {

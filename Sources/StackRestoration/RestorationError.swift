@@ -13,6 +13,9 @@ public struct RestorationError: Error, CustomStringConvertible, Sendable {
     case outOfRange
     /// The state or an action could not be encoded for the journal.
     case encodingFailed
+    /// A session's history no longer fully decodes, and the recording store was not allowed to
+    /// continue from what does.
+    case incompleteRestore
   }
 
   /// What kind of failure this is.

@@ -101,6 +101,56 @@ final class ChangedTypesTests: XCTestCase {
     XCTAssertEqual(try fileBytes(path), before, "restoring never changes the file")
   }
 
+  func testReopeningAfterTypesChangedIsRefusedUnlessAcceptedThenRepairedExplicitly() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("journal.sqlite")
+    do {
+      let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: 3))
+      try await recordMixedSession(journal)
+    }
+    let before = try fileBytes(path)
+    let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: 3))
+
+    XCTAssertThrowsError(
+      try RecordingStore.open(
+        session: "mixed", journal: journal, initialState: RootWithoutNumberFacts.State()
+      ) {
+        RootWithoutNumberFacts()
+      }
+    ) { error in
+      XCTAssertEqual((error as? RestorationError)?.code, .incompleteRestore)
+      XCTAssertTrue("\(error)".contains("stack element #3"), "\(error)")
+    }
+    XCTAssertEqual(try fileBytes(path), before, "a refused open changes nothing")
+
+    let store = try RecordingStore.open(
+      session: "mixed", journal: journal, initialState: RootWithoutNumberFacts.State(),
+      acceptingIncompleteRestore: true
+    ) {
+      RootWithoutNumberFacts()
+    }
+    XCTAssertEqual(store.sequence, 6)
+    var repair: JournalEntry?
+    try journal.entries(session: "mixed", after: 5) { repair = $0; return false }
+    XCTAssertEqual(repair?.type, "stackjournal.repair")
+    XCTAssertEqual(repair?.delta.changes.first?.popped, [3, 4], "the loss is the repair's")
+
+    try await store.send(.pushCounterTapped(count: 9))
+    let live = await store.state
+    XCTAssertEqual(live.path.ids, [0, 1, 2, 5], "no ID is handed out twice")
+
+    let replayer = Replayer(journal: journal) { RootWithoutNumberFacts() }
+    let restored = try replayer.restore(session: "mixed")
+    XCTAssertEqual(restored.state, live)
+    XCTAssertTrue(restored.isComplete)
+    XCTAssertTrue(try replayer.verify(session: "mixed", from: 6).isClean)
+    XCTAssertTrue(try journal.verifyStorage().isClean)
+
+    // The app version that wrote the history still restores it, repair included.
+    let original = try Replayer(journal: journal) { RootFeature() }.restore(session: "mixed")
+    XCTAssertEqual(original.state.path.ids, [0, 1, 2, 5])
+  }
+
   func testRenamedFieldWithoutUpcasterIsReported() async throws {
     struct RenamedCounter: Codable, Equatable, Sendable { var value: Int }
     struct Root: Codable, Equatable, Sendable { var path: StackState<RenamedCounter> }

@@ -128,6 +128,7 @@ public struct Replayer<State: Codable, Action: Decodable> {
     let recorded = try journal.stacks(session: session, at: sequence)
     let encoded = try StateEncoding.encode(state)
     var document = try JSONSerialization.jsonObject(with: encoded.json, options: [.fragmentsAllowed])
+    var unplaced: [SkippedItem] = []
     // Stacks nested in an element come along with the element's recorded state.
     for stack in recorded where !stack.path.contains("[#") {
       let elements: [[String: Any]] = try stack.elements.map {
@@ -141,10 +142,19 @@ public struct Replayer<State: Codable, Action: Decodable> {
         $0["elements"] = elements
         $0["nextID"] = stack.nextID.generation
       }
-      if let updated { document = updated }
+      if let updated {
+        document = updated
+      } else {
+        unplaced.append(
+          SkippedItem(
+            kind: .stack(path: stack.path),
+            reason: "the restored state has no place for it; its \(stack.elements.count) "
+              + "element(s) stay in the journal"))
+      }
     }
     let data = try JSONSerialization.data(withJSONObject: document, options: [.fragmentsAllowed])
-    return try StateRepair.decode(State.self, from: data, stacks: recorded)
+    let repaired = try StateRepair.decode(State.self, from: data, stacks: recorded)
+    return (repaired.state, unplaced + repaired.skipped)
   }
 
   /// Replays the entries after `sequence` through `through`, starting from `state`, calling

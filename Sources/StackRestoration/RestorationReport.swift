@@ -10,6 +10,9 @@ public struct SkippedItem: Equatable, Sendable, CustomStringConvertible {
     case element(stackPath: String, id: StackElementID)
     /// A journal entry whose action did not decode; its action was not replayed.
     case entry(sequence: Int64, type: String)
+    /// A stack the journal recorded that has no place in the restored state (it sits in a
+    /// part of the state that replay could not rebuild).
+    case stack(path: String)
   }
 
   /// What was left out.
@@ -23,6 +26,8 @@ public struct SkippedItem: Equatable, Sendable, CustomStringConvertible {
       return "stack element \(id) of '\(path.isEmpty ? "(root)" : path)' (and above): \(reason)"
     case let .entry(sequence, type):
       return "entry \(sequence) (\(type)): \(reason)"
+    case let .stack(path):
+      return "stack '\(path.isEmpty ? "(root)" : path)': \(reason)"
     }
   }
 }

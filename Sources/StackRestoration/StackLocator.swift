@@ -2,7 +2,7 @@ import Foundation
 import StackNavigation
 
 /// Finds a stack in an encoded state (a `JSONSerialization` document) by its stored path, such
-/// as `path`, `tabs[1].path` or `path[#3].counter.path`.
+/// as `path`, `tabs[1].path`, `tabs["42"].path` or `path[#3].counter.path`.
 enum StackLocator {
   enum Token: Equatable {
     case key(String)
@@ -26,7 +26,10 @@ enum StackLocator {
         flush()
         var inside = ""
         while let next = iterator.next(), next != "]" { inside.append(next) }
-        if inside.hasPrefix("#"), let id = Int(inside.dropFirst()) {
+        if inside.count >= 2, inside.hasPrefix("\""), inside.hasSuffix("\"") {
+          // A dictionary key that would read as an index: `tabs["42"]`.
+          tokens.append(.key(String(inside.dropFirst().dropLast())))
+        } else if inside.hasPrefix("#"), let id = Int(inside.dropFirst()) {
           tokens.append(.element(id))
         } else if let index = Int(inside) {
           tokens.append(.index(index))

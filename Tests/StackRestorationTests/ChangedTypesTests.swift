@@ -151,6 +151,34 @@ final class ChangedTypesTests: XCTestCase {
     XCTAssertEqual(original.state.path.ids, [0, 1, 2, 5])
   }
 
+  func testARecordedStackWithNoPlaceInTheRestoredStateIsReported() async throws {
+    struct Detail: Equatable, Codable, Sendable { var inner: StackState<Int> }
+    struct State: Equatable, Codable, Sendable { var detail: Detail? }
+    enum V1: Equatable, Codable, Sendable { case legacy, openDetail }
+    enum V2: Equatable, Codable, Sendable { case openDetail }
+    let journal = try SQLiteJournal.inMemory()
+    let store = try RecordingStore.open(session: "detail", journal: journal, initialState: State()) {
+      Reduce<State, V1> { state, action in
+        if action == .openDetail { state.detail = Detail(inner: [1, 2]) }
+        return .none
+      }
+    }
+    try await store.send(.legacy)
+    try await store.send(.openDetail)
+    let restored = try Replayer<State, V2>(journal: journal) {
+      Reduce<State, V2> { state, _ in
+        state.detail = Detail(inner: [1, 2])
+        return .none
+      }
+    }.restore(session: "detail")
+    XCTAssertNil(restored.state.detail)
+    XCTAssertEqual(restored.skipped.map(\.kind), [
+      .entry(sequence: 1, type: "legacy"),
+      .entry(sequence: 2, type: "openDetail"),
+      .stack(path: "detail.inner"),
+    ])
+  }
+
   func testRenamedFieldWithoutUpcasterIsReported() async throws {
     struct RenamedCounter: Codable, Equatable, Sendable { var value: Int }
     struct Root: Codable, Equatable, Sendable { var path: StackState<RenamedCounter> }

@@ -72,7 +72,7 @@ enum DatabaseFile {
   static func readSchemaState(_ path: String) throws -> SchemaState {
     do {
       let connection = try ReadOnlyConnection(
-        path: path, immutable: ReadOnlyConnection.hasNoPendingLog(path))
+        path: path, immutable: ReadOnlyConnection.hasNoLogFiles(path))
       return try SchemaState.read(connection)
     } catch let error as DatabaseError {
       throw StorageError(databaseError: error, path: path, doing: "checking the file")

@@ -5,9 +5,10 @@ import GRDBSQLite
 /// A read-only SQLite connection that leaves the file and its directory untouched, used to check
 /// a file before anything opens it for writing.
 ///
-/// When the file has no write-ahead log with content, it is opened `immutable`: SQLite then
-/// takes no lock and creates no `-wal` or `-shm` file next to it. Otherwise (another process
-/// has it open, or one crashed) it is opened plainly read-only, so the log is read too.
+/// When no `-wal` or `-shm` file lies next to the file, no writer has it open: it is opened
+/// `immutable`, and SQLite then takes no lock and creates no `-wal` or `-shm` file next to it.
+/// Otherwise (another process has it open, or one crashed) it is opened plainly read-only, so
+/// the log is read too and the writer's locks are honoured.
 final class ReadOnlyConnection {
   private var handle: OpaquePointer?
   let path: String
@@ -25,11 +26,17 @@ final class ReadOnlyConnection {
     sqlite3_compileoption_used("USE_URI") != 0
   }
 
-  /// Whether the file has no write-ahead log with content: no writer has it open, and nothing
-  /// waits to be checkpointed.
-  static func hasNoPendingLog(_ path: String) -> Bool {
-    let attributes = try? FileManager.default.attributesOfItem(atPath: path + "-wal")
-    return ((attributes?[.size] as? NSNumber)?.intValue ?? 0) == 0
+  /// Whether neither a `-wal` nor a `-shm` file lies next to the file, so it may be opened
+  /// `immutable`: no writer has it open, and nothing waits to be checkpointed.
+  ///
+  /// An empty `-wal` is not enough: a writer that has not written yet, or whose checkpoint
+  /// emptied the log, leaves it empty, and an `immutable` reader takes no locks, so it would
+  /// read the pages that writer changes later, half-written ones included. A writer in WAL
+  /// mode keeps its `-shm` for as long as it has the file open; the last one to close it
+  /// removes both files.
+  static func hasNoLogFiles(_ path: String) -> Bool {
+    !FileManager.default.fileExists(atPath: path + "-wal")
+      && !FileManager.default.fileExists(atPath: path + "-shm")
   }
 
   init(path: String, immutable: Bool) throws {

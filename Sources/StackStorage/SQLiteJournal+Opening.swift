@@ -23,11 +23,12 @@ extension SQLiteJournal {
     let configuration = makeConfiguration(options)
     do {
       if options.readOnly {
-        // With no write-ahead log in use, open the file `immutable`: SQLite then creates no
-        // `-wal` or `-shm` file beside it. A reader that waits for new entries must see a
-        // writer's log, so it opens plainly read-only.
+        // With no writer on the file (no `-wal` nor `-shm` beside it), open it `immutable`:
+        // SQLite then creates no file beside it. With a writer, or a log left by one, and for
+        // a reader that waits for new entries, open it plainly read-only, taking the locks
+        // that keep a writer's checkpoint from changing pages under a read.
         let immutable =
-          !options.watchesForWrites && ReadOnlyConnection.hasNoPendingLog(path)
+          !options.watchesForWrites && ReadOnlyConnection.hasNoLogFiles(path)
           && ReadOnlyConnection.urisAlwaysEnabled
         return try DatabaseQueue(
           path: immutable ? ReadOnlyConnection.uri(path: path, immutable: true) : path,

@@ -259,15 +259,7 @@ final class JournalTests: StorageTestCase {
 
   func testTimeLookups() throws {
     try forEachStorage { journal, _ in
-      let t0 = Date(timeIntervalSince1970: 1_700_000_000)
-      _ = try journal.createSession("s", initial: StateEncoding.encode(Root()), version: 1, at: t0)
-      var root = Root()
-      for sequence in 0..<5 {
-        root.tabA.append(.home)
-        _ = try journal.append(
-          session: "s", expectedSequence: Int64(sequence),
-          .test("push", state: root, at: t0.addingTimeInterval(Double(sequence + 1) * 10)))
-      }
+      let t0 = try makeTimedSession(journal)
       XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0), 0)
       XCTAssertEqual(
         try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(9.999)), 0)
@@ -294,15 +286,7 @@ final class JournalTests: StorageTestCase {
 
   func testTimeLookupsAfterACompactionFallBackToTheOldestKeptSnapshot() throws {
     try forEachStorage(options: .init(snapshotInterval: 2)) { journal, _ in
-      let t0 = Date(timeIntervalSince1970: 1_700_000_000)
-      _ = try journal.createSession("s", initial: StateEncoding.encode(Root()), version: 1, at: t0)
-      var root = Root()
-      for sequence in 0..<5 {
-        root.tabA.append(.home)
-        _ = try journal.append(
-          session: "s", expectedSequence: Int64(sequence),
-          .test("push", state: root, at: t0.addingTimeInterval(Double(sequence + 1) * 10)))
-      }
+      let t0 = try makeTimedSession(journal)
       // Keeps the snapshots at 2 and 4: entries 1 and 2 go, 3…5 stay.
       let plan = try journal.compact(session: "s", keepSnapshots: 2, dryRun: false)
       XCTAssertEqual(plan.keptSnapshots, [2, 4])
@@ -331,5 +315,20 @@ final class JournalTests: StorageTestCase {
       assertStorageError(.unknownSession) { try journal.stacks(session: "t", at: 0) }
       assertStorageError(.unknownSession) { try journal.headStacks(session: "t") }
     }
+  }
+
+  /// A session `s` created at the returned time t0, with five entries recorded at t0 + 10 s,
+  /// t0 + 20 s, … t0 + 50 s, each pushing a screen.
+  private func makeTimedSession(_ journal: SQLiteJournal) throws -> Date {
+    let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+    _ = try journal.createSession("s", initial: StateEncoding.encode(Root()), version: 1, at: t0)
+    var root = Root()
+    for sequence in 0..<5 {
+      root.tabA.append(.home)
+      _ = try journal.append(
+        session: "s", expectedSequence: Int64(sequence),
+        .test("push", state: root, at: t0.addingTimeInterval(Double(sequence + 1) * 10)))
+    }
+    return t0
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StackStorage
 
 /// A JSON value that keeps the order of object keys and the text of numbers, so stored JSON
 /// prints back exactly as written.
@@ -97,22 +98,7 @@ enum JSONValue: Sendable {
 
   /// A JSON string literal.
   static func quoted(_ value: String) -> String {
-    var text = "\""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "\"": text += "\\\""
-      case "\\": text += "\\\\"
-      case "\n": text += "\\n"
-      case "\r": text += "\\r"
-      case "\t": text += "\\t"
-      case let scalar where scalar.value < 0x20:
-        text +=
-          "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-          + String(scalar.value, radix: 16)
-      default: text.unicodeScalars.append(scalar)
-      }
-    }
-    return text + "\""
+    JSONText.literal(value)
   }
 
   private struct Parser {

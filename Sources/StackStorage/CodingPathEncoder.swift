@@ -40,7 +40,7 @@ struct CodingPathEncoder: Encoder {
     init(_ key: some CodingKey) {
       let name = key.stringValue
       stringValue =
-        StackPath.isDigits(name) || name.hasPrefix("\"") ? SQLiteJournal.quoted(name) : name
+        StackPath.isDigits(name) || name.hasPrefix("\"") ? JSONText.literal(name) : name
     }
 
     init?(stringValue: String) {

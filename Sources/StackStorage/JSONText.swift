@@ -1,7 +1,25 @@
 import Foundation
 
 /// Small, allocation-free readings of JSON text.
-enum JSONText {
+public enum JSONText {
+  /// A string as a JSON string literal, quoted and escaped.
+  public static func literal(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      case let scalar where scalar.value < 0x20:
+        result += String(format: "\\u%04x", scalar.value)
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result + "\""
+  }
+
   /// The single key of a JSON object with exactly one key, or `nil`.
   ///
   /// This is the case name of an enum element encoded by synthesized `Codable`:

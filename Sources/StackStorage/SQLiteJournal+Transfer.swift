@@ -205,7 +205,7 @@ extension SQLiteJournal {
           pending = pending.dropFirst()
           var line = "{\"kind\":\"snapshot\",\"sequence\":\(snapshot[0] as Int64),"
           line += "\"version\":\(snapshot[1] as Int),"
-          line += "\"recordedAt\":\(Self.quoted(snapshot[2])),"
+          line += "\"recordedAt\":\(JSONText.literal(snapshot[2])),"
           line += "\"state\":\(snapshot[3] as String),\"stacks\":\(snapshot[4] as String)}\n"
           try write(Data(line.utf8))
         }
@@ -215,7 +215,7 @@ extension SQLiteJournal {
         let sequence: Int64 = entry[0]
         try flushSnapshots(through: sequence - 1)
         var line = "{\"kind\":\"entry\",\"sequence\":\(sequence),"
-        line += "\"recordedAt\":\(Self.quoted(entry[1])),\"type\":\(Self.quoted(entry[2])),"
+        line += "\"recordedAt\":\(JSONText.literal(entry[1])),\"type\":\(JSONText.literal(entry[2])),"
         line += "\"version\":\(entry[3] as Int),"
         line += "\"payload\":\(entry[4] as String),\"delta\":\(entry[5] as String)}\n"
         try write(Data(line.utf8))
@@ -322,38 +322,21 @@ extension SQLiteJournal {
   }
 
   static func headerLine(_ header: SessionExportHeader) -> String {
-    var session = "{\"id\":\(quoted(header.session.rawValue)),"
-    session += "\"createdAt\":\(quoted(Timestamp.string(from: header.createdAt))),"
+    var session = "{\"id\":\(JSONText.literal(header.session.rawValue)),"
+    session += "\"createdAt\":\(JSONText.literal(Timestamp.string(from: header.createdAt))),"
     session += "\"metadata\":\(header.metadata ?? "null"),"
-    session += "\"forkedFrom\":\(header.forkedFrom.map { quoted($0.rawValue) } ?? "null"),"
+    session += "\"forkedFrom\":\(header.forkedFrom.map { JSONText.literal($0.rawValue) } ?? "null"),"
     session += "\"forkedAt\":\(header.forkedAt.map(String.init) ?? "null"),"
     session += "\"headSequence\":\(header.headSequence),"
     session += "\"baseSequence\":\(header.baseSequence)}"
     let versions =
       header.payloadVersions.map { "{\"min\":\($0.lowerBound),\"max\":\($0.upperBound)}" }
       ?? "null"
-    return "{\"kind\":\"header\",\"format\":\(quoted(SessionExportHeader.format)),"
+    return "{\"kind\":\"header\",\"format\":\(JSONText.literal(SessionExportHeader.format)),"
       + "\"formatVersion\":\(header.formatVersion),\"schemaVersion\":\(header.schemaVersion),"
-      + "\"exportedAt\":\(quoted(Timestamp.string(from: header.exportedAt))),"
+      + "\"exportedAt\":\(JSONText.literal(Timestamp.string(from: header.exportedAt))),"
       + "\"session\":\(session),\"payloadVersions\":\(versions),"
       + "\"entries\":\(header.entryCount),\"snapshots\":\(header.snapshotCount)}\n"
   }
 
-  /// A JSON string literal.
-  static func quoted(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      case let scalar where scalar.value < 0x20:
-        result += String(format: "\\u%04x", scalar.value)
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    return result + "\""
-  }
 }

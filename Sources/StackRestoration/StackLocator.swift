@@ -48,7 +48,17 @@ enum StackLocator {
     in document: Any,
     _ update: (inout [String: Any]) -> Void
   ) -> Any? {
-    updating(tokens(of: path)[...], in: document, update)
+    updatingStack(at: tokens(of: path)[...], in: document, update)
+  }
+
+  /// Applies `update` to the stack object at a path of tokens; returns `nil` when there is no
+  /// such stack.
+  static func updatingStack(
+    at tokens: ArraySlice<Token>,
+    in document: Any,
+    _ update: (inout [String: Any]) -> Void
+  ) -> Any? {
+    updating(tokens, in: document, update)
   }
 
   private static func updating(

@@ -20,7 +20,7 @@ enum StateRepair {
       // Each round cuts one stack at the element the error points into; the error of a stack
       // that cannot be cut (outside any stack element) ends the attempt.
       for _ in 0..<10_000 {
-        guard let cut = truncateStack(in: &document, at: codingPath(of: error).map(Component.init))
+        guard let cut = truncateStack(in: &document, at: tokens(of: codingPath(of: error)))
         else {
           throw RestorationError(
             code: .undecodableState,
@@ -45,70 +45,44 @@ enum StateRepair {
     }
   }
 
-  enum Component: Equatable {
-    case key(String)
-    case index(Int)
-
-    init(_ key: any CodingKey) {
-      if let index = key.intValue, key.stringValue == "Index \(index)" || key.stringValue == "\(index)" {
-        self = .index(index)
-      } else {
-        self = .key(key.stringValue)
+  /// A coding path as stack-locator tokens: array positions and object keys.
+  static func tokens(of codingPath: [any CodingKey]) -> [StackLocator.Token] {
+    codingPath.map { key in
+      if let index = key.intValue,
+        key.stringValue == "Index \(index)" || key.stringValue == "\(index)"
+      {
+        return .index(index)
       }
+      return .key(key.stringValue)
     }
   }
 
   struct Cut {
-    let stackCodingPath: [Component]
+    let stackCodingPath: [StackLocator.Token]
     let firstSkippedID: StackElementID
     let keptIDs: [StackElementID]
   }
 
   /// Cuts the deepest stack on the error's path at the element the path goes through.
-  static func truncateStack(in document: inout Any, at path: [Component]) -> Cut? {
+  static func truncateStack(in document: inout Any, at path: [StackLocator.Token]) -> Cut? {
     for position in stride(from: path.count - 2, through: 0, by: -1) {
       guard path[position] == .key("elements"), case let .index(index) = path[position + 1]
       else { continue }
       let stackPath = Array(path[..<position])
-      guard let stack = value(in: document, at: stackPath) as? [String: Any],
-        stack["nextID"] != nil, let elements = stack["elements"] as? [[String: Any]],
-        index < elements.count
-      else { continue }
-      let ids = elements.map { StackElementID(generation: ($0["id"] as? Int) ?? -1) }
-      var newStack = stack
-      newStack["elements"] = Array(elements[..<index])
-      document = replacing(in: document, at: stackPath, with: newStack)
-      return Cut(stackCodingPath: stackPath, firstSkippedID: ids[index], keptIDs: Array(ids[..<index]))
-    }
-    return nil
-  }
-
-  static func value(in document: Any, at path: [Component]) -> Any? {
-    var current: Any? = document
-    for component in path {
-      switch component {
-      case let .key(key): current = (current as? [String: Any])?[key]
-      case let .index(index):
-        guard let array = current as? [Any], index < array.count else { return nil }
-        current = array[index]
+      var cut: Cut?
+      let updated = StackLocator.updatingStack(at: stackPath[...], in: document) { stack in
+        guard let elements = stack["elements"] as? [[String: Any]], index < elements.count
+        else { return }
+        let ids = elements.map { StackElementID(generation: ($0["id"] as? Int) ?? -1) }
+        stack["elements"] = Array(elements[..<index])
+        cut = Cut(stackCodingPath: stackPath, firstSkippedID: ids[index], keptIDs: Array(ids[..<index]))
+      }
+      if let updated, let cut {
+        document = updated
+        return cut
       }
     }
-    return current
-  }
-
-  static func replacing(in document: Any, at path: [Component], with newValue: Any) -> Any {
-    guard let first = path.first else { return newValue }
-    let rest = Array(path.dropFirst())
-    switch first {
-    case let .key(key):
-      var object = document as? [String: Any] ?? [:]
-      object[key] = replacing(in: object[key] as Any, at: rest, with: newValue)
-      return object
-    case let .index(index):
-      var array = document as? [Any] ?? []
-      array[index] = replacing(in: array[index], at: rest, with: newValue)
-      return array
-    }
+    return nil
   }
 
   /// The stored path of the stack that was cut: the stack whose element IDs start with the
@@ -121,6 +95,7 @@ enum StateRepair {
         switch $0 {
         case let .key(key): return key
         case let .index(index): return "[\(index)]"
+        case let .element(id): return "[#\(id)]"
         }
       }.joined(separator: ".")
   }

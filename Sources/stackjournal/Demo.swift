@@ -162,7 +162,7 @@ extension StackJournalTool {
     )
       async throws
     {
-      var random = SplitMix64(seed: seed)
+      var random = SeededGenerator(seed: seed)
       let start = Date()
       var lastReport = start
       let interactive = isatty(STDERR_FILENO) == 1
@@ -331,17 +331,3 @@ struct DemoError: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
-/// A small deterministic random number generator, so `--seed` repeats a history.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import StackJournalTestSupport
 import StackNavigation
 
 // Small Codable types standing in for an app's state: a root with two tabs, each a stack of
@@ -25,28 +26,14 @@ struct Root: Codable, Equatable, Sendable {
   var selectedTab = "tabA"
 }
 
-/// A deterministic random number generator (SplitMix64), so the journal tests replay the same
-/// actions on every run.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// Drives a ``Root`` through random navigation actions, the way a reducer would, and names each
 /// action as a journal would record it.
 struct Simulation {
   var root = Root()
-  var random: SplitMix64
+  var random: SeededGenerator
 
   init(seed: UInt64) {
-    random = SplitMix64(state: seed)
+    random = SeededGenerator(seed: seed)
   }
 
   /// Performs one action on `root` and returns its type and payload.

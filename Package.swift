@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -6,6 +7,7 @@ let package = Package(
   platforms: [.macOS(.v14)],
   products: [
     .library(name: "StackNavigation", targets: ["StackNavigation"]),
+    .library(name: "StackNavigationTesting", targets: ["StackNavigationTesting"]),
     .library(name: "StackStorage", targets: ["StackStorage"]),
     .library(name: "StackRestoration", targets: ["StackRestoration"]),
     .library(name: "StackJournalCLI", targets: ["StackJournalCLI"]),
@@ -19,6 +21,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.1"..<"604.0.0"),
   ],
   targets: [
     .target(
@@ -29,6 +32,26 @@ let package = Package(
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+        "StackNavigationMacros",
+      ]
+    ),
+    .macro(
+      name: "StackNavigationMacros",
+      dependencies: [
+        .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+      ]
+    ),
+    // What a test target adds so that TestStore failures fail Swift Testing and XCTest tests:
+    // IssueReporting's test support, which links XCTest and Testing (never production code).
+    .target(
+      name: "StackNavigationTesting",
+      dependencies: [
+        "StackNavigation",
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
     .target(
@@ -78,7 +101,22 @@ let package = Package(
       name: "stackjournal-recorder",
       dependencies: ["StackJournalTestSupport", "StackRestoration", "StackStorage"]
     ),
-    .testTarget(name: "StackNavigationTests", dependencies: ["StackNavigation", "StackJournalTestSupport"]),
+    .testTarget(
+      name: "StackNavigationTests",
+      dependencies: ["StackNavigation", "StackNavigationTesting", "StackJournalTestSupport"]
+    ),
+    .testTarget(
+      name: "StackNavigationMacrosTests",
+      dependencies: [
+        "StackNavigationMacros",
+        .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+      ]
+    ),
+    // The seed article's code, as written, with nothing but the test product.
+    .testTarget(
+      name: "SeedArticleTests",
+      dependencies: ["StackNavigationTesting", "StackRestoration", "StackJournalTestSupport"]
+    ),
     .testTarget(name: "StackStorageTests", dependencies: ["StackStorage", "StackJournalTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     .testTarget(
       name: "StackRestorationTests",

@@ -49,7 +49,7 @@ struct DismissHandler: Sendable {
 extension DismissEffect: DependencyKey {
   public static let liveValue = DismissEffect { fileID, filePath, line in
     guard let dismiss = DismissHandler.current.dismiss else {
-      reportIssue(
+      reportFailure(
         """
         'dismiss' was called from an effect that does not belong to a stack element, so there \
         is nothing to dismiss. Call it from the effect of a feature pushed onto a 'StackState'.

@@ -46,7 +46,7 @@ public struct Effect<Action> {
               if let handler {
                 await handler(error, send)
               } else {
-                reportIssue(
+                reportFailure(
                   "An 'Effect.run' threw an unhandled error: \(error)",
                   fileID: fileID, filePath: filePath, line: line, column: column
                 )

@@ -161,7 +161,7 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
   }
 
   func report(_ message: String) {
-    reportIssue(
+    reportFailure(
       message,
       fileID: location.fileID, filePath: location.filePath,
       line: location.line, column: location.column

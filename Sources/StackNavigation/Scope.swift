@@ -21,6 +21,10 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   let column: UInt
 
   /// Scopes to a stored property of the parent's state.
+  ///
+  /// Disfavored so that, on an enum state with `@dynamicMemberLookup` (as `@Reducer` makes
+  /// `enum State`), `Scope(state: \.counter, …)` means the case, not the dynamic member.
+  @_disfavoredOverload
   public init<ChildState, ChildAction>(
     state toChildState: WritableKeyPath<ParentState, ChildState>,
     action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
@@ -57,7 +61,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
         .map { toParent.embed($0) }
     case let .casePath(casePath, name):
       guard var childState = casePath.extract(from: state) else {
-        reportIssue(
+        reportFailure(
           """
           A 'Scope' received a child action while its state was in another case.
 

@@ -135,7 +135,7 @@ public struct StackState<Element> {
   /// Appends an element under an ID the stack has not handed out yet; reports any other ID.
   mutating func appendIfNew(_ element: Element, id: StackElementID) {
     guard id >= nextID, id <= StackElementID.largest else {
-      reportIssue(
+      reportFailure(
         """
         An element was set under ID \(id), which this stack cannot hand out (its next ID is \
         \(nextID)): an ID is never handed out twice. Append the element instead.

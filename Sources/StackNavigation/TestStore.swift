@@ -111,6 +111,23 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
+  /// Sends the action a case key path with a value describes:
+  /// `send(\.path[id: 0].addItem.titleChanged, "Milk")`.
+  @discardableResult
+  public func send<Value>(
+    _ action: CaseKeyPath<Action, Value>,
+    _ value: Value,
+    assert expected: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask where Action: CasePathable {
+    await send(
+      action(value), assert: expected,
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
   /// Asserts that an effect sent an action in the given case, and how it changed the state.
   ///
   /// Waits up to `timeout` for the action. With exhaustivity off, actions in other cases are
@@ -311,7 +328,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   }
 
   private func fail(_ message: String, at location: SourceLocation) {
-    reportIssue(
+    reportFailure(
       message,
       fileID: location.fileID, filePath: location.filePath,
       line: location.line, column: location.column)

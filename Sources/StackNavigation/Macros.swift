@@ -1,0 +1,44 @@
+/// Makes a struct a feature reducer, or an enum of features a reducer of all of them.
+///
+/// On a struct it adds the ``Reducer`` conformance and makes a nested `enum State` case-pathable
+/// with dynamic member lookup (`state.counter` reads a case), and a nested `enum Action`
+/// case-pathable:
+///
+/// ```swift
+/// @Reducer
+/// struct CounterFeature {
+///   @ObservableState
+///   struct State: Equatable { var count = 0 }
+///   enum Action { case incrementButtonTapped }
+///   var body: some Reducer<State, Action> { … }
+/// }
+/// ```
+///
+/// On an enum whose cases each hold one feature, it generates `State` and `Action` (a case per
+/// feature), the `body` that runs each case's feature, and ``CaseReducer`` conformance, so
+/// `forEach(\.path, action: \.path)` needs no destination:
+///
+/// ```swift
+/// @Reducer
+/// enum Path {
+///   case addItem(AddFeature)
+///   case detailItem(DetailFeature)
+/// }
+/// extension Path.State: Equatable, Codable {}
+/// extension Path.Action: Codable {}
+/// ```
+@attached(
+  member, names: named(State), named(Action), named(Body), named(body), named(CaseScope),
+  named(scope))
+@attached(memberAttribute)
+@attached(extension, conformances: Reducer, CaseReducer)
+public macro Reducer() =
+  #externalMacro(module: "StackNavigationMacros", type: "ReducerMacro")
+
+/// Marks a feature's state as the Composable Architecture's article writes it.
+///
+/// There is no view layer to notify here, so it adds nothing: `Equatable`, `Codable` and
+/// `Sendable` are synthesized exactly as without it. Code written for SwiftUI keeps compiling.
+@attached(member)
+public macro ObservableState() =
+  #externalMacro(module: "StackNavigationMacros", type: "ObservableStateMacro")

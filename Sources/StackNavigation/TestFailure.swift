@@ -1,0 +1,73 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Reports a failure of a test or a misuse of the model: a test failure in tests, a runtime
+/// warning elsewhere (through IssueReporting's `reportIssue`, as the Composable Architecture does).
+///
+/// Off Apple's platforms a test process reaches Swift Testing and XCTest only through
+/// IssueReporting's test support library, which the `StackNavigationTesting` product brings.
+/// Without it a failure would be printed and the test would pass, so instead the process stops
+/// here with the failure and the one-line fix: a navigation test never passes by accident.
+func reportFailure(
+  _ message: String,
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column
+) {
+  if TestSupport.mustStop(reporters: IssueReporters.current) {
+    TestSupport.stop(message, fileID: fileID, line: line)
+  }
+  reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
+enum TestSupport {
+  /// The symbol IssueReporting looks up to record issues in Swift Testing and XCTest.
+  static let recordIssueSymbol = "$s25IssueReportingTestSupport07_recordA0ypyF"
+
+  /// Whether this process could not record a failure in a test framework: it is a test process
+  /// without the test support library. Evaluated once.
+  static let isMissingInTestProcess: Bool = {
+    #if canImport(Darwin)
+      // IssueReporting reaches the test frameworks itself on Apple's platforms.
+      return false
+    #else
+      return isTesting && !isLinked()
+    #endif
+  }()
+
+  /// Whether reporting must stop the process: the support is missing and the issue would go to
+  /// IssueReporting's default reporter (not to reporters a test installed to collect issues).
+  static func mustStop(reporters: [any IssueReporter]) -> Bool {
+    isMissingInTestProcess && reporters.contains { $0 is _DefaultReporter }
+  }
+
+  /// Whether IssueReporting's test support library is loaded or loadable, found the way
+  /// IssueReporting finds it.
+  static func isLinked() -> Bool {
+    #if canImport(Glibc) || canImport(Musl)
+      let handle =
+        dlopen("libIssueReportingTestSupport.so", RTLD_LAZY) ?? dlopen(nil, RTLD_LAZY)
+      return handle.flatMap { dlsym($0, recordIssueSymbol) } != nil
+    #else
+      return false
+    #endif
+  }
+
+  static func stop(_ message: String, fileID: StaticString, line: UInt) -> Never {
+    fatalError(
+      """
+      \(fileID):\(line): \(message)
+
+      This test failure cannot reach the test framework: add the "StackNavigationTesting" \
+      product to your test target, \
+      .product(name: "StackNavigationTesting", package: "StackJournal"). \
+      Stopping so the test does not pass.
+      """)
+  }
+}

@@ -1,0 +1,271 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@Reducer`, in its two forms.
+///
+/// On a struct (a feature) it adds the `Reducer` conformance, marks a nested `enum State` with
+/// `@CasePathable` and `@dynamicMemberLookup`, and a nested `enum Action` with `@CasePathable`.
+///
+/// On an enum of features, `@Reducer enum Path { case counter(CounterFeature) }`, it generates the
+/// `State` and `Action` enums (one case per feature), the `body` that runs each case's feature,
+/// `CaseScope` and `scope(_:)` for an exhaustive switch over a scoped store's case, and the
+/// `CaseReducer` conformance that lets `forEach(\.path, action: \.path)` omit its destination.
+public enum ReducerMacro {}
+
+extension ReducerMacro: ExtensionMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    attachedTo declaration: some DeclGroupSyntax,
+    providingExtensionsOf type: some TypeSyntaxProtocol,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [ExtensionDeclSyntax] {
+    let conformance: String
+    if declaration.is(StructDeclSyntax.self) {
+      conformance = "Reducer"
+    } else if let enumDecl = declaration.as(EnumDeclSyntax.self) {
+      guard (try? FeatureCase.cases(of: enumDecl)) != nil else { return [] }
+      conformance = "CaseReducer"
+    } else {
+      return []
+    }
+    // The compiler lists the conformances the type does not have yet; an explicit
+    // `struct Feature: Reducer` already has it.
+    if protocols.isEmpty {
+      // Expanded without type information (as in expansion tests): read the declaration.
+      if inherits(declaration, from: conformance) { return [] }
+    } else if !protocols.contains(where: { lastComponent($0.trimmedDescription) == conformance }) {
+      return []
+    }
+    // An extension macro states every conformance it adds, the inherited `Reducer` too.
+    let conformances =
+      conformance == "Reducer"
+      ? "StackNavigation.Reducer" : "StackNavigation.CaseReducer, StackNavigation.Reducer"
+    return [try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: conformances) {}")]
+  }
+}
+
+extension ReducerMacro: MemberAttributeMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    attachedTo declaration: some DeclGroupSyntax,
+    providingAttributesFor member: some DeclSyntaxProtocol,
+    in context: some MacroExpansionContext
+  ) throws -> [AttributeSyntax] {
+    guard declaration.is(StructDeclSyntax.self), let nested = member.as(EnumDeclSyntax.self)
+    else { return [] }
+    let wanted: [(name: String, attribute: AttributeSyntax)]
+    switch nested.name.text {
+    case "State":
+      wanted = [
+        ("CasePathable", "@CasePaths.CasePathable"),
+        ("dynamicMemberLookup", "@dynamicMemberLookup"),
+      ]
+    case "Action":
+      wanted = [("CasePathable", "@CasePaths.CasePathable")]
+    default:
+      return []
+    }
+    let present = Set(nested.attributes.compactMap(attributeName))
+    return wanted.filter { !present.contains($0.name) }.map(\.attribute)
+  }
+}
+
+extension ReducerMacro: MemberMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingMembersOf declaration: some DeclGroupSyntax,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [DeclSyntax] {
+    if declaration.is(StructDeclSyntax.self) { return [] }
+    guard let enumDecl = declaration.as(EnumDeclSyntax.self) else {
+      context.diagnose(
+        Diagnostic(node: Syntax(node), message: MacroDiagnostic.reducerOnUnsupportedType))
+      return []
+    }
+    let cases: [FeatureCase]
+    do {
+      cases = try FeatureCase.cases(of: enumDecl)
+    } catch let error as DiagnosticsError {
+      for diagnostic in error.diagnostics { context.diagnose(diagnostic) }
+      return []
+    }
+    return generatedMembers(for: enumDecl, cases: cases)
+  }
+
+  static func generatedMembers(for enumDecl: EnumDeclSyntax, cases: [FeatureCase]) -> [DeclSyntax] {
+    let access = accessModifier(of: enumDecl)
+    let name = enumDecl.name.trimmed.text
+    func lines(_ items: [String], indent: Int) -> String {
+      items.joined(separator: "\n" + String(repeating: " ", count: indent))
+    }
+    // Continuation lines carry their final indentation: an interpolated string is not re-indented.
+    let scopes = cases.map {
+      """
+      StackNavigation.Scope(state: \\Self.State.Cases.\($0.name), \
+      action: \\Self.Action.Cases.\($0.name)) {
+              \($0.feature)()
+            }
+      """
+    }
+    let body =
+      cases.isEmpty
+      ? "StackNavigation.EmptyReducer()"
+      : "StackNavigation.CombineReducers {\n      \(lines(scopes, indent: 6))\n    }"
+    let scopeSwitch =
+      cases.isEmpty
+      ? "switch state {}"
+      : """
+      switch state {
+        \(lines(cases.map {
+          """
+          case .\($0.name):
+              return .\($0.name)(
+                store.scope(state: \\Self.State.Cases.\($0.name), action: \\Self.Action.Cases.\($0.name))
+              )
+          """
+        }, indent: 2))
+        }
+      """
+    return [
+      """
+      @CasePaths.CasePathable
+      @dynamicMemberLookup
+      \(raw: access)enum State: StackNavigation.CaseReducerState {
+        \(raw: access)typealias StateReducer = \(raw: name)
+        \(raw: lines(cases.map { "case \($0.name)(\($0.feature).State)" }, indent: 2))
+      }
+      """,
+      """
+      @CasePaths.CasePathable
+      \(raw: access)enum Action {
+        \(raw: lines(cases.map { "case \($0.name)(\($0.feature).Action)" }, indent: 2))
+      }
+      """,
+      """
+      \(raw: access)typealias Body = StackNavigation.Reduce<Self.State, Self.Action>
+      """,
+      """
+      \(raw: access)static var body: Body {
+        return StackNavigation.Reduce(
+          \(raw: body)
+        )
+      }
+      """,
+      """
+      \(raw: access)enum CaseScope {
+        \(raw: lines(cases.map {
+          "case \($0.name)(StackNavigation.ScopedStore<\($0.feature).State, \($0.feature).Action>)"
+        }, indent: 2))
+      }
+      """,
+      """
+      \(raw: access)static func scope(
+        _ store: StackNavigation.ScopedStore<Self.State, Self.Action>,
+        state: Self.State
+      ) -> CaseScope {
+        \(raw: scopeSwitch)
+      }
+      """,
+    ]
+  }
+
+  /// `public` or `package` when the enum is, so the generated members are as visible as it.
+  static func accessModifier(of decl: EnumDeclSyntax) -> String {
+    for modifier in decl.modifiers {
+      switch modifier.name.tokenKind {
+      case .keyword(.public), .keyword(.open): return "public "
+      case .keyword(.package): return "package "
+      default: continue
+      }
+    }
+    return ""
+  }
+}
+
+/// One case of a `@Reducer` enum: its name and the feature reducer it holds.
+struct FeatureCase {
+  let name: String
+  let feature: String
+
+  /// The enum's cases, or the diagnostics that say which case is not `case name(Feature)`.
+  static func cases(of enumDecl: EnumDeclSyntax) throws -> [FeatureCase] {
+    var cases: [FeatureCase] = []
+    var diagnostics: [Diagnostic] = []
+    for member in enumDecl.memberBlock.members {
+      if let nested = generatedName(of: member.decl) {
+        diagnostics.append(
+          Diagnostic(node: member.decl, message: MacroDiagnostic.memberAlreadyDeclared(nested)))
+        continue
+      }
+      guard let caseDecl = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
+      for element in caseDecl.elements {
+        let name = element.name.trimmed.text
+        guard
+          let parameters = element.parameterClause?.parameters,
+          parameters.count == 1,
+          let parameter = parameters.first,
+          parameter.firstName == nil,
+          parameter.defaultValue == nil,
+          isFeatureType(parameter.type)
+        else {
+          diagnostics.append(
+            Diagnostic(node: Syntax(element), message: MacroDiagnostic.caseNotAReducer(name)))
+          continue
+        }
+        cases.append(FeatureCase(name: name, feature: parameter.type.trimmedDescription))
+      }
+    }
+    if !diagnostics.isEmpty { throw DiagnosticsError(diagnostics: diagnostics) }
+    return cases
+  }
+
+  /// A named type (`CounterFeature`, `Features.Counter`, `Wrapper<Int>`): what can be a reducer.
+  /// Tuples, optionals, arrays, functions and existentials cannot.
+  static func isFeatureType(_ type: TypeSyntax) -> Bool {
+    if let identifier = type.as(IdentifierTypeSyntax.self) {
+      return identifier.name.text != "Self" && identifier.name.text != "Any"
+    }
+    return type.is(MemberTypeSyntax.self)
+  }
+
+  static func generatedName(of decl: DeclSyntax) -> String? {
+    let generated: Set<String> = ["State", "Action", "Body", "CaseScope", "body", "scope"]
+    let name: String?
+    if let decl = decl.as(EnumDeclSyntax.self) {
+      name = decl.name.text
+    } else if let decl = decl.as(StructDeclSyntax.self) {
+      name = decl.name.text
+    } else if let decl = decl.as(TypeAliasDeclSyntax.self) {
+      name = decl.name.text
+    } else if let decl = decl.as(FunctionDeclSyntax.self) {
+      name = decl.name.text
+    } else if let decl = decl.as(VariableDeclSyntax.self) {
+      name = decl.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+    } else {
+      name = nil
+    }
+    return name.flatMap { generated.contains($0) ? $0 : nil }
+  }
+}
+
+/// The last component of an attribute's name: `CasePathable` for `@CasePaths.CasePathable`.
+func attributeName(_ element: AttributeListSyntax.Element) -> String? {
+  guard case let .attribute(attribute) = element else { return nil }
+  return lastComponent(attribute.attributeName.trimmedDescription)
+}
+
+/// `Reducer` for `StackNavigation.Reducer`.
+func lastComponent(_ name: String) -> String {
+  name.split(separator: ".").last.map(String.init) ?? name
+}
+
+/// Whether a type's declaration lists `name` (or `Module.name`) among what it inherits from.
+func inherits(_ declaration: some DeclGroupSyntax, from name: String) -> Bool {
+  declaration.inheritanceClause?.inheritedTypes.contains {
+    lastComponent($0.type.trimmedDescription) == name
+  } ?? false
+}

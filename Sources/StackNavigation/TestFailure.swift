@@ -18,9 +18,10 @@ func reportFailure(
   fileID: StaticString = #fileID,
   filePath: StaticString = #filePath,
   line: UInt = #line,
-  column: UInt = #column
+  column: UInt = #column,
+  testSupportMissing: Bool = TestSupport.isMissingInTestProcess
 ) {
-  if TestSupport.mustStop(reporters: IssueReporters.current) {
+  if testSupportMissing, TestSupport.goesToDefaultReporter(IssueReporters.current) {
     TestSupport.stop(message, fileID: fileID, line: line)
   }
   reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
@@ -41,10 +42,10 @@ enum TestSupport {
     #endif
   }()
 
-  /// Whether reporting must stop the process: the support is missing and the issue would go to
-  /// IssueReporting's default reporter (not to reporters a test installed to collect issues).
-  static func mustStop(reporters: [any IssueReporter]) -> Bool {
-    isMissingInTestProcess && reporters.contains { $0 is _DefaultReporter }
+  /// Whether an issue would go to IssueReporting's default reporter, which needs the support
+  /// library in a test, rather than only to reporters a test installed to collect issues.
+  static func goesToDefaultReporter(_ reporters: [any IssueReporter]) -> Bool {
+    reporters.contains { $0 is _DefaultReporter }
   }
 
   /// Whether IssueReporting's test support library is loaded or loadable, found the way

@@ -198,8 +198,11 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     await Task.yield()
   }
 
-  isolated deinit {
-    reportUnfinishedWork()
+  // Not an `isolated deinit`: that runs without the task's task-local values, so Swift Testing
+  // would not know which test the end-of-test failures belong to, and they would be lost. A test
+  // releases its main-actor store on the main actor, where this runs in the test's own context.
+  deinit {
+    MainActor.assumeIsolated { reportUnfinishedWork() }
   }
 
   /// Fails on received actions nobody asserted and on effects still running (when exhaustive),

@@ -1,0 +1,39 @@
+import StackNavigation
+
+/// A feature whose actions produce each kind of TestStore failure a test can meet.
+struct FailingFeature: Reducer {
+  struct State: Equatable, Sendable {
+    var count = 0
+  }
+  @CasePathable
+  enum Action: Equatable, Sendable {
+    case increment
+    case startEcho
+    case echoed
+    case startLongWork
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .increment:
+        state.count += 1
+        return .none
+      case .startEcho:
+        return .send(.echoed)
+      case .echoed:
+        return .none
+      case .startLongWork:
+        return .run { _ in try await Task.sleep(for: .seconds(3600)) }
+      }
+    }
+  }
+}
+
+/// The start of each TestStore failure message, by kind.
+enum FailureMessage {
+  static let stateMismatch = "A state change does not match expectation"
+  static let unexpectedReceive = "Expected to receive"
+  static let unreceivedAction = "The store received 1 unexpected action"
+  static let runningEffect = "effect(s) are still running"
+}

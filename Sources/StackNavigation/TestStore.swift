@@ -243,6 +243,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     runtime.cancelAll()
   }
 
+  /// The number of effects still running, for tests of the store itself.
+  var runningEffectCount: Int { runtime.runningCount }
+
   static var effectStillRunning: String {
     """
     An effect returned for this action is still running. It must complete before the end of \

@@ -442,7 +442,18 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       fail("Threw error: \(error)", at: here)
       return
     }
-    guard expectedState != after else { return }
+    guard expectedState != after else {
+      if exhaustivity == .on, expected != nil, expectedState == before {
+        fail(
+          """
+          Expected state to change, but no change occurred.
+
+          The trailing closure made no observable modifications to state. If no change to state \
+          is expected, omit the trailing closure.
+          """, at: here)
+      }
+      return
+    }
     let difference =
       diff(expectedState, after, format: .proportional)
       .map { "\($0.indent(by: 4))\n\n(Expected: −, Actual: +)" }

@@ -160,7 +160,8 @@ final class TestStoreFailureTests: XCTestCase {
         ]
         """
       ])
-    await store.receive(.second) { $0.count = 1 }
+    // The actions stay, as in the Composable Architecture: the test can still receive them.
+    await store.receive(.second)
     await store.receive(.second) { $0.count = 2 }
   }
 
@@ -263,6 +264,26 @@ final class TestStoreFailureTests: XCTestCase {
         try increasing the duration of this assertion's "timeout".
         """
       ])
+  }
+
+  func testNoStateChangeFailure() async {
+    let store = TestStore(initialState: FirstSecond.State()) { FirstSecond() }
+    let message = """
+      Expected state to change, but no change occurred.
+
+      The trailing closure made no observable modifications to state. If no change to state is \
+      expected, omit the trailing closure.
+      """
+    var issues = await collectIssues {
+      await store.send(.first) { _ = $0 }
+    }
+    XCTAssertEqual(issues, [message])
+    issues = await collectIssues {
+      await store.receive(.second) { $0.count = 1 }
+      await store.send(.first) { $0.count = 1 }
+      await store.receive(.second) { $0.count = 2 }
+    }
+    XCTAssertEqual(issues, [message], "only the closure that changed nothing")
   }
 
   func testModifyClosureThrowsErrorFailure() async {

@@ -146,6 +146,36 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
+  /// Asserts that an effect sent an action in the given case with the given value, and how it
+  /// changed the state: `receive(\.path.popFrom, 0)`.
+  public func receive<Value: Equatable>(
+    _ actionCase: CaseKeyPath<Action, Value>,
+    _ value: Value,
+    timeout: Duration? = nil,
+    assert expected: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async where Action: CasePathable {
+    await receive(
+      matching: { $0[case: actionCase] == value },
+      failureMessage: "Expected to receive an action matching case path, but didn't get one.",
+      unexpected: { received in
+        var dump = ""
+        if received[case: actionCase] != nil,
+          let difference = diff(actionCase(value), received, format: .proportional)
+        {
+          dump = "\(difference.indent(by: 2))\n\n(Expected: −, Actual: +)"
+        } else {
+          customDump(received, to: &dump, indent: 2)
+        }
+        return dump
+      },
+      timeout: timeout, assert: expected,
+      at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
   /// Asserts that an effect sent the given action, and how it changed the state.
   public func receive(
     _ action: Action,

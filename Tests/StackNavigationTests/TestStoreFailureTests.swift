@@ -125,6 +125,39 @@ final class TestStoreFailureTests: XCTestCase {
       ])
   }
 
+  func testReceiveCaseWithValue() async {
+    // Each element action pops the top element.
+    let store = TestStore(initialState: IntStack.State(path: [1, 2, 3])) {
+      Reduce<IntStack.State, IntStack.Action> { state, action in
+        guard case .path(.element) = action, let top = state.path.ids.last else { return .none }
+        return .send(.path(.popFrom(id: top)))
+      }
+      .forEach(\.path, action: \.path) {}
+    }
+    await store.send(.path(.element(id: 0, action: ())))
+    let issues = await collectIssues {
+      await store.receive(\.path.popFrom, 0)
+    }
+    XCTAssertEqual(
+      issues,
+      [
+        """
+        Received unexpected action:
+
+          \u{2007} IntStack.Action.path(
+          −   .popFrom(id: #0)
+          +   .popFrom(id: #2)
+          \u{2007} )
+
+        (Expected: −, Actual: +)
+        """
+      ])
+    await store.send(.path(.element(id: 0, action: ())))
+    await store.receive(\.path.popFrom, 1) {
+      $0.path.pop(from: 1)
+    }
+  }
+
   func testReceiveNonExistentActionFailure() async {
     let store = TestStore(initialState: FirstSecond.State()) { FirstSecond() }
     let issues = await collectIssues {

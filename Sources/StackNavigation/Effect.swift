@@ -100,7 +100,7 @@ public struct Effect<Action> {
     Self(operations: [
       .cancelElements(
         ElementSweep(
-          path: DependencyValues._current.navigationIDPath, stack: stack, kept: Set(ids)))
+          path: DependencyValues._current.navigationIDPath, stack: stack, kept: ids))
     ])
   }
 
@@ -181,7 +181,8 @@ struct ElementSweep: Sendable {
   /// Where the stack's operator runs: its element effects are scoped by this path.
   let path: NavigationIDPath
   let stack: StackIdentity
-  let kept: Set<StackElementID>
+  /// A stack's IDs: few, so an array is cheaper to build per action than a set.
+  let kept: [StackElementID]
 
   /// Whether running work under this cancellation ID belongs to an element of the stack that
   /// is no longer in it.

@@ -48,7 +48,9 @@ public func collectIssuesWithLocations(
 }
 
 /// Runs an operation and returns the issues it reported, with their locations.
-public func collectIssuesWithLocations(_ operation: () throws -> Void) rethrows -> [CollectedIssue] {
+public func collectIssuesWithLocations(
+  _ operation: () throws -> Void
+) rethrows -> [CollectedIssue] {
   let collector = LocatingIssueCollector()
   try withIssueReporters([collector], operation: operation)
   return collector.issues.value

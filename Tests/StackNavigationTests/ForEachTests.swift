@@ -198,6 +198,23 @@ final class ForEachTests: XCTestCase {
     XCTAssertEqual(issues, [], "no action reached a removed element")
   }
 
+  func testAStoreCancelsEffectsOfElementsASiblingReducerRemovedAtTheNextAction() async throws {
+    let store = Store(
+      initialState: OuterCancellation.State(children: [NeverEnding.State(), NeverEnding.State()])
+    ) {
+      OuterCancellation()
+    }
+    let first = try await store.send(.children(.element(id: 0, action: .tap)))
+    let second = try await store.send(.children(.element(id: 1, action: .tap)))
+    try await store.send(.tapAfter)  // removes both after the forEach ran
+    XCTAssertFalse(first.isCancelled)
+    XCTAssertFalse(second.isCancelled)
+    try await store.send(.tapBefore)  // the forEach sees the stack without them
+    XCTAssertTrue(first.isCancelled)
+    XCTAssertTrue(second.isCancelled)
+    await store.waitForEffects()
+  }
+
   func testWorkStartedForAnElementTheSameActionRemovesIsCancelled() async throws {
     let issues = await collectIssues {
       let store = Store(

@@ -35,7 +35,8 @@ import Testing
       stack[id: 0, case: \.text]?.append("!")
       stack[id: 0, case: \.text] = nil
     }
-    #expect(issues == [#"Can't modify unrelated case "int""#, #"Can't modify unrelated case "int""#])
+    let unrelated = #"Can't modify unrelated case "int""#
+    #expect(issues == [unrelated, unrelated])
     #expect(Array(stack) == [.int(42)])
   }
 

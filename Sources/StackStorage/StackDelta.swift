@@ -7,7 +7,7 @@ import StackNavigation
 /// nearest snapshot without the application's types.
 public struct StackDelta: Equatable, Sendable, Codable {
   /// One change per stack that changed, sorted by path. A stack replaced by another one at the
-  /// same path (whose IDs do not continue the old one's) appears twice: removed, then created.
+  /// same path (whose next ID is below the old one's) appears twice: removed, then created.
   public var changes: [StackChange]
 
   /// Creates a delta from its changes.

@@ -120,17 +120,17 @@ final class ForEachTests: XCTestCase {
     let initial = TickerRoot.State(path: [Ticker.State(), Ticker.State()])
     let store = Store(initialState: initial) { TickerRoot() }
     var issues = await collectIssues {
-      try? await store.send(.path(.element(id: 7, action: .tick)))
+      _ = try? await store.send(.path(.element(id: 7, action: .tick)))
     }
     XCTAssertEqual(issues.count, 1)
     XCTAssertTrue(issues[0].contains("received an action for a missing element."), issues[0])
     issues = await collectIssues {
-      try? await store.send(.path(.push(id: 1, state: Ticker.State(ticks: 9))))
+      _ = try? await store.send(.path(.push(id: 1, state: Ticker.State(ticks: 9))))
     }
     XCTAssertEqual(issues.count, 1)
     XCTAssertTrue(issues[0].contains("for an element it already contains."), issues[0])
     issues = await collectIssues {
-      try? await store.send(.path(.popFrom(id: 5)))
+      _ = try? await store.send(.path(.popFrom(id: 5)))
     }
     XCTAssertEqual(issues.count, 1)
     XCTAssertTrue(issues[0].contains(#"received a "popFrom" action for a missing"#), issues[0])
@@ -151,8 +151,8 @@ final class ForEachTests: XCTestCase {
     initial.path.pop(from: 1)
     let store = Store(initialState: initial) { TickerRoot() }
     let issues = await collectIssues {
-      try? await store.send(.path(.push(id: 1, state: Ticker.State(ticks: 3))))
-      try? await store.send(.path(.push(id: 2, state: Ticker.State(ticks: 4))))
+      _ = try? await store.send(.path(.push(id: 1, state: Ticker.State(ticks: 3))))
+      _ = try? await store.send(.path(.push(id: 2, state: Ticker.State(ticks: 4))))
     }
     XCTAssertEqual(issues, [])
     let after = await store.state

@@ -6,7 +6,6 @@ public struct Effect<Action> {
     case run(TaskPriority?, @Sendable (Send<Action>) async -> Void)
     case cancel(EffectID)
     case cancellable(EffectID, cancelInFlight: Bool, [Operation])
-    case cancelElements(ElementSweep)
   }
 
   let operations: [Operation]
@@ -91,19 +90,6 @@ public struct Effect<Action> {
     Self(operations: [.cancel(EffectID(ScopedCancelID(id)))])
   }
 
-  /// An effect that cancels the running work of every element of a stack whose ID is not in
-  /// `ids`, whichever reducer removed the element.
-  static func cancelEffects(
-    ofElementsNotIn ids: [StackElementID],
-    stack: StackIdentity
-  ) -> Self {
-    Self(operations: [
-      .cancelElements(
-        ElementSweep(
-          path: DependencyValues._current.navigationIDPath, stack: stack, kept: ids))
-    ])
-  }
-
   /// Transforms the actions this effect sends.
   public func map<NewAction>(
     _ transform: @escaping @Sendable (Action) -> NewAction
@@ -137,8 +123,6 @@ extension Effect.Operation {
       return .cancel(id)
     case let .cancellable(id, cancelInFlight, operations):
       return .cancellable(id, cancelInFlight: cancelInFlight, operations.map { $0.map(transform) })
-    case let .cancelElements(sweep):
-      return .cancelElements(sweep)
     }
   }
 
@@ -146,7 +130,7 @@ extension Effect.Operation {
     _ wrap: @escaping @Sendable (Send<Action>, () async -> Void) async -> Void
   ) -> Self {
     switch self {
-    case .send, .cancel, .cancelElements:
+    case .send, .cancel:
       return self
     case let .run(priority, operation):
       return .run(priority) { send in await wrap(send) { await operation(send) } }
@@ -172,27 +156,6 @@ public struct Send<Action>: Sendable {
   public func callAsFunction(_ action: Action) async {
     guard !Task.isCancelled else { return }
     await send(action)
-  }
-}
-
-/// Which element effects ``Effect/cancelEffects(ofElementsNotIn:stack:)`` keeps: those of the
-/// elements of one stack, where the stack sits, whose IDs are in `kept`.
-struct ElementSweep: Sendable {
-  /// Where the stack's operator runs: its element effects are scoped by this path.
-  let path: NavigationIDPath
-  let stack: StackIdentity
-  /// A stack's IDs: few, so an array is cheaper to build per action than a set.
-  let kept: [StackElementID]
-
-  /// Whether running work under this cancellation ID belongs to an element of the stack that
-  /// is no longer in it.
-  func cancels(_ id: EffectID) -> Bool {
-    guard
-      let scoped = id.base.base as? ScopedCancelID,
-      let element = scoped.id.base as? StackElementEffectID,
-      element.stack == stack, scoped.path == path
-    else { return false }
-    return !kept.contains(element.id)
   }
 }
 

@@ -48,8 +48,6 @@ final class EffectRuntime<Action: Sendable>: Sendable {
         immediate.append(action)
       case let .cancel(id):
         cancel(id: id)
-      case let .cancelElements(sweep):
-        cancel(where: { $0.contains(where: sweep.cancels) })
       case let .cancellable(id, cancelInFlight, inner):
         if cancelInFlight { cancel(id: id) }
         start(

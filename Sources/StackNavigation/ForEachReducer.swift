@@ -16,10 +16,12 @@ extension Reducer {
   /// reported as issues (a failure in tests) with the same messages; the parent's reducer still
   /// runs for them. A push of an ID popped earlier is accepted.
   ///
-  /// The effects of an element are cancelled when the element leaves the stack, however it
-  /// leaves: when this operator removes it, at once; when another reducer removes it (a `Reduce`
+  /// The effects of an element are cancelled when the element leaves the stack: when this
+  /// operator's action removes it, at once; when another reducer pops or removes it (a `Reduce`
   /// before or after this one calling `removeAll()`), no later than the next action this
-  /// operator sees.
+  /// operator sees. As in the Composable Architecture, the IDs it last saw travel in the stack's
+  /// value: a reducer that assigns a new stack (`state.path = StackState()`) drops them, so pop
+  /// or remove the elements instead.
   public func forEach<ElementState, ElementAction, Destination: Reducer>(
     _ toStackState: WritableKeyPath<State, StackState<ElementState>>,
     action toStackAction: CaseKeyPath<Action, StackAction<ElementState, ElementAction>>,
@@ -69,6 +71,9 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
 
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     let stackIdentity = self.stackIdentity
+    // The elements whose work may be running: those this operator saw last time (another reducer
+    // may have removed some since) and those in the stack now.
+    let idsBefore = state[keyPath: toStackState].idsWithRunningWork
     let elementEffects: Effect<Base.Action>
     let baseEffects: Effect<Base.Action>
 
@@ -167,11 +172,19 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
       baseEffects = base.reduce(into: &state, action: action)
     }
 
+    let idsAfter = state[keyPath: toStackState].ids
+    if state[keyPath: toStackState].mountedIDs != idsAfter {
+      state[keyPath: toStackState].mountedIDs = idsAfter
+    }
+    let effects = elementEffects.merge(with: baseEffects)
+    guard idsBefore != idsAfter else { return effects }
+    let kept = Set(idsAfter)
+    let gone = idsBefore.filter { !kept.contains($0) }
+    guard !gone.isEmpty else { return effects }
     // Last, so that work this action started for an element it removed is cancelled too, and so
     // is the work of elements another reducer removed since this one last ran.
-    let sweep = Effect<Base.Action>.cancelEffects(
-      ofElementsNotIn: state[keyPath: toStackState].ids, stack: stackIdentity)
-    return elementEffects.merge(with: baseEffects).merge(with: sweep)
+    return effects.merge(
+      with: .merge(gone.map { .cancel(id: StackElementEffectID(stack: stackIdentity, id: $0)) }))
   }
 
   /// The element's effects as the parent's: cancellable with the element, and with a

@@ -21,6 +21,12 @@ public struct StackState<Element> {
   /// The ID the next element appended to this stack receives.
   public internal(set) var nextID: StackElementID
 
+  /// The IDs `forEach` saw when it last ran for this stack: the elements whose effects it may
+  /// have started. When another reducer removes elements, `forEach` cancels their effects the
+  /// next time it runs by comparing these with ``ids``. Bookkeeping only: not part of `==`,
+  /// hashing, encoding or dumps.
+  var mountedIDs: [StackElementID] = []
+
   /// Creates an empty stack whose first element will receive ID `#0`.
   public init() {
     self.storedIDs = []
@@ -119,6 +125,14 @@ public struct StackState<Element> {
       }
       self[id: id] = value.map { path($0) }
     }
+  }
+
+  /// The IDs whose elements may have work running: those `forEach` saw when it last ran, then
+  /// those in the stack now that it did not see.
+  var idsWithRunningWork: [StackElementID] {
+    guard mountedIDs != storedIDs else { return mountedIDs }
+    let mounted = Set(mountedIDs)
+    return mountedIDs + storedIDs.filter { !mounted.contains($0) }
   }
 
   /// Appends an element; it receives the stack's next ID.

@@ -139,3 +139,20 @@ struct FirstSecond: Reducer {
     }
   }
 }
+
+/// Two tabs holding the same feature, whose stacks sit at the same key path of that feature.
+struct Tabs: Reducer {
+  struct State: Equatable, Sendable {
+    var first = OuterCancellation.State()
+    var second = OuterCancellation.State()
+  }
+  @CasePathable
+  enum Action: Equatable, Sendable {
+    case first(OuterCancellation.Action)
+    case second(OuterCancellation.Action)
+  }
+  var body: some ReducerOf<Self> {
+    Scope(state: \.first, action: \.first) { OuterCancellation() }
+    Scope(state: \.second, action: \.second) { OuterCancellation() }
+  }
+}

@@ -236,18 +236,38 @@ final class StackReducerTests: XCTestCase {
     XCTAssertEqual(runningEffects(store), 0)
   }
 
-  func testEffectsOfAReplacedStackAreCancelled() async {
+  func testEffectsOfAnAssignedNewStacksFormerElementsAreNotKnownToForEach() async {
+    // As in the Composable Architecture, the IDs `forEach` saw travel in the stack's value; a new
+    // stack assigned in their place does not carry them.
     let store = TestStore(
       initialState: OuterCancellation.State(children: [NeverEnding.State(), NeverEnding.State()])
     ) {
       OuterCancellation()
     }
     await store.send(.children(.element(id: 0, action: .tap)))
-    await store.send(.children(.element(id: 1, action: .tap)))
     await store.send(.replaceAfter) {
       $0.children = StackState()
     }
     await store.send(.tapBefore)
+    XCTAssertEqual(runningEffects(store), 1)
+    await store.skipInFlightEffects()
+  }
+
+  func testAnotherTabsActionsNeverCancelItsEffects() async {
+    var state = Tabs.State()
+    state.second.children = [NeverEnding.State(), NeverEnding.State()]
+    let store = TestStore(initialState: state) { Tabs() }
+    await store.send(.second(.children(.element(id: 1, action: .tap))))
+    await store.send(.first(.children(.push(id: 0, state: NeverEnding.State())))) {
+      $0.first.children[id: 0] = NeverEnding.State()
+    }
+    await store.send(.first(.tapBefore)) {
+      $0.first.children.removeAll()
+    }
+    XCTAssertEqual(runningEffects(store), 1, "the second tab's #1 still runs")
+    await store.send(.second(.tapBefore)) {
+      $0.second.children.removeAll()
+    }
     XCTAssertEqual(runningEffects(store), 0)
   }
 

@@ -39,7 +39,7 @@ struct VerifyReport {
   static let discussion = """
     Checks: SQLite's integrity and foreign keys; the recorded migrations against this build's \
     checksums; per session, sequences without gaps from the oldest snapshot to the head, every \
-    delta applying to the stacks before it, IDs never handed out twice, every ID below its \
+    delta applying to the stacks before it, next IDs that never go back, every ID below its \
     stack's next generation, every snapshot's stacks equal to the journal's at its sequence, \
     the stack rows equal to the journal's head, payloads and times that parse. Read-only, \
     consistent while an app appends.

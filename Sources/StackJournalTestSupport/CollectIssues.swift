@@ -17,3 +17,57 @@ public func collectIssues(
   try await withIssueReporters([collector], operation: operation)
   return collector.messages
 }
+
+/// An issue an operation reported: its message and where it was reported.
+public struct CollectedIssue: Equatable, Sendable, CustomStringConvertible {
+  /// The message.
+  public var message: String
+  /// The file it was reported in, as `Module/File.swift`.
+  public var fileID: String
+  /// The line it was reported at.
+  public var line: UInt
+
+  /// Creates an issue, e.g. to compare with collected ones.
+  public init(_ message: String, fileID: String, line: UInt) {
+    self.message = message
+    self.fileID = fileID
+    self.line = line
+  }
+
+  public var description: String { "\(fileID):\(line): \(message)" }
+}
+
+/// Runs an asynchronous operation and returns the issues it reported, with their locations.
+public func collectIssuesWithLocations(
+  isolation: isolated (any Actor)? = #isolation,
+  _ operation: () async throws -> Void
+) async rethrows -> [CollectedIssue] {
+  let collector = LocatingIssueCollector()
+  try await withIssueReporters([collector], operation: operation)
+  return collector.issues.value
+}
+
+/// Runs an operation and returns the issues it reported, with their locations.
+public func collectIssuesWithLocations(
+  _ operation: () throws -> Void
+) rethrows -> [CollectedIssue] {
+  let collector = LocatingIssueCollector()
+  try withIssueReporters([collector], operation: operation)
+  return collector.issues.value
+}
+
+private final class LocatingIssueCollector: IssueReporter, Sendable {
+  let issues = LockIsolated<[CollectedIssue]>([])
+
+  func reportIssue(
+    _ message: @autoclosure () -> String?,
+    severity: IssueSeverity,
+    fileID: StaticString,
+    filePath: StaticString,
+    line: UInt,
+    column: UInt
+  ) {
+    let issue = CollectedIssue(message() ?? "(no message)", fileID: "\(fileID)", line: line)
+    issues.withValue { $0.append(issue) }
+  }
+}

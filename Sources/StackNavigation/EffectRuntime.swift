@@ -5,6 +5,8 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   private struct Running {
     var ids: Set<EffectID>
     var task: Task<Void, Never>?
+    /// The caller's tag for the action whose effect started this work.
+    var tag: Int?
   }
 
   private struct Registry {
@@ -16,19 +18,26 @@ final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Starts an effect. Returns the actions it sends right away, to be processed before the
   /// current `send` returns, and the tasks of its asynchronous work.
+  ///
+  /// - Parameter tag: Marks the work this effect starts, so ``runningTags`` can tell which
+  ///   actions' effects are still running.
   func start(
     _ effect: Effect<Action>,
+    tag: Int? = nil,
     deliver: @escaping @Sendable (Action) async -> Void
   ) -> (immediate: [Action], tasks: [Task<Void, Never>]) {
     var immediate: [Action] = []
     var tasks: [Task<Void, Never>] = []
-    start(effect.operations, ids: [], deliver: deliver, immediate: &immediate, tasks: &tasks)
+    start(
+      effect.operations, ids: [], tag: tag, deliver: deliver, immediate: &immediate,
+      tasks: &tasks)
     return (immediate, tasks)
   }
 
   private func start(
     _ operations: [Effect<Action>.Operation],
     ids: Set<EffectID>,
+    tag: Int?,
     deliver: @escaping @Sendable (Action) async -> Void,
     immediate: inout [Action],
     tasks: inout [Task<Void, Never>]
@@ -41,11 +50,13 @@ final class EffectRuntime<Action: Sendable>: Sendable {
         cancel(id: id)
       case let .cancellable(id, cancelInFlight, inner):
         if cancelInFlight { cancel(id: id) }
-        start(inner, ids: ids.union([id]), deliver: deliver, immediate: &immediate, tasks: &tasks)
+        start(
+          inner, ids: ids.union([id]), tag: tag, deliver: deliver, immediate: &immediate,
+          tasks: &tasks)
       case let .run(priority, work):
         let token = registry.withValue { registry in
           defer { registry.nextToken += 1 }
-          registry.running[registry.nextToken] = Running(ids: ids, task: nil)
+          registry.running[registry.nextToken] = Running(ids: ids, task: nil, tag: tag)
           return registry.nextToken
         }
         // Not detached: the work keeps the sender's task-local values (issue reporters, test
@@ -66,8 +77,13 @@ final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Cancels the work running under an ID; it no longer counts as running.
   func cancel(id: EffectID) {
+    cancel(where: { $0.contains(id) })
+  }
+
+  /// Cancels the work whose cancellation IDs satisfy a predicate; it no longer counts as running.
+  private func cancel(where matches: @Sendable (Set<EffectID>) -> Bool) {
     let cancelled = registry.withValue { registry in
-      let tokens = registry.running.filter { $0.value.ids.contains(id) }.map(\.key)
+      let tokens = registry.running.filter { matches($0.value.ids) }.map(\.key)
       return tokens.compactMap { registry.running.removeValue(forKey: $0)?.task }
     }
     for task in cancelled { task.cancel() }
@@ -85,6 +101,11 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   /// The number of effects still running (cancelled ones excluded).
   var runningCount: Int {
     registry.withValue { $0.running.count }
+  }
+
+  /// The tags of the effects still running, each once, smallest first.
+  var runningTags: [Int] {
+    registry.withValue { Set($0.running.values.compactMap(\.tag)).sorted() }
   }
 
   /// The tasks of the effects still running.

@@ -11,9 +11,17 @@ extension Reducer {
   /// * `push(id:state:)` adds the element, then runs this reducer.
   /// * `popFrom(id:)` runs this reducer, then pops the element and everything above it.
   ///
-  /// An action for a missing element, a push under an ID the stack already handed out, and a
-  /// pop of a missing ID are reported as issues (a failure in tests) and change nothing. The
-  /// effects of an element are cancelled when the element leaves the stack, however it leaves.
+  /// As in the Composable Architecture, an action for a missing element, a pop of a missing
+  /// element, a push of an ID the stack holds and a push of an ID above the stack's next ID are
+  /// reported as issues (a failure in tests) with the same messages; the parent's reducer still
+  /// runs for them. A push of an ID popped earlier is accepted.
+  ///
+  /// The effects of an element are cancelled when the element leaves the stack: when this
+  /// operator's action removes it, at once; when another reducer pops or removes it (a `Reduce`
+  /// before or after this one calling `removeAll()`), no later than the next action this
+  /// operator sees. As in the Composable Architecture, the IDs it last saw travel in the stack's
+  /// value: a reducer that assigns a new stack (`state.path = StackState()`) drops them, so pop
+  /// or remove the elements instead.
   public func forEach<ElementState, ElementAction, Destination: Reducer>(
     _ toStackState: WritableKeyPath<State, StackState<ElementState>>,
     action toStackAction: CaseKeyPath<Action, StackAction<ElementState, ElementAction>>,
@@ -62,81 +70,119 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
   let location: SourceLocation
 
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
-    let idsBefore = state[keyPath: toStackState].ids
     let stackIdentity = self.stackIdentity
-    let effects: Effect<Base.Action>
+    // The elements whose work may be running: those this operator saw last time (another reducer
+    // may have removed some since) and those in the stack now.
+    let idsBefore = state[keyPath: toStackState].idsWithRunningWork
+    let elementEffects: Effect<Base.Action>
+    let baseEffects: Effect<Base.Action>
 
     switch toStackAction.extract(from: action) {
     case let .element(id, elementAction)?:
-      guard state[keyPath: toStackState][id: id] != nil else {
+      if state[keyPath: toStackState][id: id] != nil {
+        let effect = withDependencies {
+          $0.navigationIDPath.elements.append(StackElementEffectID(stack: stackIdentity, id: id))
+        } operation: {
+          destination.reduce(into: &state[keyPath: toStackState][id: id]!, action: elementAction)
+        }
+        elementEffects = self.elementEffects(effect, id: id)
+      } else {
         report(
           """
-          A stack received an action for an element that is not in the stack.
+          A "forEach" at "\(location.fileID):\(location.line)" received an action for a missing \
+          element.
 
-            Action: \(String(customDumping: action))
-            Missing ID: \(id)
+            Action:
+              \(debugCaseOutput(elementAction))
 
-          This happens when an effect of an element sends an action after the element was \
-          popped, or when an action names an ID that was never pushed.
+          This is generally considered an application logic error, and can happen for a few reasons:
+
+          A parent reducer removed an element with this ID before this reducer ran. This reducer \
+          must run before any other reducer removes an element, which ensures that element \
+          reducers can handle their actions while their state is still available.
+
+          An in-flight effect emitted this action when state contained no element at this ID. \
+          While it may be perfectly reasonable to ignore this action, consider canceling the \
+          associated effect before an element is removed, especially if it is a long-living effect.
+
+          This action was sent to the store while its state contained no element at this ID. To \
+          fix this make sure that actions for this reducer can only be sent from a store when \
+          its state contains an element at this id. In SwiftUI applications, use \
+          "NavigationStack.init(path:)" with a binding to a store.
           """)
-        return .none
+        elementEffects = .none
       }
-      let elementEffect = withDependencies {
-        $0.navigationIDPath.elements.append(StackElementEffectID(stack: stackIdentity, id: id))
-      } operation: {
-        destination.reduce(into: &state[keyPath: toStackState][id: id]!, action: elementAction)
-      }
-      let baseEffect = base.reduce(into: &state, action: action)
-      effects = elementEffects(elementEffect, id: id).merge(with: baseEffect)
-
-    case let .push(id, elementState)?:
-      let stack = state[keyPath: toStackState]
-      guard !stack.ids.contains(id), id >= stack.nextID, id <= StackElementID.largest else {
-        let reason =
-          stack.ids.contains(id)
-          ? "An element with this ID is already in the stack."
-          : id > StackElementID.largest
-            ? "The ID is above the largest a stack hands out (\(StackElementID.largest))."
-            : "The stack already handed out this ID (its next ID is \(stack.nextID)); "
-              + "an ID is never handed out twice."
-        report(
-          """
-          A stack received a push with an ID it cannot accept.
-
-            Action: \(String(customDumping: action))
-            \(reason)
-
-          Push new elements by appending to the stack's state, or push with the stack's \
-          'nextID'.
-          """)
-        return .none
-      }
-      state[keyPath: toStackState][id: id] = elementState
-      effects = base.reduce(into: &state, action: action)
+      baseEffects = base.reduce(into: &state, action: action)
 
     case let .popFrom(id)?:
-      guard state[keyPath: toStackState].ids.contains(id) else {
+      elementEffects = .none
+      let canPop = state[keyPath: toStackState].ids.contains(id)
+      baseEffects = base.reduce(into: &state, action: action)
+      if canPop {
+        state[keyPath: toStackState].pop(from: id)
+      } else {
         report(
           """
-          A stack received a pop for an element that is not in the stack.
+          A "forEach" at "\(location.fileID):\(location.line)" received a "popFrom" action for a \
+          missing element.
 
-            Action: \(String(customDumping: action))
-            Missing ID: \(id)
+            ID:
+              \(id)
+            Path IDs:
+              \(state[keyPath: toStackState].ids)
           """)
-        return .none
       }
-      let baseEffect = base.reduce(into: &state, action: action)
-      state[keyPath: toStackState].pop(from: id)
-      effects = baseEffect
+
+    case let .push(id, elementState)?:
+      elementEffects = .none
+      let stack = state[keyPath: toStackState]
+      if stack.ids.contains(id) {
+        report(
+          """
+          A "forEach" at "\(location.fileID):\(location.line)" received a "push" action for an \
+          element it already contains.
+
+            ID:
+              \(id)
+            Path IDs:
+              \(stack.ids)
+          """)
+        baseEffects = base.reduce(into: &state, action: action)
+        break
+      }
+      if id > stack.nextID {
+        report(
+          """
+          A "forEach" at "\(location.fileID):\(location.line)" received a "push" action with an \
+          unexpected generational ID.
+
+            Received ID:
+              \(id)
+            Expected ID:
+              \(stack.nextID)
+          """)
+      }
+      // An ID popped earlier is accepted, as the Composable Architecture accepts it; the next ID
+      // never goes down. IDs above the largest a stack holds are reported by the stack.
+      state[keyPath: toStackState][id: id] = elementState
+      baseEffects = base.reduce(into: &state, action: action)
 
     case nil:
-      effects = base.reduce(into: &state, action: action)
+      elementEffects = .none
+      baseEffects = base.reduce(into: &state, action: action)
     }
 
-    let idsAfter = Set(state[keyPath: toStackState].ids)
-    let gone = idsBefore.filter { !idsAfter.contains($0) }
+    let idsAfter = state[keyPath: toStackState].ids
+    if state[keyPath: toStackState].mountedIDs != idsAfter {
+      state[keyPath: toStackState].mountedIDs = idsAfter
+    }
+    let effects = elementEffects.merge(with: baseEffects)
+    guard idsBefore != idsAfter else { return effects }
+    let kept = Set(idsAfter)
+    let gone = idsBefore.filter { !kept.contains($0) }
     guard !gone.isEmpty else { return effects }
-    // Last, so that work the action itself started for an element it removed is cancelled too.
+    // Last, so that work this action started for an element it removed is cancelled too, and so
+    // is the work of elements another reducer removed since this one last ran.
     return effects.merge(
       with: .merge(gone.map { .cancel(id: StackElementEffectID(stack: stackIdentity, id: $0)) }))
   }

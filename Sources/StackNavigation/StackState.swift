@@ -2,7 +2,11 @@
 ///
 /// Every element gets a ``StackElementID`` when it enters the stack. The generator of the next ID
 /// is part of the value: copying, encoding, decoding and replaying a stack all continue the same
-/// sequence of IDs, and no ID is ever handed out twice by one stack.
+/// sequence of IDs, and the generator never hands out an ID twice.
+///
+/// Two stacks are equal when they hold equal elements under the same IDs, whatever their next
+/// IDs, as in the Composable Architecture: a test's `$0.path = StackState()` matches a stack
+/// that pushed and popped elements. ``nextID`` is compared on its own where it matters.
 ///
 /// ```swift
 /// var path = StackState<Path.State>([.counter(.init(count: 42))])  // #0
@@ -16,6 +20,12 @@ public struct StackState<Element> {
 
   /// The ID the next element appended to this stack receives.
   public internal(set) var nextID: StackElementID
+
+  /// The IDs `forEach` saw when it last ran for this stack: the elements whose effects it may
+  /// have started. When another reducer removes elements, `forEach` cancels their effects the
+  /// next time it runs by comparing these with ``ids``. Bookkeeping only: not part of `==`,
+  /// hashing, encoding or dumps.
+  var mountedIDs: [StackElementID] = []
 
   /// Creates an empty stack whose first element will receive ID `#0`.
   public init() {
@@ -42,9 +52,9 @@ public struct StackState<Element> {
   /// The element with the given ID, or `nil` when the stack holds no such element.
   ///
   /// Setting `nil` removes the element. Setting a value for an ID the stack does not hold
-  /// appends it under that ID, and the stack's next ID moves above it — unless the stack already
-  /// handed that ID out: an ID is never handed out twice, so that is reported as an issue and
-  /// changes nothing.
+  /// appends it under that ID, as an explicit push does: an ID popped earlier is accepted, and an
+  /// ID at or above ``nextID`` moves the next ID above it. IDs above ``StackElementID/largest``
+  /// are reported as an issue and change nothing.
   public subscript(id id: StackElementID) -> Element? {
     get {
       storedIDs.firstIndex(of: id).map { storedElements[$0] }
@@ -85,18 +95,44 @@ public struct StackState<Element> {
   ///
   /// ```swift
   /// $0.path[id: 0, case: \.counter]?.count = 4
+  /// $0.path[id: 0, case: \.counter] = nil  // removes the element
   /// ```
+  ///
+  /// Modifying or setting an element through a case it is not in — or an ID the stack does not
+  /// hold — is reported as an issue ("Can't modify unrelated case") and changes nothing.
   public subscript<Case>(
     id id: StackElementID,
-    case path: CaseKeyPath<Element, Case>
+    case path: CaseKeyPath<Element, Case>,
+    fileID fileID: StaticString = #fileID,
+    filePath filePath: StaticString = #filePath,
+    line line: UInt = #line,
+    column column: UInt = #column
   ) -> Case? where Element: CasePathable {
     get {
       self[id: id].flatMap { $0[case: path] }
     }
-    set {
-      guard let newValue, self[id: id] != nil else { return }
-      self[id: id] = path(newValue)
+    _modify {
+      let element = self[id: id]
+      var value = element.flatMap { $0[case: path] }
+      let isInCase = value != nil
+      yield &value
+      guard isInCase else {
+        let name = element.flatMap(enumCaseName(of:)).map { " \($0.debugDescription)" } ?? ""
+        reportFailure(
+          "Can't modify unrelated case\(name)",
+          fileID: fileID, filePath: filePath, line: line, column: column)
+        return
+      }
+      self[id: id] = value.map { path($0) }
     }
+  }
+
+  /// The IDs whose elements may have work running: those `forEach` saw when it last ran, then
+  /// those in the stack now that it did not see.
+  var idsWithRunningWork: [StackElementID] {
+    guard mountedIDs != storedIDs else { return mountedIDs }
+    let mounted = Set(mountedIDs)
+    return mountedIDs + storedIDs.filter { !mounted.contains($0) }
   }
 
   /// Appends an element; it receives the stack's next ID.
@@ -132,13 +168,16 @@ public struct StackState<Element> {
     return storedElements.removeLast()
   }
 
-  /// Appends an element under an ID the stack has not handed out yet; reports any other ID.
+  /// Appends an element under an ID the stack does not hold, as an explicit push does.
+  ///
+  /// An ID below ``nextID`` (one popped earlier) leaves the next ID as it is; an ID at or above
+  /// it moves the next ID above it. An ID above ``StackElementID/largest`` is reported.
   mutating func appendIfNew(_ element: Element, id: StackElementID) {
-    guard id >= nextID, id <= StackElementID.largest else {
+    guard id <= StackElementID.largest else {
       reportFailure(
         """
-        An element was set under ID \(id), which this stack cannot hand out (its next ID is \
-        \(nextID)): an ID is never handed out twice. Append the element instead.
+        An element was set under ID \(id), above the largest ID a stack holds \
+        (\(StackElementID.largest)). Append the element instead.
         """)
       return
     }
@@ -160,18 +199,30 @@ public struct StackState<Element> {
 extension StackState: Sendable where Element: Sendable {}
 
 extension StackState: Equatable where Element: Equatable {
-  /// Two stacks are equal when they hold equal elements under the same IDs and will hand out
-  /// the same next ID.
+  /// Two stacks are equal when they hold equal elements under the same IDs, in the same order.
+  ///
+  /// The next ID does not take part, as in the Composable Architecture; compare ``nextID``
+  /// explicitly where it matters (a restored or decoded stack).
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.storedIDs == rhs.storedIDs && lhs.nextID == rhs.nextID
-      && lhs.storedElements == rhs.storedElements
+    lhs.storedIDs == rhs.storedIDs && lhs.storedElements == rhs.storedElements
   }
 }
 
 extension StackState: Hashable where Element: Hashable {
+  /// Hashes the IDs and the elements, like ``==``; not the next ID.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(storedIDs)
-    hasher.combine(nextID)
     hasher.combine(storedElements)
   }
+}
+
+/// The name of the case an enum value is in, e.g. `"counter"`, or `nil` for a value that is not
+/// an enum.
+func enumCaseName(of value: Any) -> String? {
+  let mirror = Mirror(reflecting: value)
+  guard mirror.displayStyle == .enum else { return nil }
+  if let label = mirror.children.first?.label { return label }
+  // A case without a payload has no child; it prints as its name.
+  let printed = String(describing: value)
+  return printed.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } ? printed : nil
 }

@@ -73,8 +73,6 @@ public struct VerificationProblem: Sendable, Equatable, CustomStringConvertible 
     public static let snapshotMissing = Kind("snapshotMissing")
     /// A delta does not apply to the stacks before it.
     public static let inconsistentDelta = Kind("inconsistentDelta")
-    /// A delta pushes an ID its stack handed out before.
-    public static let reusedID = Kind("reusedID")
     /// A stack holds an ID that is not below its next generation, or holds one ID twice.
     public static let idNotBelowNextID = Kind("idNotBelowNextID")
     /// A snapshot's stacks differ from the stacks the journal rebuilds at its sequence.
@@ -111,10 +109,10 @@ extension SQLiteJournal {
   /// The file: SQLite's integrity and foreign-key checks, and the recorded migrations against
   /// this build's checksums. Each session, in one read transaction (a consistent view while an
   /// app appends): sequences from its oldest snapshot to its head with no gap; every delta
-  /// applies to the stacks before it, pushing no ID its stack handed out before and keeping
-  /// every ID below its stack's next generation; every snapshot's stacks equal the stacks
-  /// rebuilt from the journal at its sequence; the stack rows equal those at the head; payloads,
-  /// states and times parse. Only reads.
+  /// applies to the stacks before it (pushing no ID its stack holds, never moving a next ID
+  /// back) and keeps every ID below its stack's next generation; every snapshot's stacks equal
+  /// the stacks rebuilt from the journal at its sequence; the stack rows equal those at the head;
+  /// payloads, states and times parse. Only reads.
   ///
   /// - Parameters:
   ///   - session: The one session to check; every session when `nil`.
@@ -277,11 +275,6 @@ extension SQLiteJournal {
         deltasUsable = false
         continue
       }
-      if let message = Self.reusedID(delta, in: stacks) {
-        problem(sequence, .reusedID, message)
-        deltasUsable = false
-        continue
-      }
       do {
         try delta.apply(to: &stacks)
       } catch let error as StorageError {
@@ -325,18 +318,6 @@ extension SQLiteJournal {
           + Self.difference(stacks, rows))
     }
     return result
-  }
-
-  /// A message when a delta pushes, onto a stack that continues, an ID below its next ID.
-  static func reusedID(_ delta: StackDelta, in stacks: [StackRecord]) -> String? {
-    for change in delta.changes where !change.removed {
-      guard let stack = stacks.first(where: { $0.path == change.path }) else { continue }
-      if let reused = change.pushed.first(where: { $0.id < stack.nextID }) {
-        return "the stack `\(change.path)` pushes \(reused.id), an ID it handed out before "
-          + "(its next ID is \(stack.nextID))"
-      }
-    }
-    return nil
   }
 
   /// A message when a stack holds an ID twice or an ID not below its next generation.

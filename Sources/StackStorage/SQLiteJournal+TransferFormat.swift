@@ -277,9 +277,6 @@ struct TransferReader {
         let deltaText = try object.json("delta")
         guard let delta = try? JSONDecoder().decode(StackDelta.self, from: Data(deltaText.utf8))
         else { throw malformed("has a delta that cannot be read") }
-        if let message = SQLiteJournal.reusedID(delta, in: current) {
-          throw malformed("has a delta that \(message.dropFirst(4))")
-        }
         do {
           try delta.apply(to: &current)
         } catch let error as StorageError {

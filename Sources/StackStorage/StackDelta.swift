@@ -7,7 +7,7 @@ import StackNavigation
 /// nearest snapshot without the application's types.
 public struct StackDelta: Equatable, Sendable, Codable {
   /// One change per stack that changed, sorted by path. A stack replaced by another one at the
-  /// same path (whose IDs do not continue the old one's) appears twice: removed, then created.
+  /// same path (whose next ID is below the old one's) appears twice: removed, then created.
   public var changes: [StackChange]
 
   /// Creates a delta from its changes.
@@ -47,12 +47,12 @@ extension StackDelta {
     return StackDelta(changes: changes)
   }
 
-  /// Whether `new` is the same stack as `old`, later: its next ID did not go back and every ID it
-  /// gained is one `old` had not handed out yet.
+  /// Whether `new` is the same stack as `old`, later: its next ID did not go back.
+  ///
+  /// An ID it gained below `old`'s next ID is an explicit push of an ID popped earlier, which a
+  /// stack accepts.
   private static func continues(_ old: StackRecord, with new: StackRecord) -> Bool {
-    guard new.nextID >= old.nextID else { return false }
-    let oldIDs = Set(old.ids)
-    return new.elements.allSatisfy { oldIDs.contains($0.id) || $0.id >= old.nextID }
+    new.nextID >= old.nextID
   }
 
   private static func change(from old: StackRecord, to new: StackRecord) -> StackChange? {
@@ -94,8 +94,9 @@ extension StackDelta {
   ///
   /// Throws a ``StorageError`` with code ``StorageError/Code/inconsistentDelta``, leaving
   /// `stacks` unchanged, when the delta does not fit them: a pop or change of an ID the stack
-  /// does not hold, a push of an ID it holds or of an ID below its next ID, a next ID that goes
-  /// back, or IDs after the change that do not match its elements.
+  /// does not hold, a push of an ID it holds, a next ID that goes back, or IDs after the change
+  /// that do not match its elements or are not below its next ID. A push of an ID below the
+  /// stack's next ID that it does not hold (popped earlier) fits.
   public func apply(to stacks: inout [StackRecord]) throws {
     var result = stacks
     for change in changes {
@@ -137,13 +138,6 @@ extension StackDelta {
     for element in change.pushed {
       guard elements[element.id] == nil else {
         throw inconsistent(change, "pushes \(element.id), which the stack already holds")
-      }
-      guard element.id >= stack.nextID else {
-        throw inconsistent(
-          change,
-          "pushes \(element.id), below the stack's next ID \(stack.nextID): the ID was handed "
-            + "out before"
-        )
       }
       elements[element.id] = element
     }

@@ -30,17 +30,22 @@ final class VerifyCommandTests: CLITestCase {
     XCTAssertEqual(problems.first?["sequence"] as? Int, 8)
   }
 
-  func testAReusedIDIsReported() throws {
+  func testAPushOfAnIDTheStackHoldsIsReported() throws {
     let (path, session) = try makeDemo()
-    // Entry 10 pushes #5; make it push #1, an ID the stack handed out before.
+    // Entry 10 pushes #5 onto [#0]; make it push #0, which the stack holds.
     try tamper(
       path,
-      "UPDATE journal SET delta = replace(replace(delta, '\"id\":5', '\"id\":1'), "
-        + "'[0,5]', '[0,1]') WHERE session = ? AND sequence = 10",
+      "UPDATE journal SET delta = replace(replace(delta, '\"id\":5', '\"id\":0'), "
+        + "'[0,5]', '[0,0]') WHERE session = ? AND sequence = 10",
       arguments: [session])
     let result = try runCLI(["verify", session, "--db", path, "--json"])
     XCTAssertEqual(result.status, 1, result.stdout)
-    XCTAssertEqual(try problems(result).first?["kind"] as? String, "reusedID")
+    let problem = try XCTUnwrap(try problems(result).first)
+    XCTAssertEqual(problem["kind"] as? String, "inconsistentDelta")
+    XCTAssertEqual(problem["sequence"] as? Int, 10)
+    XCTAssertTrue(
+      (problem["message"] as? String ?? "").contains("pushes #0, which the stack already holds"),
+      "\(problem)")
   }
 
   func testStackRowsThatDisagreeWithTheJournalAreReported() throws {

@@ -33,7 +33,8 @@ struct FailingFeature: Reducer {
 /// The start of each TestStore failure message, by kind.
 enum FailureMessage {
   static let stateMismatch = "A state change does not match expectation"
-  static let unexpectedReceive = "Expected to receive"
+  static let unassertedChange = "State was not expected to change, but a change occurred"
+  static let unexpectedReceive = "Received unexpected action:"
   static let unreceivedAction = "The store received 1 unexpected action"
-  static let runningEffect = "effect(s) are still running"
+  static let runningEffect = "An effect returned for this action is still running"
 }

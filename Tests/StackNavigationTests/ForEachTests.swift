@@ -116,39 +116,49 @@ final class ForEachTests: XCTestCase {
     }
   }
 
-  func testMisuseIsReportedAndChangesNothing() async {
+  func testMisuseIsReportedLeavesTheStackAndRunsTheParent() async {
     let initial = TickerRoot.State(path: [Ticker.State(), Ticker.State()])
     let store = Store(initialState: initial) { TickerRoot() }
     var issues = await collectIssues {
-      try? await store.send(.path(.element(id: 7, action: .tick)))
+      _ = try? await store.send(.path(.element(id: 7, action: .tick)))
     }
     XCTAssertEqual(issues.count, 1)
-    XCTAssertTrue(issues[0].contains("not in the stack"), issues[0])
+    XCTAssertTrue(issues[0].contains("received an action for a missing element."), issues[0])
     issues = await collectIssues {
-      try? await store.send(.path(.push(id: 1, state: Ticker.State(ticks: 9))))
+      _ = try? await store.send(.path(.push(id: 1, state: Ticker.State(ticks: 9))))
     }
     XCTAssertEqual(issues.count, 1)
-    XCTAssertTrue(issues[0].contains("already in the stack"), issues[0])
+    XCTAssertTrue(issues[0].contains("for an element it already contains."), issues[0])
     issues = await collectIssues {
-      try? await store.send(.path(.popFrom(id: 5)))
+      _ = try? await store.send(.path(.popFrom(id: 5)))
     }
     XCTAssertEqual(issues.count, 1)
-    XCTAssertTrue(issues[0].contains("pop for an element that is not in the stack"), issues[0])
+    XCTAssertTrue(issues[0].contains(#"received a "popFrom" action for a missing"#), issues[0])
     let after = await store.state
-    XCTAssertEqual(after, initial)
+    XCTAssertEqual(after.path, initial.path)
+    XCTAssertEqual(after.path.nextID, initial.path.nextID)
+    // As in the Composable Architecture, the parent's reducer still runs.
+    XCTAssertEqual(
+      after.log,
+      [
+        "parent saw tick of #7 at -1", "parent saw push of #1, in stack: true",
+        "parent saw pop of #5, in stack: false",
+      ])
   }
 
-  func testPushOfAnIDAlreadyHandedOutIsReported() async {
+  func testPushOfAnIDPoppedEarlierIsAccepted() async {
     var initial = TickerRoot.State(path: [Ticker.State(), Ticker.State()])
     initial.path.pop(from: 1)
     let store = Store(initialState: initial) { TickerRoot() }
     let issues = await collectIssues {
-      try? await store.send(.path(.push(id: 1, state: Ticker.State())))
+      _ = try? await store.send(.path(.push(id: 1, state: Ticker.State(ticks: 3))))
+      _ = try? await store.send(.path(.push(id: 2, state: Ticker.State(ticks: 4))))
     }
-    XCTAssertEqual(issues.count, 1)
-    XCTAssertTrue(issues[0].contains("already handed out"), issues[0])
+    XCTAssertEqual(issues, [])
     let after = await store.state
-    XCTAssertEqual(after, initial)
+    XCTAssertEqual(after.path.ids, [0, 1, 2])
+    XCTAssertEqual(after.path.map(\.ticks), [0, 3, 4])
+    XCTAssertEqual(after.path.nextID, 3)
   }
 
   func testEffectsOfAPoppedElementAreCancelled() async throws {
@@ -186,6 +196,23 @@ final class ForEachTests: XCTestCase {
       await store.waitForEffects()
     }
     XCTAssertEqual(issues, [], "no action reached a removed element")
+  }
+
+  func testAStoreCancelsEffectsOfElementsASiblingReducerRemovedAtTheNextAction() async throws {
+    let store = Store(
+      initialState: OuterCancellation.State(children: [NeverEnding.State(), NeverEnding.State()])
+    ) {
+      OuterCancellation()
+    }
+    let first = try await store.send(.children(.element(id: 0, action: .tap)))
+    let second = try await store.send(.children(.element(id: 1, action: .tap)))
+    try await store.send(.tapAfter)  // removes both after the forEach ran
+    XCTAssertFalse(first.isCancelled)
+    XCTAssertFalse(second.isCancelled)
+    try await store.send(.tapBefore)  // the forEach sees the stack without them
+    XCTAssertTrue(first.isCancelled)
+    XCTAssertTrue(second.isCancelled)
+    await store.waitForEffects()
   }
 
   func testWorkStartedForAnElementTheSameActionRemovesIsCancelled() async throws {

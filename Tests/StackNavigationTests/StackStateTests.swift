@@ -43,14 +43,16 @@ final class StackStateTests: XCTestCase {
     XCTAssertEqual(added.ids, [0, 4, 5, 6])
   }
 
-  func testSettingAnIDTheStackAlreadyHandedOutIsReportedAndChangesNothing() {
+  func testSettingAnIDPoppedEarlierPutsItBackAndKeepsTheNextID() {
     var stack = StackState<Int>([1, 2, 3])
     stack.pop(from: 1)
-    let before = stack
     let issues = collectIssues { stack[id: 1] = 5 }
-    XCTAssertEqual(issues.count, 1)
-    XCTAssertTrue(issues[0].contains("never handed out twice"), issues[0])
-    XCTAssertEqual(stack, before)
+    XCTAssertEqual(issues, [])
+    XCTAssertEqual(stack.ids, [0, 1])
+    XCTAssertEqual(Array(stack), [1, 5])
+    XCTAssertEqual(stack.nextID, 3)
+    stack.append(6)
+    XCTAssertEqual(stack.ids, [0, 1, 3], "append never hands out an ID twice")
   }
 
   func testHugeIDsAreRefused() {
@@ -107,8 +109,14 @@ final class StackStateTests: XCTestCase {
     XCTAssertNil(stack[id: 1, case: \.counter])
     stack[id: 0, case: \.counter]?.count = 2
     XCTAssertEqual(stack[id: 0], .counter(.init(count: 2)))
-    stack[id: 1, case: \.counter]?.count = 99
+    let issues = collectIssues { stack[id: 1, case: \.counter]?.count = 99 }
+    XCTAssertEqual(issues, [#"Can't modify unrelated case "numberFact""#])
     XCTAssertEqual(stack[id: 1], .numberFact(.init(number: 7)))
+    stack[id: 0, case: \.counter] = nil
+    XCTAssertEqual(stack.ids, [1])
+    let missing = collectIssues { stack[id: 5, case: \.counter] = .init(count: 1) }
+    XCTAssertEqual(missing, ["Can't modify unrelated case"])
+    XCTAssertEqual(stack.ids, [1])
   }
 
   func testPops() {

@@ -62,7 +62,7 @@ final class TestStoreFailureXCTests: FailureExpectingTestCase {
 
   @MainActor
   func testAStateChangeNobodyAssertedFails() async {
-    await expectFailure(containing: FailureMessage.stateMismatch) {
+    await expectFailure(containing: FailureMessage.unassertedChange) {
       let store = TestStore(initialState: FailingFeature.State()) { FailingFeature() }
       await store.send(.increment)
     }

@@ -141,7 +141,7 @@ final class ChangedTypesTests: XCTestCase {
 
     let replayer = Replayer(journal: journal) { RootWithoutNumberFacts() }
     let restored = try replayer.restore(session: "mixed")
-    XCTAssertEqual(restored.state, live)
+    assertRestored(restored.state, equals: live)
     XCTAssertTrue(restored.isComplete)
     XCTAssertTrue(try replayer.verify(session: "mixed", from: 6).isClean)
     XCTAssertTrue(try journal.verifyStorage().isClean)

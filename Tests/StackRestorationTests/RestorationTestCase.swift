@@ -75,6 +75,21 @@ func recordScriptedSession(
   return live
 }
 
+/// Asserts that a restored state equals the live one, and that their stacks hand out the same
+/// next IDs (state equality compares stacks by IDs and elements only).
+func assertRestored<State: Equatable & Encodable>(
+  _ restored: State?,
+  equals live: State?,
+  _ message: @autoclosure () -> String = "",
+  file: StaticString = #filePath,
+  line: UInt = #line
+) {
+  XCTAssertEqual(restored, live, message(), file: file, line: line)
+  XCTAssertEqual(
+    restored.flatMap { try? durableJSON($0) }, live.flatMap { try? durableJSON($0) },
+    "next IDs differ: \(message())", file: file, line: line)
+}
+
 func replayer(_ journal: any JournalBackend) -> Replayer<RootFeature.State, RootFeature.Action> {
   Replayer(journal: journal) { RootFeature() }
 }

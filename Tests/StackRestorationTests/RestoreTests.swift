@@ -14,12 +14,12 @@ final class RestoreTests: XCTestCase {
       let replayer = replayer(test.journal)
       for sequence in 0...head {
         let restored = try replayer.restore(session: "user-1", at: .sequence(sequence))
-        XCTAssertEqual(restored.state, live[sequence], "\(test.name) at \(sequence)")
+        assertRestored(restored.state, equals: live[sequence], "\(test.name) at \(sequence)")
         XCTAssertTrue(restored.isComplete)
         XCTAssertLessThan(restored.replayedCount, 16, "bounded by the snapshot interval")
       }
       let atHead = try replayer.restore(session: "user-1")
-      XCTAssertEqual(atHead.state, live[head])
+      assertRestored(atHead.state, equals: live[head])
       XCTAssertEqual(atHead.sequence, head)
     }
   }
@@ -55,20 +55,23 @@ final class RestoreTests: XCTestCase {
       ])
 
       let replayer = replayer(test.journal)
+      func restored(at sequence: Int64) throws -> RootFeature.State {
+        try replayer.restore(session: "deep-link", at: .sequence(sequence)).state
+      }
       var expected = DemoScript.deepLink
-      XCTAssertEqual(try replayer.restore(session: "deep-link", at: .sequence(0)).state, expected)
+      assertRestored(try restored(at: 0), equals: expected)
       expected.path.append(.counter(.init(count: 3)))
-      XCTAssertEqual(try replayer.restore(session: "deep-link", at: .sequence(1)).state, expected)
+      assertRestored(try restored(at: 1), equals: expected)
       expected.path[id: 3, case: \.counter]?.count = 5
-      XCTAssertEqual(try replayer.restore(session: "deep-link", at: .sequence(3)).state, expected)
+      assertRestored(try restored(at: 3), equals: expected)
       expected.path.pop(from: 3)
-      XCTAssertEqual(try replayer.restore(session: "deep-link", at: .sequence(4)).state, expected)
+      assertRestored(try restored(at: 4), equals: expected)
       expected.path.pop(from: 1)
-      XCTAssertEqual(try replayer.restore(session: "deep-link", at: .sequence(5)).state, expected)
+      assertRestored(try restored(at: 5), equals: expected)
       expected.path.append(
         .numberFact(.init(number: 7, fact: NumberFactClient.fact(about: 7), isLoading: false)))
       let atHead = try replayer.restore(session: "deep-link")
-      XCTAssertEqual(atHead.state, expected)
+      assertRestored(atHead.state, equals: expected)
       XCTAssertEqual(atHead.state.path.ids, [0, 4])
       XCTAssertEqual(atHead.state.path.nextID, 5)
       let rows = try test.journal.headStacks(session: "deep-link")
@@ -92,7 +95,7 @@ final class RestoreTests: XCTestCase {
       var restored = try replayer.restore(session: "ids", at: .sequence(sequence)).state
       _ = RootFeature().reduce(into: &restored, action: next)
       XCTAssertEqual(restored.path.ids.last, live[sequence + 1]?.path.ids.last, "after \(sequence)")
-      XCTAssertEqual(restored, live[sequence + 1])
+      assertRestored(restored, equals: live[sequence + 1])
       checked += 1
     }
     XCTAssertGreaterThan(checked, 10)
@@ -208,11 +211,12 @@ final class RestoreTests: XCTestCase {
       RootFeature()
     }
     let forkState = await fork.state
-    XCTAssertEqual(forkState, live[20])
+    assertRestored(forkState, equals: live[20])
     try await fork.send(.pushCounterTapped(count: 100))
     XCTAssertEqual(fork.sequence, 1)
     XCTAssertEqual(try test.journal.headSequence(session: "original"), head)
-    XCTAssertEqual(try replayer(test.journal).restore(session: "original").state, live[head])
+    assertRestored(
+      try replayer(test.journal).restore(session: "original").state, equals: live[head])
     let info = try XCTUnwrap(test.journal.session("fork"))
     XCTAssertEqual(info.forkedFrom, "original")
     XCTAssertEqual(info.forkedAt, 20)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StackJournalTestSupport
 import StackNavigation
 import XCTest
 
@@ -27,7 +28,9 @@ final class SnapshotTests: StorageTestCase {
       {
         let snapshot = try XCTUnwrap(try journal.snapshot(session: "s", atOrBelow: asked))
         XCTAssertEqual(snapshot.sequence, found)
-        XCTAssertEqual(try JSONDecoder().decode(Root.self, from: snapshot.state), states[found])
+        let decoded = try JSONDecoder().decode(Root.self, from: snapshot.state)
+        XCTAssertEqual(decoded, states[found])
+        XCTAssertEqual(try durableJSON(decoded), try durableJSON(states[found]!), "next IDs")
         XCTAssertEqual(snapshot.stacks, try StateEncoding.encode(states[found]!).stacks)
       }
       XCTAssertNil(try journal.snapshot(session: "s", atOrBelow: -1))
@@ -65,7 +68,9 @@ final class SnapshotTests: StorageTestCase {
         session: "s", sequence: 20, state: StateEncoding.encode(Root()), version: 2)
       let kept = try XCTUnwrap(try journal.snapshot(session: "s", atOrBelow: 20))
       XCTAssertEqual(kept.version, 1)
-      XCTAssertEqual(try JSONDecoder().decode(Root.self, from: kept.state), root)
+      let decoded = try JSONDecoder().decode(Root.self, from: kept.state)
+      XCTAssertEqual(decoded, root)
+      XCTAssertEqual(try durableJSON(decoded), try durableJSON(root), "next IDs")
       assertStorageError(.sequenceOutOfRange) {
         try journal.writeSnapshot(
           session: "s", sequence: 21, state: StateEncoding.encode(root), version: 1)

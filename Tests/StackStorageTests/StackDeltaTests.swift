@@ -60,6 +60,21 @@ final class StackDeltaTests: XCTestCase {
     XCTAssertEqual(stacks, after)
   }
 
+  func testAPushOfAnIDPoppedEarlierIsAChangeOfTheSameStack() throws {
+    // #1 was popped; an explicit push brings it back, below the next ID, which stays.
+    let before = [StackRecord(path: "p", nextID: 3, elements: [element(0, 0), element(2, 0)])]
+    let after = [
+      StackRecord(path: "p", nextID: 3, elements: [element(0, 0), element(2, 0), element(1, 7)])
+    ]
+    let delta = StackDelta.between(before, after)
+    XCTAssertEqual(
+      delta.changes,
+      [StackChange(path: "p", nextID: 3, ids: [0, 2, 1], pushed: [element(1, 7)])])
+    var stacks = before
+    try delta.apply(to: &stacks)
+    XCTAssertEqual(stacks, after)
+  }
+
   func testInconsistentDeltasThrowAndLeaveTheStacksUnchanged() {
     let stacks = [StackRecord(path: "p", nextID: 3, elements: [element(0, 0), element(2, 0)])]
     let cases: [(String, StackChange)] = [
@@ -73,8 +88,8 @@ final class StackDeltaTests: XCTestCase {
         StackChange(path: "p", nextID: 3, ids: [0, 2, 2], pushed: [element(2, 1)])
       ),
       (
-        "push below the next ID",
-        StackChange(path: "p", nextID: 3, ids: [0, 1, 2], pushed: [element(1, 1)])
+        "push of an unused ID with IDs not below the next ID",
+        StackChange(path: "p", nextID: 3, ids: [0, 2, 5], pushed: [element(5, 1)])
       ),
       ("next ID going back", StackChange(path: "p", nextID: 2, ids: [0, 2])),
       ("IDs that do not match", StackChange(path: "p", nextID: 3, ids: [0])),

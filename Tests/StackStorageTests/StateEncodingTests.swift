@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StackJournalTestSupport
 import StackNavigation
 import XCTest
 
@@ -112,6 +113,7 @@ final class StateEncodingTests: StorageTestCase {
       XCTAssertEqual(snapshot.stacks, encoded.stacks)
       let decoded = try JSONDecoder().decode(Root.self, from: snapshot.state)
       XCTAssertEqual(decoded, root)
+      XCTAssertEqual(try durableJSON(decoded), try durableJSON(root), "next IDs")
       XCTAssertEqual(decoded.tabA.ids, [0, 2, 3])
       XCTAssertEqual(decoded.tabB.nextID, 2)
       var tabB = decoded.tabB

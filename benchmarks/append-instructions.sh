@@ -7,14 +7,17 @@
 # DEPTHS defaults to "5 20 50". For each depth the benchmark records FEW (default 100) and then
 # MANY (default 400) actions under `valgrind --tool=callgrind`; the difference of the two
 # instruction totals divided by MANY − FEW leaves out start-up and the initial state.
-# Needs valgrind. Builds stackjournal-bench in release.
+# Needs valgrind. Builds stackjournal-bench in release, unless BENCH names a binary to measure
+# (say, one built from an earlier commit, to compare).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 depths=${1:-"5 20 50"}
 few=${2:-100}
 many=${3:-400}
-nice -n 10 swift build -c release --product stackjournal-bench >/dev/null
-bench=.build/release/stackjournal-bench
+if [ -z "${BENCH:-}" ]; then
+  nice -n 10 swift build -c release --product stackjournal-bench >/dev/null
+fi
+bench=${BENCH:-.build/release/stackjournal-bench}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 

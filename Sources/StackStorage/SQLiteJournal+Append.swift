@@ -5,9 +5,8 @@ extension SQLiteJournal {
   /// Appends an action after `expectedSequence` and returns its sequence.
   ///
   /// In one transaction: checks that the session's head is `expectedSequence`, computes the delta
-  /// from the stack rows to `draft.state.stacks`, inserts the entry, updates the stack rows and
-  /// the head, and writes a snapshot when the new sequence is a multiple of
-  /// ``Options/snapshotInterval``. With ``Durability/groupCommit(maxBatch:)`` the transaction
+  /// from the stack rows to `draft.state.stacks`, inserts the entry, updates the stack rows, and
+  /// writes a snapshot when the new sequence is a multiple of ``Options/snapshotInterval``. With ``Durability/groupCommit(maxBatch:)`` the transaction
   /// may hold other threads' appends too; this call still returns only once it committed.
   ///
   /// Throws ``StorageError/Code/sequenceConflict``, writing nothing, when another writer
@@ -37,8 +36,7 @@ extension SQLiteJournal {
   /// returns its sequence.
   ///
   /// In one transaction: checks the head, inserts the entry, applies the delta to the stack rows
-  /// (checking that it fits them), updates the head and, when ``snapshotDue(at:)``, writes
-  /// `entry.snapshot`. Throws ``StorageError/Code/sequenceConflict`` or
+  /// (checking that it fits them) and, when ``snapshotDue(at:)``, writes `entry.snapshot`. Throws ``StorageError/Code/sequenceConflict`` or
   /// ``StorageError/Code/inconsistentDelta``, writing nothing.
   public func append(
     session: SessionID,
@@ -84,8 +82,6 @@ extension SQLiteJournal {
       append.deltaText,
     ])
     try StackRows.apply(append.delta, reordered: append.reordered, db, session: session)
-    try db.cachedStatement(sql: "UPDATE sessions SET head_sequence = ? WHERE id = ?")
-      .execute(arguments: [sequence, session])
     if let snapshot = append.snapshot {
       try insertSnapshot(
         db, session: session, sequence: sequence, version: append.version, state: snapshot.state,
@@ -124,8 +120,6 @@ extension SQLiteJournal {
       try StorageJSON.text(delta),
     ])
     try StackRows.apply(delta, before: before, db, session: session)
-    try db.cachedStatement(sql: "UPDATE sessions SET head_sequence = ? WHERE id = ?")
-      .execute(arguments: [sequence, session])
     if let snapshotState = append.snapshotState {
       try insertSnapshot(
         db, session: session, sequence: sequence, version: append.version, state: snapshotState,

@@ -30,8 +30,8 @@ final class StatsAndMigrateTests: CLITestCase {
   func testMigrateShowsVersionsAndOnlyItChangesTheSchema() throws {
     let (path, _) = try makeDemo()
     let current = try runCLI(["migrate", "--db", path, "--json"]).jsonObject()
-    XCTAssertEqual(current["currentVersion"] as? Int, 1)
-    XCTAssertEqual(current["targetVersion"] as? Int, 1)
+    XCTAssertEqual(current["currentVersion"] as? Int, SQLiteJournal.latestSchemaVersion)
+    XCTAssertEqual(current["targetVersion"] as? Int, SQLiteJournal.latestSchemaVersion)
     XCTAssertEqual(current["pending"] as? [String], [])
 
     // An empty SQLite database needs every migration.

@@ -60,6 +60,7 @@ let package = Package(
       exclude: ["README.md"],
       resources: [
         .embedInCode("0001_initial.sql"),
+        .embedInCode("0002_clustered_rows.sql"),
       ]
     ),
     .target(

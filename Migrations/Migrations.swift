@@ -7,6 +7,7 @@
 public enum EmbeddedMigrations {
   /// Each migration's file name and bytes, oldest first.
   public static let files: [(name: String, bytes: [UInt8])] = [
-    ("0001_initial.sql", PackageResources._001_initial_sql)
+    ("0001_initial.sql", PackageResources._001_initial_sql),
+    ("0002_clustered_rows.sql", PackageResources._002_clustered_rows_sql),
   ]
 }

@@ -14,7 +14,14 @@ extension StackState: Encodable where Element: Encodable {
   ///
   /// The shape is `{"elements": [{"id": 0, "state": …}, …], "nextID": 1}`. When the encoder's
   /// `userInfo` carries a ``StackEncodingCollector``, the stack also reports itself to it.
+  ///
+  /// When it carries a ``StackVisitor`` (under ``stackVisitorUserInfoKey``), the stack hands
+  /// itself to the visitor instead and encodes nothing.
   public func encode(to encoder: any Encoder) throws {
+    if let visitor = encoder.userInfo[stackVisitorUserInfoKey] as? any StackVisitor {
+      try visitor.visit(self, codingPath: encoder.codingPath, userInfo: encoder.userInfo)
+      return
+    }
     if let collector = encoder.userInfo[StackEncodingCollector.userInfoKey]
       as? StackEncodingCollector
     {

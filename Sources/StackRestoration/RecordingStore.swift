@@ -188,11 +188,18 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
 }
 
 /// Appends each transition of a store to the journal, in order.
-final class Recorder: Sendable {
+///
+/// The first transition is appended with the whole state, so the journal computes its delta
+/// from its own stack rows; from then on a ``StackTracker`` computes each delta from the stacks
+/// before and after, encoding only the elements that were pushed or changed, and the whole state
+/// only when the journal is due for a snapshot.
+final class Recorder: @unchecked Sendable {
   let session: SessionID
   let journal: any JournalBackend
   let payloadVersion: Int
   private let head: LockIsolated<Int64>
+  // Used by `record` only, which the store calls for one transition at a time.
+  private let tracker = StackTracker()
   private let encoder: JSONEncoder
 
   init(session: SessionID, journal: any JournalBackend, sequence: Int64, payloadVersion: Int) {
@@ -207,26 +214,50 @@ final class Recorder: Sendable {
 
   var sequence: Int64 { head.value }
 
-  /// Appends a transition to the journal and returns its sequence.
+  /// Appends a transition to the journal and returns its sequence. The store calls it for one
+  /// transition at a time.
   func record<State: Encodable, Action: Encodable>(
     _ transition: StoreTransition<State, Action>
   ) throws -> Int64 {
-    let payload: Data
-    let state: EncodedState
+    let type = actionTypeName(transition.action)
+    let expected = head.value
+    let payload = try encoding(type) { try encoder.encode(transition.action) }
+    guard tracker.hasBaseline else {
+      let stacks = try encoding(type) { try tracker.start(from: transition.stateAfter) }
+      let json = try encoding(type) { try encoder.encode(transition.stateAfter) }
+      let draft = JournalEntryDraft(
+        type: type, version: payloadVersion, payload: payload,
+        state: EncodedState(json: json, stacks: stacks))
+      do {
+        let sequence = try journal.append(session: session, expectedSequence: expected, draft)
+        head.setValue(sequence)
+        return sequence
+      } catch {
+        tracker.reset()
+        throw error
+      }
+    }
+    let step = try encoding(type) { try tracker.step(to: transition.stateAfter) }
+    var snapshot: EncodedState?
+    if journal.snapshotDue(at: expected + 1) {
+      let json = try encoding(type) { try encoder.encode(transition.stateAfter) }
+      snapshot = EncodedState(json: json, stacks: step.stacks)
+    }
+    let entry = JournalEntryDelta(
+      type: type, version: payloadVersion, payload: payload, delta: step.delta,
+      reordered: step.reordered, snapshot: snapshot)
+    let sequence = try journal.append(session: session, expectedSequence: expected, entry)
+    tracker.accept(step)
+    head.setValue(sequence)
+    return sequence
+  }
+
+  private func encoding<T>(_ type: String, _ body: () throws -> T) throws -> T {
     do {
-      payload = try encoder.encode(transition.action)
-      state = try StateEncoding.encode(transition.stateAfter)
+      return try body()
     } catch {
       throw RestorationError(
-        code: .encodingFailed,
-        message: "The action \(actionTypeName(transition.action)) could not be encoded: \(error)")
-    }
-    let draft = JournalEntryDraft(
-      type: actionTypeName(transition.action), version: payloadVersion, payload: payload,
-      state: state)
-    return try head.withValue { head in
-      head = try journal.append(session: session, expectedSequence: head, draft)
-      return head
+        code: .encodingFailed, message: "The action \(type) could not be encoded: \(error)")
     }
   }
 }

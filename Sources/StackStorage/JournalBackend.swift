@@ -29,6 +29,21 @@ public protocol JournalBackend: Sendable {
   func append(session: SessionID, expectedSequence: Int64, _ draft: JournalEntryDraft) throws
     -> Int64
 
+  /// Appends an action whose delta the caller computed, after `expectedSequence`, and returns
+  /// its sequence.
+  ///
+  /// The entry, the stack rows the delta changes and, when a snapshot is due and
+  /// `entry.snapshot` is given, a snapshot are written in one transaction. Throws
+  /// ``StorageError/Code/sequenceConflict`` when the head is not `expectedSequence`, and
+  /// ``StorageError/Code/inconsistentDelta`` when the delta does not fit the stack rows; both
+  /// write nothing.
+  func append(session: SessionID, expectedSequence: Int64, _ entry: JournalEntryDelta) throws
+    -> Int64
+
+  /// Whether the journal writes a snapshot with the entry of this sequence: the caller then
+  /// passes the whole state with it.
+  func snapshotDue(at sequence: Int64) -> Bool
+
   /// The sequence of the session's last entry; 0 before the first one.
   func headSequence(session: SessionID) throws -> Int64
 

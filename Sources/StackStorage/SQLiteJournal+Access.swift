@@ -31,9 +31,17 @@ extension SQLiteJournal {
     )
   }
 
+  /// The SQL of a session's head, for a query on `sessions s`: the greater of the head it was
+  /// created, imported or compacted at and its last journal entry. Appends do not update the
+  /// session row (schema version 2), so an append writes one page less.
+  static let headColumn =
+    "max(s.head_sequence, coalesce((SELECT max(j.sequence) FROM journal j "
+    + "WHERE j.session = s.id), 0))"
+
   /// The head sequence of a session, or a ``StorageError/Code/unknownSession`` error.
   func requireHead(_ db: Database, _ session: SessionID) throws -> Int64 {
-    let statement = try db.cachedStatement(sql: "SELECT head_sequence FROM sessions WHERE id = ?")
+    let statement = try db.cachedStatement(
+      sql: "SELECT \(Self.headColumn) FROM sessions s WHERE s.id = ?")
     guard let head = try Int64.fetchOne(statement, arguments: [session.rawValue]) else {
       throw unknownSession(session)
     }

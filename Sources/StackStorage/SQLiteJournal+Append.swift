@@ -5,9 +5,8 @@ extension SQLiteJournal {
   /// Appends an action after `expectedSequence` and returns its sequence.
   ///
   /// In one transaction: checks that the session's head is `expectedSequence`, computes the delta
-  /// from the stack rows to `draft.state.stacks`, inserts the entry, updates the stack rows and
-  /// the head, and writes a snapshot when the new sequence is a multiple of
-  /// ``Options/snapshotInterval``. With ``Durability/groupCommit(maxBatch:)`` the transaction
+  /// from the stack rows to `draft.state.stacks`, inserts the entry, updates the stack rows, and
+  /// writes a snapshot when the new sequence is a multiple of ``Options/snapshotInterval``. With ``Durability/groupCommit(maxBatch:)`` the transaction
   /// may hold other threads' appends too; this call still returns only once it committed.
   ///
   /// Throws ``StorageError/Code/sequenceConflict``, writing nothing, when another writer
@@ -33,18 +32,80 @@ extension SQLiteJournal {
     }
   }
 
+  /// Appends an action whose delta a ``StackTracker`` computed, after `expectedSequence`, and
+  /// returns its sequence.
+  ///
+  /// In one transaction: checks the head, inserts the entry, applies the delta to the stack rows
+  /// (checking that it fits them) and, when ``snapshotDue(at:)``, writes `entry.snapshot`. Throws ``StorageError/Code/sequenceConflict`` or
+  /// ``StorageError/Code/inconsistentDelta``, writing nothing.
+  public func append(
+    session: SessionID,
+    expectedSequence: Int64,
+    _ entry: JournalEntryDelta
+  ) throws -> Int64 {
+    try requireWritable("appending to session \(session)")
+    let prepared = try PreparedDeltaAppend(
+      entry, session: session, expected: expectedSequence, in: self)
+    guard let batcher else {
+      return try write("appending to session \(session)") { db in
+        try self.insert(prepared, db)
+      }
+    }
+    do {
+      return try batcher.submit { db in try self.insert(prepared, db) }
+    } catch let error as DatabaseError {
+      throw StorageError(
+        databaseError: error, path: path, doing: "appending to session \(session)")
+    }
+  }
+
+  /// Whether the entry of `sequence` comes with a snapshot: its sequence is a multiple of
+  /// ``Options/snapshotInterval``.
+  public func snapshotDue(at sequence: Int64) -> Bool {
+    let interval = Int64(options.snapshotInterval)
+    return interval > 0 && sequence > 0 && sequence % interval == 0
+  }
+
+  /// Writes a prepared delta append inside the current transaction.
+  func insert(_ append: PreparedDeltaAppend, _ db: Database) throws -> Int64 {
+    let session = append.session.rawValue
+    let head = try requireHead(db, append.session)
+    guard head == append.expected else {
+      throw sequenceConflict(append.session, head: head, expected: append.expected)
+    }
+    let sequence = head + 1
+    try db.cachedStatement(
+      sql: "INSERT INTO journal (session, sequence, recorded_at, type, version, payload, delta) "
+        + "VALUES (?, ?, ?, ?, ?, ?, ?)"
+    ).execute(arguments: [
+      session, sequence, append.recordedAt, append.type, append.version, append.payload,
+      append.deltaText,
+    ])
+    try StackRows.apply(append.delta, reordered: append.reordered, db, session: session)
+    if let snapshot = append.snapshot {
+      try insertSnapshot(
+        db, session: session, sequence: sequence, version: append.version, state: snapshot.state,
+        stacks: snapshot.stacks, recordedAt: append.recordedAt)
+    }
+    return sequence
+  }
+
+  func sequenceConflict(_ session: SessionID, head: Int64, expected: Int64) -> StorageError {
+    StorageError(
+      code: .sequenceConflict,
+      message: "Session \(session) is at sequence \(head), but this append expected "
+        + "\(expected): another writer appended first. Nothing was written; reload the "
+        + "session's head and retry.",
+      path: path
+    )
+  }
+
   /// Writes a prepared append inside the current transaction.
   func insert(_ append: PreparedAppend, _ db: Database) throws -> Int64 {
     let session = append.session.rawValue
     let head = try requireHead(db, append.session)
     guard head == append.expected else {
-      throw StorageError(
-        code: .sequenceConflict,
-        message: "Session \(append.session) is at sequence \(head), but this append expected "
-          + "\(append.expected): another writer appended first. Nothing was written; reload the "
-          + "session's head and retry.",
-        path: path
-      )
+      throw sequenceConflict(append.session, head: head, expected: append.expected)
     }
     let before = try StackRows.load(db, session: session)
     let delta = StackDelta.between(before, append.stacks)
@@ -59,8 +120,6 @@ extension SQLiteJournal {
       try StorageJSON.text(delta),
     ])
     try StackRows.apply(delta, before: before, db, session: session)
-    try db.cachedStatement(sql: "UPDATE sessions SET head_sequence = ? WHERE id = ?")
-      .execute(arguments: [sequence, session])
     if let snapshotState = append.snapshotState {
       try insertSnapshot(
         db, session: session, sequence: sequence, version: append.version, state: snapshotState,
@@ -111,8 +170,7 @@ struct PreparedAppend: Sendable {
     self.payload = try journal.text(draft.payload, "payload of the `\(draft.type)` action")
     self.stacks = try Self.canonical(draft.state.stacks)
     self.recordedAt = Timestamp.string(from: draft.recordedAt)
-    let interval = Int64(journal.options.snapshotInterval)
-    if interval > 0, (expected + 1) % interval == 0 {
+    if journal.snapshotDue(at: expected + 1) {
       self.snapshotState = try journal.text(draft.state.json, "state after `\(draft.type)`")
     } else {
       self.snapshotState = nil
@@ -132,5 +190,45 @@ struct PreparedAppend: Sendable {
       )
     }
     return sorted
+  }
+}
+
+/// A delta append with its text prepared outside the transaction.
+struct PreparedDeltaAppend: Sendable {
+  var session: SessionID
+  var expected: Int64
+  var type: String
+  var version: Int
+  var payload: String
+  var delta: StackDelta
+  var deltaText: String
+  var reordered: Set<String>
+  var recordedAt: String
+  /// The state's JSON and its stacks when the new sequence is due for a snapshot.
+  var snapshot: (state: String, stacks: String)?
+
+  init(
+    _ entry: JournalEntryDelta,
+    session: SessionID,
+    expected: Int64,
+    in journal: SQLiteJournal
+  ) throws {
+    self.session = session
+    self.expected = expected
+    self.type = entry.type
+    self.version = entry.version
+    self.payload = try journal.text(entry.payload, "payload of the `\(entry.type)` action")
+    self.delta = entry.delta
+    self.deltaText = try StorageJSON.text(entry.delta)
+    self.reordered = entry.reordered
+    self.recordedAt = Timestamp.string(from: entry.recordedAt)
+    if journal.snapshotDue(at: expected + 1), let snapshot = entry.snapshot {
+      self.snapshot = (
+        try journal.text(snapshot.json, "state after `\(entry.type)`"),
+        try StorageJSON.text(try PreparedAppend.canonical(snapshot.stacks))
+      )
+    } else {
+      self.snapshot = nil
+    }
   }
 }

@@ -154,6 +154,11 @@ extension SQLiteJournal {
     return try write("compacting session \(session)") { db in
       var result = try plan(db)
       guard !result.isEmpty, let cut = result.keptSnapshots.first else { return result }
+      // The head is the last entry's sequence unless the session row holds a later one: keep
+      // it there before the entries that tell it go.
+      try db.execute(
+        sql: "UPDATE sessions SET head_sequence = ? WHERE id = ?",
+        arguments: [try requireHead(db, session), session.rawValue])
       try db.execute(
         sql: "DELETE FROM journal WHERE session = ? AND sequence <= ?",
         arguments: [session.rawValue, cut])

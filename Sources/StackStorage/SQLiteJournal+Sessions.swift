@@ -114,7 +114,7 @@ extension SQLiteJournal {
     let rows = try Row.fetchCursor(
       db,
       sql: """
-        SELECT s.id, s.created_at, s.metadata, s.head_sequence, s.forked_from, s.forked_at,
+        SELECT s.id, s.created_at, s.metadata, \(Self.headColumn), s.forked_from, s.forked_at,
           (SELECT count(*) FROM journal j WHERE j.session = s.id),
           (SELECT min(recorded_at) FROM journal j WHERE j.session = s.id),
           (SELECT max(recorded_at) FROM journal j WHERE j.session = s.id)

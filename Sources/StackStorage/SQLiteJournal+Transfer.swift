@@ -141,8 +141,8 @@ extension SQLiteJournal {
     let header = try read("exporting session \(session)") { db -> SessionExportHeader in
       let row = try Row.fetchOne(
         db,
-        sql: "SELECT created_at, metadata, forked_from, forked_at, head_sequence FROM sessions "
-          + "WHERE id = ?",
+        sql: "SELECT created_at, metadata, forked_from, forked_at, \(Self.headColumn) "
+          + "FROM sessions s WHERE id = ?",
         arguments: [session.rawValue])
       guard let row else { throw unknownSession(session) }
       let head: Int64 = row[4]

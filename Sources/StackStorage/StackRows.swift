@@ -100,6 +100,130 @@ enum StackRows {
     }
   }
 
+  /// Updates the rows by a delta computed elsewhere, checking that it fits them: each popped
+  /// and changed element must be a row, each pushed one must not be and must not be below the
+  /// stack's next ID, and the next ID must not go back. Only the rows the delta names are
+  /// touched, plus, for the stacks in `reordered`, the positions of the elements that stayed.
+  ///
+  /// Throws ``StorageError/Code/inconsistentDelta`` when the delta does not fit; the caller's
+  /// transaction must then be rolled back.
+  static func apply(
+    _ delta: StackDelta,
+    reordered: Set<String>,
+    _ db: Database,
+    session: String
+  ) throws {
+    for change in delta.changes {
+      if change.removed {
+        try db.cachedStatement(sql: "DELETE FROM stack_elements WHERE session = ? AND path = ?")
+          .execute(arguments: [session, change.path])
+        guard db.changesCount == change.popped.count else {
+          throw inconsistent(change, "removes \(change.popped.count) elements, not those held")
+        }
+        try db.cachedStatement(sql: "DELETE FROM stacks WHERE session = ? AND path = ?")
+          .execute(arguments: [session, change.path])
+        guard db.changesCount == 1 else {
+          throw inconsistent(change, "removes a stack that does not exist")
+        }
+        continue
+      }
+      let nextIDs = try db.cachedStatement(
+        sql: "SELECT next_id FROM stacks WHERE session = ? AND path = ?")
+      guard let oldNextID = try Int64.fetchOne(nextIDs, arguments: [session, change.path]) else {
+        guard change.popped.isEmpty, change.changed.isEmpty else {
+          throw inconsistent(change, "pops or changes elements of a stack that does not exist")
+        }
+        try insertStack(change.path, nextID: change.nextID, db, session: session)
+        let byID = Dictionary(
+          change.pushed.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        guard byID.count == change.ids.count else {
+          throw inconsistent(change, "lists IDs after the change that it does not push")
+        }
+        for (position, id) in change.ids.enumerated() {
+          guard let element = byID[id] else {
+            throw inconsistent(change, "lists \(id) after the change, which it does not push")
+          }
+          try insertElement(element, position: position, path: change.path, db, session: session)
+        }
+        continue
+      }
+      guard change.nextID.generation >= oldNextID else {
+        throw inconsistent(
+          change, "moves the next ID back from #\(oldNextID) to \(change.nextID)")
+      }
+      for id in change.popped {
+        try db.cachedStatement(
+          sql: "DELETE FROM stack_elements WHERE session = ? AND path = ? AND id = ?"
+        ).execute(arguments: [session, change.path, id.generation])
+        guard db.changesCount == 1 else {
+          throw inconsistent(change, "pops \(id), which the stack does not hold")
+        }
+      }
+      let positions = PositionLookup(change.ids)
+      for element in change.changed {
+        try db.cachedStatement(
+          sql: "UPDATE stack_elements SET case_name = ?, state = ?, position = ? "
+            + "WHERE session = ? AND path = ? AND id = ?"
+        ).execute(arguments: [
+          element.caseName, element.state, try positions.position(of: element.id, in: change),
+          session, change.path, element.id.generation,
+        ])
+        guard db.changesCount == 1 else {
+          throw inconsistent(change, "changes \(element.id), which the stack does not hold")
+        }
+      }
+      // A push of an ID popped earlier (below the next ID) is accepted, as an explicit push is
+      // in the model; a push of an ID the stack holds is not.
+      for element in change.pushed {
+        let position = try positions.position(of: element.id, in: change)
+        do {
+          try insertElement(element, position: position, path: change.path, db, session: session)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+          throw inconsistent(change, "pushes \(element.id), which the stack already holds")
+        }
+      }
+      if reordered.contains(change.path) {
+        let rewritten = Set(change.changed.map(\.id)).union(change.pushed.map(\.id))
+        for (position, id) in change.ids.enumerated() where !rewritten.contains(id) {
+          try db.cachedStatement(
+            sql: "UPDATE stack_elements SET position = ? "
+              + "WHERE session = ? AND path = ? AND id = ?"
+          ).execute(arguments: [position, session, change.path, id.generation])
+          guard db.changesCount == 1 else {
+            throw inconsistent(change, "lists \(id) after the change, which the stack does not hold")
+          }
+        }
+      }
+      if change.nextID.generation != oldNextID {
+        try db.cachedStatement(sql: "UPDATE stacks SET next_id = ? WHERE session = ? AND path = ?")
+          .execute(arguments: [change.nextID.generation, session, change.path])
+      }
+    }
+  }
+
+  /// The position of an ID in the IDs after a change: found from the top, where pushes and
+  /// changes usually are.
+  private struct PositionLookup {
+    let ids: [StackElementID]
+    init(_ ids: [StackElementID]) { self.ids = ids }
+
+    func position(of id: StackElementID, in change: StackChange) throws -> Int {
+      guard let position = ids.lastIndex(of: id) else {
+        throw StackRows.inconsistent(change, "does not list \(id) among the IDs after it")
+      }
+      return position
+    }
+  }
+
+  static func inconsistent(_ change: StackChange, _ problem: String) -> StorageError {
+    StorageError(
+      code: .inconsistentDelta,
+      message: "The change to the stack `\(change.path)` \(problem). The delta does not match "
+        + "the session's stack rows; nothing was written. Reopen the session to record from "
+        + "its head."
+    )
+  }
+
   /// Deletes every stack row of a session.
   static func deleteAll(_ db: Database, session: String) throws {
     try db.execute(sql: "DELETE FROM stack_elements WHERE session = ?", arguments: [session])

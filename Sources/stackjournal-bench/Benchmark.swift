@@ -11,9 +11,10 @@ struct Benchmark: Sendable {
 
   /// Every section, in the order `all` runs them. Add new sections here.
   static let all: [Benchmark] = [
-    .append,
+    .record,
     .groupCommit,
     .restore,
+    .instructions,
   ]
 }
 
@@ -23,6 +24,8 @@ struct BenchmarkOptions: Sendable {
   var count = 1_000
   /// How many concurrent writers the concurrent sections use.
   var writers = 8
+  /// The stack depths the recording sections use.
+  var depths = [20]
   /// The journal sizes the restore section records and restores.
   var sizes = [10_000, 100_000, 1_000_000]
 }

@@ -7,7 +7,8 @@ enum BenchmarkCommand {
       "  \($0.name.padding(toLength: 13, withPad: " ", startingAt: 0)) \($0.summary)"
     }
     return """
-      usage: stackjournal-bench [section …|all] [--count N] [--writers N] [--sizes N,N,…]
+      usage: stackjournal-bench [section …|all] [--count N] [--writers N] [--depths N,…]
+                                [--sizes N,…]
 
       sections:
       \(sections.joined(separator: "\n"))
@@ -16,6 +17,7 @@ enum BenchmarkCommand {
       options:
         --count N     actions per measured run (default 1000; per writer when concurrent)
         --writers N   concurrent writers (default 8)
+        --depths N,…  stack depths for `record`, `groupcommit`, `instructions` (default 20)
         --sizes N,…   journal sizes for `restore` (default 10000,100000,1000000)
       """
   }
@@ -32,14 +34,18 @@ enum BenchmarkCommand {
           return fail("\(argument) needs a positive integer")
         }
         if argument == "--count" { options.count = value } else { options.writers = value }
-      case "--sizes":
+      case "--sizes", "--depths":
         guard
-          let sizes = remaining.popFirst()?.split(separator: ",").map({ Int($0) }),
-          !sizes.isEmpty, sizes.allSatisfy({ ($0 ?? 0) > 0 })
+          let values = remaining.popFirst()?.split(separator: ",").map({ Int($0) }),
+          !values.isEmpty, values.allSatisfy({ ($0 ?? 0) > 0 && ($0 ?? 0) <= 10_000_000 })
         else {
-          return fail("--sizes needs positive integers separated by commas")
+          return fail("\(argument) needs positive integers separated by commas")
         }
-        options.sizes = sizes.compactMap { $0 }
+        if argument == "--sizes" {
+          options.sizes = values.compactMap { $0 }
+        } else {
+          options.depths = values.compactMap { $0 }
+        }
       case "-h", "--help":
         print(usage)
         return 0

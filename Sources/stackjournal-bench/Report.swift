@@ -45,6 +45,18 @@ enum Report {
     return rate
   }
 
+  /// Prints the rate and bytes written per action of a measured cost, and returns the rate.
+  @discardableResult
+  static func rate(_ label: String, cost: Cost) -> Double {
+    let figure = "\(grouped(cost.rate)) actions/s"
+    print(
+      "  \(label.padding(toLength: 52, withPad: " ", startingAt: 0))"
+        + "\(figure.padding(toLength: 20, withPad: " ", startingAt: 0))"
+        + "\(grouped(Double(cost.bytesPerAction)).leftPadded(7)) B written/action  "
+        + "(\(cost.actions) in \(String(format: "%.2f", cost.seconds)) s)")
+    return cost.rate
+  }
+
   /// Prints a ratio of two rates.
   static func ratio(_ label: String, _ value: Double) {
     let figure = String(format: "%.2f", value)
@@ -61,5 +73,11 @@ enum Report {
     formatter.numberStyle = .decimal
     formatter.maximumFractionDigits = 0
     return formatter.string(from: NSNumber(value: value.rounded())) ?? "\(Int(value))"
+  }
+}
+
+extension String {
+  func leftPadded(_ width: Int) -> String {
+    count >= width ? self : String(repeating: " ", count: width - count) + self
   }
 }

@@ -1,4 +1,4 @@
-// stackjournal-bench [append|groupcommit|all …] [--count N] [--writers N]
+// stackjournal-bench [record|groupcommit|restore|instructions|all …] [options]
 //
 // Prints throughput figures. Build in release: `swift run -c release stackjournal-bench`.
 import Foundation

@@ -30,8 +30,8 @@ final class StatsAndMigrateTests: CLITestCase {
   func testMigrateShowsVersionsAndOnlyItChangesTheSchema() throws {
     let (path, _) = try makeDemo()
     let current = try runCLI(["migrate", "--db", path, "--json"]).jsonObject()
-    XCTAssertEqual(current["currentVersion"] as? Int, 1)
-    XCTAssertEqual(current["targetVersion"] as? Int, 1)
+    XCTAssertEqual(current["currentVersion"] as? Int, SQLiteJournal.latestSchemaVersion)
+    XCTAssertEqual(current["targetVersion"] as? Int, SQLiteJournal.latestSchemaVersion)
     XCTAssertEqual(current["pending"] as? [String], [])
 
     // An empty SQLite database needs every migration.
@@ -49,15 +49,17 @@ final class StatsAndMigrateTests: CLITestCase {
     XCTAssertEqual(
       dryRun.stdout,
       """
-      Schema of \(blank): version 0; this build: version 1.
+      Schema of \(blank): version 0; this build: version 2.
       Would apply (dry run, nothing changed):
         0001_initial.sql
+        0002_clustered_rows.sql
 
       """)
     XCTAssertEqual(try fileBytes(blank), before)
     let migrated = try runCLI(["migrate", "--db", blank, "--json"]).jsonObject()
-    XCTAssertEqual(migrated["applied"] as? [String], ["0001_initial.sql"])
-    XCTAssertEqual(migrated["version"] as? Int, 1)
+    XCTAssertEqual(
+      migrated["applied"] as? [String], ["0001_initial.sql", "0002_clustered_rows.sql"])
+    XCTAssertEqual(migrated["version"] as? Int, 2)
     XCTAssertEqual(try runCLI(["sessions", "--db", blank]).stdout, "No sessions in \(blank).\n")
   }
 

@@ -12,7 +12,7 @@ final class TransferCommandTests: CLITestCase {
     XCTAssertEqual(lines[0]["kind"] as? String, "header")
     XCTAssertEqual(lines[0]["format"] as? String, "stackjournal-session")
     XCTAssertEqual(lines[0]["formatVersion"] as? Int, 1)
-    XCTAssertEqual(lines[0]["schemaVersion"] as? Int, 1)
+    XCTAssertEqual(lines[0]["schemaVersion"] as? Int, SQLiteJournal.latestSchemaVersion)
     XCTAssertEqual(lines[0]["payloadVersions"] as? NSDictionary, ["min": 1, "max": 1])
     XCTAssertEqual(lines.filter { $0["kind"] as? String == "entry" }.count, 10)
     XCTAssertEqual(lines.filter { $0["kind"] as? String == "snapshot" }.count, 4)

@@ -143,7 +143,8 @@ final class DurabilityTests: StorageTestCase {
         readerStarted.signal()
         _ = writerDone.wait(timeout: .now() + 10)
         // A reader sees the state as of the start of its transaction.
-        let head = try Int64.fetchOne(db, sql: "SELECT head_sequence FROM sessions")
+        let head = try Int64.fetchOne(
+          db, sql: "SELECT \(SQLiteJournal.headColumn) FROM sessions s")
         readerSawHead.append("\(head ?? -1)")
       }
       readerSawHead.append("done")

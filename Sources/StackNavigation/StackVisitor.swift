@@ -1,0 +1,24 @@
+/// Sees every ``StackState`` of a state as it is encoded, typed, and takes over the encoding of
+/// its elements.
+///
+/// Carried in an encoder's `userInfo` under ``stackVisitorUserInfoKey``. When present, a stack's
+/// `encode(to:)` hands itself to ``visit(_:codingPath:userInfo:)`` and encodes nothing more: the
+/// visitor decides which elements to look into (for the stacks nested in them) and which to
+/// encode. The storage layer uses this to record an action at the cost of what it changed:
+/// elements equal to their previous value are neither encoded nor walked.
+public protocol StackVisitor: AnyObject {
+  /// Called for each stack met, a parent before the stacks nested in its elements.
+  ///
+  /// - Parameters:
+  ///   - stack: The stack, with its IDs, elements and next ID.
+  ///   - codingPath: The coding path of the stack in the encoded state.
+  ///   - userInfo: The `userInfo` of the encoder the stack was encoded with.
+  func visit<Element: Encodable>(
+    _ stack: StackState<Element>,
+    codingPath: [any CodingKey],
+    userInfo: [CodingUserInfoKey: Any]
+  ) throws
+}
+
+/// The key under which an encoder's `userInfo` carries a ``StackVisitor``.
+public let stackVisitorUserInfoKey = CodingUserInfoKey(rawValue: "StackJournal.StackVisitor")!

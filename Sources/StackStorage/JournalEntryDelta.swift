@@ -1,0 +1,43 @@
+import Foundation
+
+/// An action about to be appended to a journal with what it did to the stacks, computed by the
+/// caller (a ``StackTracker``) instead of by the journal from the whole state.
+///
+/// The journal checks the delta against its stack rows as it applies them — a pop or change of
+/// an element it does not hold, a push of one it holds, a next ID that goes back — and refuses the append, writing nothing, when it does not fit.
+public struct JournalEntryDelta: Sendable {
+  /// The action's case path, e.g. `path.element.counter.incrementButtonTapped`.
+  public var type: String
+  /// The version of the app's state/action encoding the payload is written in.
+  public var version: Int
+  /// The action as JSON (UTF-8); the journal refuses bytes that are not one JSON value.
+  public var payload: Data
+  /// What the action did to the stacks.
+  public var delta: StackDelta
+  /// The paths of stacks whose remaining elements changed position (``StackTracker/Step``).
+  public var reordered: Set<String>
+  /// The whole state after the action: needed when ``JournalBackend/snapshotDue(at:)`` says a
+  /// snapshot is due at the new sequence, ignored otherwise.
+  public var snapshot: EncodedState?
+  /// When the action was recorded; stored with millisecond precision.
+  public var recordedAt: Date
+
+  /// Creates an entry.
+  public init(
+    type: String,
+    version: Int,
+    payload: Data,
+    delta: StackDelta,
+    reordered: Set<String> = [],
+    snapshot: EncodedState? = nil,
+    recordedAt: Date = Date()
+  ) {
+    self.type = type
+    self.version = version
+    self.payload = payload
+    self.delta = delta
+    self.reordered = reordered
+    self.snapshot = snapshot
+    self.recordedAt = recordedAt
+  }
+}

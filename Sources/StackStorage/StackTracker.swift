@@ -1,0 +1,290 @@
+import Foundation
+import StackNavigation
+
+/// Follows the stacks of a state from one action to the next and tells what each action did to
+/// them, encoding only what changed.
+///
+/// Which elements were pushed or popped follows from the stacks' IDs before and after; which of
+/// the remaining ones changed follows from comparing them in memory, when the element type is
+/// `Equatable`. Only pushed and changed elements are encoded, each once, and walked for the
+/// stacks nested in them; an element equal to its previous value is neither encoded nor walked
+/// (unless stacks are nested in it: their next IDs are not part of equality, so it is walked,
+/// not encoded, unless they changed). Elements that are not `Equatable` are encoded and their
+/// JSON compared. The whole state is never encoded here.
+///
+/// The rows and deltas it produces are those ``StateEncoding/encode(_:)`` and
+/// ``StackDelta/between(_:_:)`` produce for the same states.
+///
+/// ```swift
+/// let tracker = StackTracker()
+/// let initial = try tracker.start(from: state)        // every stack, fully encoded
+/// let step = try tracker.step(to: newState)            // what the action changed
+/// // … append step.delta to the journal, then:
+/// tracker.accept(step)
+/// ```
+public final class StackTracker: @unchecked Sendable {
+  /// One stack as last seen.
+  struct Tracked {
+    var record: StackRecord
+    var codingPath: [String]
+    /// The typed stack, for comparing its elements in memory.
+    var value: any TypedStack
+    /// The IDs of the elements with stacks nested in them.
+    var hasNested: Set<StackElementID>
+  }
+
+  /// What one action did to the stacks, before it is accepted.
+  public struct Step: Sendable {
+    /// The difference between the stacks before and after.
+    public var delta: StackDelta
+    /// Every stack after the action, sorted by path.
+    public var stacks: [StackRecord]
+    /// The paths of continuing stacks whose remaining elements changed position.
+    public var reordered: Set<String>
+    /// How many elements were encoded for this step.
+    public var encodedElements: Int
+    fileprivate var tracked: UncheckedBox<[String: Tracked]>
+  }
+
+  private var baseline: [String: Tracked]?
+  private let elementEncoder: JSONEncoder
+
+  /// Creates a tracker with no baseline.
+  public init() {
+    elementEncoder = JSONEncoder()
+    elementEncoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  }
+
+  /// Whether ``start(from:)`` or ``accept(_:)`` set a baseline.
+  public var hasBaseline: Bool { baseline != nil }
+
+  /// Encodes every stack of `state`, makes it the baseline and returns the stacks.
+  public func start<S: Encodable>(from state: S) throws -> [StackRecord] {
+    let walk = Walk(previous: [:], encoder: elementEncoder)
+    try walk.run(state)
+    let stacks = try walk.sortedRecords()
+    baseline = walk.current
+    return stacks
+  }
+
+  /// What the action that led to `state` did to the stacks since the baseline; changes
+  /// nothing until ``accept(_:)``. Throws when there is no baseline.
+  public func step<S: Encodable>(to state: S) throws -> Step {
+    guard let baseline else {
+      throw StorageError(
+        code: .invalidData, message: "The stack tracker has no baseline; call start(from:) first.")
+    }
+    let walk = Walk(previous: baseline, encoder: elementEncoder)
+    try walk.run(state)
+    let after = try walk.sortedRecords()
+    let before = baseline.values.map(\.record).sorted { $0.path < $1.path }
+    let delta = StackDelta.between(before, after)
+    var reordered: Set<String> = []
+    for change in delta.changes where !change.removed {
+      guard let old = baseline[change.path]?.record, Self.moved(old.ids, change.ids) else {
+        continue
+      }
+      reordered.insert(change.path)
+    }
+    return Step(
+      delta: delta, stacks: after, reordered: reordered, encodedElements: walk.encodedCount,
+      tracked: UncheckedBox(walk.current))
+  }
+
+  /// Makes the stacks after `step` the baseline: call once the step is in the journal.
+  public func accept(_ step: Step) {
+    baseline = step.tracked.value
+  }
+
+  /// Forgets the baseline.
+  public func reset() {
+    baseline = nil
+  }
+
+  /// Whether an ID kept from `old` to `new` sits at another position.
+  static func moved(_ old: [StackElementID], _ new: [StackElementID]) -> Bool {
+    if old.starts(with: new) || new.starts(with: old) { return false }
+    let newPositions = Dictionary(
+      new.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    for (position, id) in old.enumerated() {
+      if let newPosition = newPositions[id], newPosition != position { return true }
+    }
+    return false
+  }
+}
+
+/// A value handed across concurrency domains by its only owner.
+struct UncheckedBox<Value>: @unchecked Sendable {
+  var value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+/// A stack whose element type is known, behind an existential.
+protocol TypedStack {}
+
+struct TypedStackValue<Element: Encodable>: TypedStack {
+  var stack: StackState<Element>
+}
+
+/// Compares two values of a type known to be `Equatable` at run time only.
+enum ElementEquality {
+  static func comparator<E>(for type: E.Type) -> ((E, E) -> Bool)? {
+    guard let equatable = type as? any Equatable.Type else { return nil }
+    return make(equatable, as: type)
+  }
+
+  private static func make<T: Equatable, E>(_: T.Type, as: E.Type) -> (E, E) -> Bool {
+    { left, right in
+      withUnsafePointer(to: left) { left in
+        withUnsafePointer(to: right) { right in
+          left.withMemoryRebound(to: T.self, capacity: 1) { left in
+            right.withMemoryRebound(to: T.self, capacity: 1) { right in
+              left.pointee == right.pointee
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+/// One pass over a state: visits its stacks and builds their records from the previous ones.
+private final class Walk: StackVisitor {
+  /// An element being walked for the stacks nested in it.
+  private final class Frame {
+    /// Whether a nested stack differs from before.
+    var dirty = false
+    /// Whether a stack was met inside.
+    var hasNested = false
+  }
+
+  let previous: [String: StackTracker.Tracked]
+  let encoder: JSONEncoder
+  var current: [String: StackTracker.Tracked] = [:]
+  var idsByCodingPath: [[String]: [StackElementID]] = [:]
+  var encodedCount = 0
+  private var frames: [Frame] = []
+
+  init(previous: [String: StackTracker.Tracked], encoder: JSONEncoder) {
+    self.previous = previous
+    self.encoder = encoder
+  }
+
+  func run<S: Encodable>(_ state: S) throws {
+    try state.encode(
+      to: CodingPathEncoder(codingPath: [], userInfo: [stackVisitorUserInfoKey: self]))
+  }
+
+  func sortedRecords() throws -> [StackRecord] {
+    let records = current.values.map(\.record).sorted { $0.path < $1.path }
+    return records
+  }
+
+  func visit<Element: Encodable>(
+    _ stack: StackState<Element>,
+    codingPath: [any CodingKey],
+    userInfo: [CodingUserInfoKey: Any]
+  ) throws {
+    frames.last?.hasNested = true
+    let components = codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+    let path = StackPath.render(components, parents: idsByCodingPath)
+    let ids = stack.ids
+    idsByCodingPath[components] = ids
+    guard current[path] == nil else {
+      throw StorageError(
+        code: .duplicateStackPath,
+        message: "Two stacks of the state have the same path `\(path)`. Rename one of the "
+          + "properties or dictionary keys that lead to them so their paths differ."
+      )
+    }
+    let old = previous[path]
+    let oldStack = (old?.value as? TypedStackValue<Element>)?.stack
+    let oldIDs = old?.record.ids ?? []
+    let equal = oldStack == nil ? nil : ElementEquality.comparator(for: Element.self)
+    var elements: [StoredElement] = []
+    elements.reserveCapacity(ids.count)
+    var hasNested: Set<StackElementID> = []
+    var oldIndexByID: [StackElementID: Int]?
+    var differs = old == nil || old?.record.nextID != stack.nextID || oldIDs != ids
+
+    for (index, element) in stack.enumerated() {
+      let id = ids[index]
+      // The element at the same position, or found by ID when the stack moved.
+      var oldIndex: Int?
+      if index < oldIDs.count, oldIDs[index] == id {
+        oldIndex = index
+      } else if old != nil {
+        if oldIndexByID == nil {
+          oldIndexByID = Dictionary(
+            oldIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        oldIndex = oldIndexByID?[id]
+      }
+      let elementPath = codingPath + [
+        CodingPathEncoder.KeyedKey(StackElementCodingKey.elements),
+        CodingPathEncoder.IndexKey(intValue: index),
+        CodingPathEncoder.KeyedKey(StackElementCodingKey.state),
+      ]
+      if let oldIndex, let old, let oldStack, let equal,
+        equal(oldStack[oldStack.index(oldStack.startIndex, offsetBy: oldIndex)], element)
+      {
+        let oldElement = old.record.elements[oldIndex]
+        guard old.hasNested.contains(id) else {
+          elements.append(oldElement)
+          continue
+        }
+        // Equal, but stacks nested in it may have moved their next ID: walk, encode only if so.
+        let frame = try walkNested(element, at: elementPath, userInfo: userInfo)
+        if frame.hasNested { hasNested.insert(id) }
+        if frame.dirty {
+          let encoded = try encode(element, id: id)
+          if encoded != oldElement { differs = true }
+          elements.append(encoded == oldElement ? oldElement : encoded)
+        } else {
+          elements.append(oldElement)
+        }
+        continue
+      }
+      let frame = try walkNested(element, at: elementPath, userInfo: userInfo)
+      if frame.hasNested { hasNested.insert(id) }
+      let encoded = try encode(element, id: id)
+      if let oldIndex, let old, old.record.elements[oldIndex] == encoded {
+        elements.append(old.record.elements[oldIndex])
+      } else {
+        differs = true
+        elements.append(encoded)
+      }
+    }
+    if differs { frames.last?.dirty = true }
+    current[path] = StackTracker.Tracked(
+      record: StackRecord(path: path, nextID: stack.nextID, elements: elements),
+      codingPath: components, value: TypedStackValue(stack: stack), hasNested: hasNested)
+  }
+
+  private func walkNested<Element: Encodable>(
+    _ element: Element,
+    at codingPath: [any CodingKey],
+    userInfo: [CodingUserInfoKey: Any]
+  ) throws -> Frame {
+    let frame = Frame()
+    frames.append(frame)
+    defer { frames.removeLast() }
+    try element.encode(to: CodingPathEncoder(codingPath: codingPath, userInfo: userInfo))
+    return frame
+  }
+
+  private func encode<Element: Encodable>(_ element: Element, id: StackElementID) throws
+    -> StoredElement
+  {
+    encodedCount += 1
+    let json = try encoder.encode(element)
+    return StoredElement(
+      id: id, caseName: JSONText.caseName(of: json), state: String(decoding: json, as: UTF8.self))
+  }
+}
+
+/// The keys `StackState` encodes an element under, as the coding path records them.
+private enum StackElementCodingKey: String, CodingKey {
+  case elements
+  case state
+}

@@ -1,0 +1,193 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Bytes this process caused to be written to storage so far (`write_bytes` of `/proc/self/io`),
+/// or `nil` where the file does not exist.
+func bytesWritten() -> Int? {
+  guard let text = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else {
+    return nil
+  }
+  for line in text.split(separator: "\n") where line.hasPrefix("write_bytes:") {
+    return Int(line.split(separator: " ").last ?? "")
+  }
+  return nil
+}
+
+/// What a contender costs: seconds spent and bytes written, over the actions it ran.
+struct Cost {
+  var actions = 0
+  var seconds = 0.0
+  var bytes = 0
+
+  /// Runs `body`, which performs `actions` actions, and adds what it took.
+  mutating func measure(actions: Int, _ body: () throws -> Void) rethrows {
+    let before = bytesWritten() ?? 0
+    seconds += try Report.seconds(body)
+    bytes += (bytesWritten() ?? 0) - before
+    self.actions += actions
+  }
+
+  var rate: Double { Double(actions) / seconds }
+  var bytesPerAction: Int { actions == 0 ? 0 : bytes / actions }
+}
+
+/// A raw SQLite commit of given bytes: one prepared `INSERT` into a plain table per
+/// transaction, in WAL mode at the given `synchronous` level. The floor any journal on SQLite
+/// pays for writing those bytes durably.
+final class RawCommit {
+  private var handle: OpaquePointer?
+  private var statement: OpaquePointer?
+  private var nextID: Int64 = 1
+
+  init(path: String, synchronous: String) throws {
+    try check(sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil))
+    try execute("PRAGMA journal_mode = WAL")
+    try execute("PRAGMA synchronous = \(synchronous)")
+    try execute(
+      "CREATE TABLE raw (id INTEGER PRIMARY KEY, session TEXT NOT NULL, type TEXT NOT NULL, "
+        + "payload TEXT NOT NULL, delta TEXT NOT NULL)")
+    try check(
+      sqlite3_prepare_v2(
+        handle, "INSERT INTO raw (id, session, type, payload, delta) VALUES (?, ?, ?, ?, ?)", -1,
+        &statement, nil))
+  }
+
+  deinit {
+    sqlite3_finalize(statement)
+    sqlite3_close(handle)
+  }
+
+  /// Commits each row in its own transaction.
+  func insert(_ rows: [JournalRow]) throws {
+    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    for row in rows {
+      sqlite3_bind_int64(statement, 1, nextID)
+      sqlite3_bind_text(statement, 2, row.session, -1, transient)
+      sqlite3_bind_text(statement, 3, row.type, -1, transient)
+      sqlite3_bind_text(statement, 4, row.payload, -1, transient)
+      sqlite3_bind_text(statement, 5, row.delta, -1, transient)
+      let code = sqlite3_step(statement)
+      sqlite3_reset(statement)
+      if code != SQLITE_DONE { try check(code) }
+      nextID += 1
+    }
+  }
+
+  private func execute(_ sql: String) throws {
+    try check(sqlite3_exec(handle, sql, nil, nil, nil))
+  }
+
+  private func check(_ code: CInt) throws {
+    guard code == SQLITE_OK || code == SQLITE_ROW || code == SQLITE_DONE else {
+      throw DatabaseError(
+        resultCode: ResultCode(rawValue: code),
+        message: handle.map { String(cString: sqlite3_errmsg($0)) })
+    }
+  }
+}
+
+/// The journal row of one action, as a journal file stored it.
+struct JournalRow {
+  var session: String
+  var type: String
+  var payload: String
+  var delta: String
+
+  /// The rows of a session in a range of sequences, read from the journal at `path`.
+  static func read(
+    _ path: String,
+    session: String,
+    sequences: ClosedRange<Int64>
+  ) throws -> [JournalRow] {
+    var configuration = Configuration()
+    configuration.readonly = true
+    let queue = try DatabaseQueue(path: path, configuration: configuration)
+    defer { try? queue.close() }
+    return try queue.read { db in
+      try GRDB.Row.fetchAll(
+        db,
+        sql: "SELECT session, type, payload, delta FROM journal "
+          + "WHERE session = ? AND sequence BETWEEN ? AND ? ORDER BY sequence",
+        arguments: [session, sequences.lowerBound, sequences.upperBound]
+      ).map { JournalRow(session: $0[0], type: $0[1], payload: $0[2], delta: $0[3]) }
+    }
+  }
+
+  var bytes: Int { payload.utf8.count + delta.utf8.count + type.utf8.count }
+}
+
+/// Saving the whole state after every action as a JSON file: write a temporary file, flush it,
+/// rename it over the previous one.
+final class WholeStateFile: @unchecked Sendable {
+  private let path: String
+  private let temporary: String
+  private let encoder = JSONEncoder()
+
+  init(path: String) {
+    self.path = path
+    self.temporary = path + ".tmp"
+  }
+
+  func save(_ state: some Encodable) throws {
+    let data = try encoder.encode(state)
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard descriptor >= 0 else { throw BenchmarkFailure("cannot create \(temporary)") }
+    defer { close(descriptor) }
+    let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    guard written == data.count, fsync(descriptor) == 0 else {
+      throw BenchmarkFailure("cannot write \(temporary)")
+    }
+    guard rename(temporary, path) == 0 else { throw BenchmarkFailure("cannot rename \(path)") }
+  }
+}
+
+/// Saving the whole state after every action as one SQLite row (GRDB, WAL, `synchronous =
+/// FULL`), replaced each time.
+final class WholeStateRow: @unchecked Sendable {
+  private let queue: DatabaseQueue
+  private let encoder = JSONEncoder()
+
+  init(path: String) throws {
+    var configuration = Configuration()
+    configuration.prepareDatabase { db in
+      try db.execute(sql: "PRAGMA journal_mode = WAL")
+      try db.execute(sql: "PRAGMA synchronous = FULL")
+    }
+    queue = try DatabaseQueue(path: path, configuration: configuration)
+    try queue.write { db in
+      try db.execute(sql: "CREATE TABLE state (session TEXT PRIMARY KEY, json TEXT NOT NULL)")
+    }
+  }
+
+  func save(_ state: some Encodable, session: String) throws {
+    let json = String(decoding: try encoder.encode(state), as: UTF8.self)
+    try queue.write { db in
+      try db.execute(
+        sql: "INSERT INTO state (session, json) VALUES (?, ?) "
+          + "ON CONFLICT (session) DO UPDATE SET json = excluded.json",
+        arguments: [session, json])
+    }
+  }
+}
+
+/// Runs async work from the synchronous benchmark sections and returns its result.
+func runAsync<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+  let semaphore = DispatchSemaphore(value: 0)
+  let result = LockedBox<Result<T, any Error>?>(nil)
+  Task {
+    do { result.set(.success(try await body())) } catch { result.set(.failure(error)) }
+    semaphore.signal()
+  }
+  semaphore.wait()
+  return try result.get()!.get()
+}
+
+final class LockedBox<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value
+
+  init(_ value: Value) { self.value = value }
+  func set(_ newValue: Value) { lock.withLock { value = newValue } }
+  func get() -> Value { lock.withLock { value } }
+}

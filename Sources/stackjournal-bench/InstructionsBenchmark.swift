@@ -1,0 +1,22 @@
+import Foundation
+import StackJournalTestSupport
+import StackStorage
+
+extension Benchmark {
+  /// Records `--count` actions at NORMAL on one `RecordingStore` at each of `--depths`, and
+  /// prints nothing else: run under `valgrind --tool=callgrind` twice with different counts
+  /// (`benchmarks/append-instructions.sh` does) to get instructions per append.
+  static let instructions = Benchmark(
+    name: "instructions",
+    summary: "records --count actions at NORMAL, for callgrind (benchmarks/append-instructions.sh)"
+  ) { options in
+    let directory = try TemporaryDirectory(prefix: "stackjournal-bench")
+    defer { directory.remove() }
+    for depth in options.depths {
+      let run = try RecordingRun(
+        path: directory.path("depth-\(depth).sqlite"), durability: .normal, depth: depth)
+      try runAsync { try await run.send(options.count) }
+      print("instructions: depth \(depth), \(options.count) actions recorded")
+    }
+  }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import StackJournalTestSupport
+import StackNavigation
+import StackRestoration
+import StackStorage
+
+extension Benchmark {
+  /// What a `RecordingStore` user pays per action, against a raw SQLite commit of the same bytes
+  /// and against saving the whole state after every action, in the same run.
+  static let record = Benchmark(
+    name: "record",
+    summary: "RecordingStore (FULL, NORMAL) vs raw SQLite commits vs whole-state saves (--depths)"
+  ) { options in
+    for depth in options.depths {
+      try RecordComparison(depth: depth, count: options.count).run()
+    }
+  }
+}
+
+/// A `RecordingStore` of ``ArticleApp`` on its own journal file, driven by a ``RecordWorkload``.
+final class RecordingRun: @unchecked Sendable {
+  let path: String
+  let store: RecordingStore<ArticleApp.State, ArticleApp.Action>
+  private var workload: RecordWorkload
+  private var state: ArticleApp.State
+
+  init(path: String, durability: Durability, depth: Int, session: SessionID = "bench") throws {
+    self.path = path
+    var workload = RecordWorkload(depth: depth)
+    let state = workload.initialState()
+    let journal = try SQLiteJournal(path: path, options: .init(durability: durability))
+    self.store = try RecordingStore.open(session: session, journal: journal, initialState: state) {
+      ArticleApp()
+    }
+    self.workload = workload
+    self.state = state
+  }
+
+  init(journal: any JournalBackend, path: String, depth: Int, session: SessionID, seed: UInt64)
+    throws
+  {
+    self.path = path
+    var workload = RecordWorkload(depth: depth, seed: seed)
+    let state = workload.initialState()
+    self.store = try RecordingStore.open(session: session, journal: journal, initialState: state) {
+      ArticleApp()
+    }
+    self.workload = workload
+    self.state = state
+  }
+
+  /// Sends `count` actions, each once the previous one is journaled.
+  func send(_ count: Int) async throws {
+    for _ in 0..<count {
+      try await store.send(workload.nextAction(for: state))
+      state = await store.state
+    }
+  }
+
+  /// The current state, and the average size of its elements' JSON.
+  func stateSizes() throws -> (state: Int, element: Int) {
+    let encoder = JSONEncoder()
+    let state = try encoder.encode(self.state).count
+    let elements = try self.state.path.map { try encoder.encode($0).count }
+    return (state, elements.reduce(0, +) / max(1, elements.count))
+  }
+}
+
+/// A plain `Store` of ``ArticleApp`` that saves the whole state after every action.
+final class WholeStateRun: @unchecked Sendable {
+  let store: Store<ArticleApp.State, ArticleApp.Action>
+  private var workload: RecordWorkload
+  private var state: ArticleApp.State
+
+  init(depth: Int, save: @escaping @Sendable (ArticleApp.State) throws -> Void) {
+    var workload = RecordWorkload(depth: depth)
+    let state = workload.initialState()
+    self.store = Store(
+      initialState: state, reducer: { ArticleApp() },
+      observer: { transition in try save(transition.stateAfter) })
+    self.workload = workload
+    self.state = state
+  }
+
+  func send(_ count: Int) async throws {
+    for _ in 0..<count {
+      try await store.send(workload.nextAction(for: state))
+      state = await store.state
+    }
+  }
+}
+
+struct RecordComparison {
+  let depth: Int
+  let count: Int
+
+  func run() throws {
+    let directory = try TemporaryDirectory(prefix: "stackjournal-bench")
+    defer { directory.remove() }
+    let full = try RecordingRun(
+      path: directory.path("full.sqlite"), durability: .full, depth: depth)
+    let normal = try RecordingRun(
+      path: directory.path("normal.sqlite"), durability: .normal, depth: depth)
+    let rawFull = try RawCommit(path: directory.path("raw-full.sqlite"), synchronous: "FULL")
+    let rawNormal = try RawCommit(
+      path: directory.path("raw-normal.sqlite"), synchronous: "NORMAL")
+    let file = WholeStateFile(path: directory.path("state.json"))
+    let fileRun = WholeStateRun(depth: depth) { try file.save($0) }
+    let row = try WholeStateRow(path: directory.path("state.sqlite"))
+    let rowRun = WholeStateRun(depth: depth) { try row.save($0, session: "bench") }
+
+    var costs = (
+      full: Cost(), normal: Cost(), rawFull: Cost(), rawNormal: Cost(), file: Cost(), row: Cost()
+    )
+    var rowBytes = 0
+    var rowCount = 0
+    for range in Rounds.ranges(total: count) {
+      let actions = range.count
+      try costs.full.measure(actions: actions) { try runAsync { try await full.send(actions) } }
+      let fullRows = try JournalRow.read(full.path, session: "bench", sequences: range)
+      try costs.rawFull.measure(actions: fullRows.count) { try rawFull.insert(fullRows) }
+      try costs.normal.measure(actions: actions) {
+        try runAsync { try await normal.send(actions) }
+      }
+      let normalRows = try JournalRow.read(normal.path, session: "bench", sequences: range)
+      try costs.rawNormal.measure(actions: normalRows.count) { try rawNormal.insert(normalRows) }
+      try costs.file.measure(actions: actions) { try runAsync { try await fileRun.send(actions) } }
+      try costs.row.measure(actions: actions) { try runAsync { try await rowRun.send(actions) } }
+      rowBytes += fullRows.map(\.bytes).reduce(0, +)
+      rowCount += fullRows.count
+    }
+
+    let sizes = try full.stateSizes()
+    Report.title(
+      "record at depth \(depth) ± 3: \(count) actions (50% element changes, 25% pushes, 25% "
+        + "pops); elements \(sizes.element) B, state \(sizes.state) B, journal row "
+        + "\(rowBytes / max(1, rowCount)) B on average")
+    func line(_ label: String, _ cost: Cost) {
+      Report.rate(label, cost: cost)
+    }
+    line("RecordingStore, FULL", costs.full)
+    line("raw SQLite WAL commit of the same rows, FULL", costs.rawFull)
+    line("RecordingStore, NORMAL", costs.normal)
+    line("raw SQLite WAL commit of the same rows, NORMAL", costs.rawNormal)
+    line("whole state as a JSON file (temp + fsync + rename)", costs.file)
+    line("whole state as one SQLite row (GRDB, FULL)", costs.row)
+    let fasterSave = max(costs.file.rate, costs.row.rate)
+    let fewerBytes = min(costs.file.bytesPerAction, costs.row.bytesPerAction)
+    Report.ratio("FULL / raw FULL  (target ≥ 0.8)", costs.full.rate / costs.rawFull.rate)
+    Report.ratio("FULL / faster whole-state save  (target ≥ 2)", costs.full.rate / fasterSave)
+    Report.ratio("NORMAL / raw NORMAL  (target ≥ 0.3)", costs.normal.rate / costs.rawNormal.rate)
+    Report.ratio(
+      "bytes: smaller whole-state save / FULL  (target ≥ 2)",
+      Double(fewerBytes) / Double(max(1, costs.full.bytesPerAction)))
+  }
+}

@@ -31,6 +31,9 @@ public final class SQLiteJournal: JournalBackend {
   let upcasting: Upcasting
   let batcher: GroupCommitBatcher?
 
+  /// How durably appends are written, as the options asked.
+  public var durability: Durability { options.durability }
+
   /// Opens the journal at `path`, creating the file when it is missing (unless read-only).
   ///
   /// Throws a ``StorageError``: ``StorageError/Code/emptyFile``,

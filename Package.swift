@@ -80,6 +80,11 @@ let package = Package(
       dependencies: [
         "StackNavigation", "StackStorage", "StackRestoration",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      resources: [
+        .embedInCode("Resources/report.html"),
+        .embedInCode("Resources/report.css"),
+        .embedInCode("Resources/report.js"),
       ]
     ),
     .executableTarget(

@@ -18,8 +18,8 @@ public struct StackJournalCommand: AsyncParsableCommand {
 
   /// The commands that need no app code, in the order `--help` lists them.
   public static let inspectionCommands: [any ParsableCommand.Type] = [
-    Sessions.self, Log.self, Show.self, Diff.self, Verify.self, Stats.self, Migrate.self,
-    Export.self, Import.self, Compact.self, Prune.self,
+    Sessions.self, Log.self, Show.self, Diff.self, Report.self, Verify.self, Stats.self,
+    Migrate.self, Export.self, Import.self, Compact.self, Prune.self,
   ]
 
   /// A root configuration with the inspection commands followed by `extraCommands`.

@@ -248,6 +248,7 @@ extension StackJournalTool {
         "stackjournal show \(session) --at 0 \(db)",
         "stackjournal show \(session) --at 5 \(db)",
         "stackjournal diff \(session) 0 \(scripted) \(db)",
+        "stackjournal report \(session) \(db) -o \(session).html   # open it in a browser",
         "stackjournal log \(session) --ndjson \(db) | jq -c '{sequence, type}'",
         "stackjournal verify \(db)",
         "stackjournal stats \(db)",

@@ -15,6 +15,7 @@ final class DemoCommandTests: CLITestCase {
     XCTAssertTrue(result.stdout.contains("path.element.numberFact.factResponse"))
     XCTAssertTrue(result.stdout.contains("stackjournal show demo-1 --at 0 --db \(path)"))
     XCTAssertTrue(result.stdout.contains("stackjournal demo-app replay demo-1 --to 8 --db \(path)"))
+    XCTAssertTrue(result.stdout.contains("stackjournal report demo-1 --db \(path) -o demo-1.html"))
     XCTAssertFalse(result.stdout.contains("\u{1B}["), "no colour when not on a terminal")
   }
 

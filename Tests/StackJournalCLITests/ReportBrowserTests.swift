@@ -1,0 +1,234 @@
+import Foundation
+import StackJournalTestSupport
+import XCTest
+
+/// `stackjournal report`'s page opened in headless Chromium, driven through its DevTools
+/// protocol: the stacks it draws, its keys, and what it does with hostile journal contents.
+///
+/// Skipped when no Chromium is installed; `.ci/run` installs Debian's `chromium`.
+final class ReportBrowserTests: CLITestCase {
+  private var browser: HeadlessChromium!
+
+  override func setUpWithError() throws {
+    try super.setUpWithError()
+    guard HeadlessChromium.executable() != nil else {
+      throw XCTSkip(
+        "No Chromium: install Debian's `chromium` (.ci/run does) to run the page's tests.")
+    }
+    browser = try HeadlessChromium()
+  }
+
+  override func tearDown() {
+    browser?.close()
+    browser = nil
+    super.tearDown()
+  }
+
+  /// Writes the page of a session and opens it at `hash`.
+  private func open(
+    _ session: String, db: String, hash: String = "", arguments: [String] = []
+  ) throws -> HeadlessChromium.Tab {
+    let page = directory.path("\(UUID().uuidString).html")
+    let result = try runCLI(["report", session, "--db", db, "-o", page] + arguments)
+    XCTAssertEqual(result.status, 0, result.stderr)
+    var url = URL(fileURLWithPath: page).absoluteString
+    if !hash.isEmpty { url += "#" + hash }
+    return try browser.open(
+      URL(string: url)!, until: "document.documentElement.dataset.readyMs !== undefined")
+  }
+
+  /// Selects a moment through the address, as a link to `page.html#seq=K` does.
+  private func select(_ sequence: Int, in tab: HeadlessChromium.Tab) throws {
+    _ = try tab.evaluate("location.hash = '#seq=\(sequence)'")
+    try tab.wait(until: "\(Self.stateJSON).sequence === \(sequence)")
+  }
+
+  private static let stateJSON = "JSON.parse(document.getElementById('state-json').textContent)"
+
+  /// The stacks as the page drew them: every stack section (nested ones too), its cards bottom
+  /// first, each card's ID, case and the state in its expandable part.
+  private static let drawnStacks = """
+    JSON.stringify([...document.querySelectorAll('#stacks section.stack[data-path]')].map((s) => {
+      const info = s.querySelector(':scope > .stack-head .stack-info').textContent;
+      const cards = [...s.querySelector(':scope > .deck').children]
+        .filter((c) => c.classList.contains('card') && !c.classList.contains('popped'));
+      return {
+        path: s.dataset.path,
+        nextID: Number(/next ID #(\\d+)/.exec(info)[1]),
+        elements: cards.reverse().map((c) => {
+          const name = c.querySelector(':scope > .card-head .card-case').textContent;
+          return {
+            id: Number(c.dataset.id),
+            case: name === '(no case)' ? null : name,
+            state: JSON.parse(c.querySelector(':scope > details pre').textContent),
+          };
+        }),
+      };
+    }).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
+    """
+
+  private func show(_ session: String, db: String, at sequence: Int) throws -> NSArray {
+    let result = try runCLI(["show", session, "--at", String(sequence), "--db", db, "--json"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    return try XCTUnwrap(try result.jsonObject()["stacks"] as? NSArray)
+  }
+
+  private func parse(_ text: String?) throws -> Any {
+    try JSONSerialization.jsonObject(with: Data(try XCTUnwrap(text).utf8))
+  }
+
+  func testTheStacksDrawnAtEverySequenceAreThoseShowPrints() throws {
+    // Snapshots every 3 entries: `show` starts from them, the page from sequence 0.
+    let (path, session) = try makeDemo(snapshotInterval: 3, actions: 50)
+    let head = try XCTUnwrap(
+      try runCLI(["show", session, "--db", path, "--json"]).jsonObject()["sequence"] as? Int)
+    let tab = try open(session, db: path)
+    XCTAssertEqual(try tab.string("document.title"), "StackJournal · \(session)")
+    var compared = 0
+    for sequence in 0...head {
+      try select(sequence, in: tab)
+      let expected = try show(session, db: path, at: sequence)
+      let state = try XCTUnwrap(try parse(try tab.string("JSON.stringify(\(Self.stateJSON))")) as? NSDictionary)
+      XCTAssertEqual(state["stacks"] as? NSArray, expected, "rebuilt stacks at \(sequence)")
+      let drawn = try XCTUnwrap(try parse(try tab.string(Self.drawnStacks)) as? NSArray)
+      XCTAssertEqual(drawn, expected, "cards drawn at \(sequence)")
+      compared += 1
+    }
+    XCTAssertEqual(compared, head + 1)
+    XCTAssertGreaterThan(head, 50)
+  }
+
+  func testAPartOfTheSessionStartsFromTheStacksAtItsFirstSequence() throws {
+    let (path, session) = try makeDemo(snapshotInterval: 4, actions: 20)
+    let tab = try open(session, db: path, hash: "seq=12", arguments: ["--from", "9", "--to", "20"])
+    try tab.wait(until: "\(Self.stateJSON).sequence === 12")
+    for sequence in [9, 10, 15, 20] {
+      try select(sequence, in: tab)
+      let drawn = try XCTUnwrap(try parse(try tab.string(Self.drawnStacks)) as? NSArray)
+      XCTAssertEqual(drawn, try show(session, db: path, at: sequence), "at \(sequence)")
+    }
+    // A moment before the range: the page stays at its first moment.
+    _ = try tab.evaluate("location.hash = '#seq=3'")
+    try tab.wait(until: "\(Self.stateJSON).sequence === 9")
+  }
+
+  func testTheDemoEntriesAreHighlightedAsPushedPoppedAndChanged() throws {
+    let (path, session) = try makeDemo()
+    let tab = try open(session, db: path, hash: "seq=2")
+    let roles = """
+      JSON.stringify([...document.querySelectorAll('#stacks .card')].map((c) =>
+        c.dataset.id + ':' + (c.classList.contains('pushed') ? 'pushed'
+          : c.classList.contains('popped') ? 'popped'
+          : c.classList.contains('changed') ? 'changed' : '-')))
+      """
+    XCTAssertEqual(try tab.string(roles), #"["3:pushed","2:-","1:-","0:-"]"#)
+    XCTAssertEqual(try tab.string("document.getElementById('action-type').textContent"),
+      "pushCounterTapped")
+    try select(4, in: tab)
+    XCTAssertEqual(try tab.string(roles), #"["3:changed","2:-","1:-","0:-"]"#)
+    XCTAssertEqual(
+      try tab.string("document.querySelector('.card.changed .fields li').textContent"),
+      "count 4 → 5")
+    try select(9, in: tab)
+    XCTAssertEqual(
+      try tab.string(roles), #"["4:popped","2:popped","1:popped","0:-"]"#,
+      "the popped elements stay visible as ghosts, top first")
+    XCTAssertTrue(
+      try XCTUnwrap(try tab.string("document.getElementById('action-payload').textContent"))
+        .contains("\"popFrom\""))
+  }
+
+  func testTheKeyboardMovesTheSelection() throws {
+    let (path, session) = try makeDemo()
+    let tab = try open(session, db: path, hash: "seq=0")
+    let position = "document.getElementById('position').textContent"
+    func expect(_ sequence: Int, line: UInt = #line) throws {
+      try tab.wait(until: "\(Self.stateJSON).sequence === \(sequence)", timeout: 5)
+      XCTAssertEqual(try tab.string(position), "\(sequence) / 10", line: line)
+      XCTAssertEqual(
+        try tab.string("document.querySelector('.row.selected').dataset.seq"), String(sequence),
+        "the entry list follows", line: line)
+    }
+    try tab.press("ArrowRight")
+    try tab.press("ArrowRight")
+    try tab.press("ArrowRight")
+    try expect(3)
+    try tab.press("ArrowLeft")
+    try expect(2)
+    try tab.press("End")
+    try expect(10)
+    try tab.press("Home")
+    try expect(0)
+    try tab.press("ArrowRight", shift: true)
+    try expect(10)
+    XCTAssertEqual(try tab.string("location.hash"), "#seq=10", "the address names the moment")
+
+    // With a filter, the keys move between entries of that type only.
+    _ = try tab.evaluate(
+      """
+      (() => {
+        const select = document.getElementById('type-filter');
+        select.value = [...select.options].find((o) => o.text.startsWith('path.popFrom ')).value;
+        select.dispatchEvent(new Event('change'));
+        select.blur();
+      })()
+      """)
+    try tab.press("Home")
+    try expect(0)
+    try tab.press("ArrowRight")
+    try tab.wait(until: "\(Self.stateJSON).sequence === 5", timeout: 5)
+    try tab.press("ArrowRight")
+    try tab.wait(until: "\(Self.stateJSON).sequence === 9", timeout: 5)
+    XCTAssertEqual(try tab.string("document.getElementById('timeline-count').textContent"),
+      "2 of 10 match")
+  }
+
+  func testHostileJournalContentsAreTextAndNothingRuns() throws {
+    let path = try HostileJournal.make(in: directory)
+    let tab = try open(HostileJournal.session, db: path, hash: "seq=1")
+    XCTAssertNil(try tab.evaluate("window.__pwned"), "no script from the journal ran")
+    XCTAssertEqual(try tab.string("document.title"), "StackJournal · \(HostileJournal.session)")
+    XCTAssertEqual(try tab.evaluate("document.images.length") as? Int, 0)
+    XCTAssertEqual(try tab.evaluate("document.scripts.length") as? Int, 2)
+    XCTAssertEqual(try tab.evaluate("document.querySelectorAll('svg, a, iframe').length") as? Int, 0)
+    XCTAssertEqual(
+      try tab.string("document.getElementById('session-name').textContent"),
+      HostileJournal.session)
+    XCTAssertEqual(
+      try tab.string("document.querySelector('.card-case').textContent"), HostileJournal.caseName)
+    XCTAssertEqual(
+      try tab.string("document.querySelector('.stack-path').textContent"), HostileJournal.stackKey)
+    let payload = try XCTUnwrap(
+      try tab.string("document.getElementById('action-payload').textContent"))
+    XCTAssertTrue(payload.contains("</script><script>document.title='pwned'"), payload)
+    XCTAssertTrue(payload.contains(HostileJournal.link), payload)
+    XCTAssertTrue(
+      try XCTUnwrap(try tab.string("document.getElementById('action-type').textContent"))
+        .hasPrefix("push.</script><b"))
+    // Moving through the history draws the hostile texts again; still nothing runs.
+    try tab.press("ArrowRight")
+    try tab.wait(until: "\(Self.stateJSON).sequence === 2", timeout: 5)
+    try tab.press("Home")
+    try tab.wait(until: "\(Self.stateJSON).sequence === 0", timeout: 5)
+    _ = try tab.evaluate(
+      "new Promise((done) => requestAnimationFrame(() => setTimeout(done, 100)))")
+    XCTAssertNil(try tab.evaluate("window.__pwned"))
+    XCTAssertEqual(try tab.evaluate("document.images.length") as? Int, 0)
+  }
+
+  func testThePageFitsAPhoneWidthWindow() throws {
+    let (path, session) = try makeDemo()
+    let tab = try open(session, db: path, hash: "seq=8")
+    try tab.resize(width: 390, height: 844)
+    _ = try tab.evaluate(
+      "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    XCTAssertEqual(
+      try tab.evaluate("document.documentElement.scrollWidth <= window.innerWidth") as? Bool,
+      true, "nothing wider than the window")
+    XCTAssertEqual(
+      try tab.evaluate(
+        "document.getElementById('timeline').getBoundingClientRect().top > "
+          + "document.getElementById('moment').getBoundingClientRect().top") as? Bool,
+      true, "one column: the entries under the moment")
+  }
+}

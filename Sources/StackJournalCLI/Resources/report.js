@@ -697,7 +697,8 @@
     if (timer !== null) clearInterval(timer);
     timer = null;
     playButton.setAttribute('aria-pressed', playing ? 'true' : 'false');
-    playButton.textContent = playing ? '⏸' : '▶';
+    playButton.setAttribute('aria-label', playing ? 'Pause' : 'Play');
+    playButton.title = playing ? 'Pause (Space)' : 'Play (Space)';
     if (!playing) return;
     if (selected >= to) select(from);
     timer = setInterval(() => {

@@ -1,5 +1,7 @@
 import Foundation
 import StackJournalTestSupport
+import StackNavigation
+import StackStorage
 import XCTest
 
 /// `stackjournal report`'s page opened in headless Chromium, driven through its DevTools
@@ -220,6 +222,75 @@ final class ReportBrowserTests: CLITestCase {
       "new Promise((done) => requestAnimationFrame(() => setTimeout(done, 100)))")
     XCTAssertNil(try tab.evaluate("window.__pwned"))
     XCTAssertEqual(try tab.evaluate("document.images.length") as? Int, 0)
+
+    // The policy is in force: markup slipped in anyway would not run its handlers.
+    let violations = try tab.evaluate(
+      """
+      new Promise((done) => {
+        const seen = [];
+        document.addEventListener('securitypolicyviolation', (e) => seen.push(e.violatedDirective));
+        document.body.insertAdjacentHTML(
+          'beforeend', '<img src="x" onerror="window.__pwned = &quot;slipped&quot;">');
+        setTimeout(() => done(seen), 300);
+      })
+      """) as? [String]
+    XCTAssertNil(try tab.evaluate("window.__pwned"), "the inline handler was blocked")
+    XCTAssertTrue(
+      violations?.contains { $0.hasPrefix("script-src") } == true, "\(violations ?? [])")
+  }
+
+  func testNestedStacksAreDrawnInsideTheirElement() throws {
+    struct Folder: Codable, Equatable {
+      var name: String
+      var path = StackState<Int>()
+    }
+    let db = directory.path("nested.sqlite")
+    do {
+      let journal = try SQLiteJournal(path: db)
+      var root = StackState<Folder>([Folder(name: "inbox")])
+      _ = try journal.createSession(
+        "nested", initial: StateEncoding.encode(["path": root]), version: 1)
+      var sequence: Int64 = 0
+      func record(_ type: String) throws {
+        sequence = try journal.append(
+          session: "nested", expectedSequence: sequence,
+          JournalEntryDraft(
+            type: type, version: 1, payload: Data("{}".utf8),
+            state: try StateEncoding.encode(["path": root])))
+      }
+      root[id: 0]?.path.append(7)
+      try record("inbox.push")
+      root.append(Folder(name: "archive"))
+      try record("push")
+      root[id: 1]?.path.append(8)
+      root[id: 1]?.path.append(9)
+      try record("archive.push")
+      root[id: 1]?.name = "old"
+      try record("rename")
+      root.pop(from: 1)
+      try record("pop")
+    }
+    let tab = try open("nested", db: db, hash: "seq=3")
+    for sequence in 0...5 {
+      try select(sequence, in: tab)
+      let drawn = try XCTUnwrap(try parse(try tab.string(Self.drawnStacks)) as? NSArray)
+      XCTAssertEqual(drawn, try show("nested", db: db, at: sequence), "at \(sequence)")
+    }
+    try select(3, in: tab)
+    XCTAssertEqual(
+      try tab.evaluate(
+        """
+        [...document.querySelectorAll('#stacks > .stack > .deck > .card')].map((card) =>
+          card.dataset.id + ':' + [...card.querySelectorAll(':scope > .nested > .stack')]
+            .map((s) => s.dataset.path + '=' + [...s.querySelectorAll(':scope > .deck > .card')]
+              .map((c) => c.dataset.id).join(',')).join(' '))
+        """) as? [String],
+      ["1:path[#1].path=1,0", "0:path[#0].path=0"],
+      "each nested stack inside the card of its element, top first")
+    try select(4, in: tab)
+    XCTAssertEqual(
+      try tab.string("document.querySelector('.card.changed .fields li').textContent"),
+      #"name "archive" → "old""#)
   }
 
   func testThePageFitsAPhoneWidthWindow() throws {

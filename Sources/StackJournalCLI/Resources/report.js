@@ -466,7 +466,8 @@
       if (list.length === 0) effects.appendChild(el('li', 'effect none', 'no stack change'));
       for (const [kind, text] of list) effects.appendChild(el('li', 'effect ' + kind, text));
     }
-    $('action-payload').textContent = entry ? pretty(entry[3]) : '';
+    const payload = entry ? compact(entry[3]) : '';
+    $('action-payload').textContent = payload.length <= 100 ? payload : pretty(entry[3]);
     $('action-payload').hidden = !entry;
 
     const container = $('stacks');

@@ -606,49 +606,72 @@
     return to === from ? width / 2 : ((sequence - from) / (to - from)) * (width - 1);
   }
 
+  // The overview's picture without the selection, drawn again only when its size or the filter
+  // changes; each move copies it and draws the selection on top.
+  let background = null;
+  let backgroundKey = '';
+
+  function drawBackground(width, height, ratio) {
+    const picture = document.createElement('canvas');
+    picture.width = width;
+    picture.height = height;
+    const context = picture.getContext('2d');
+    const top = 4 * ratio;
+    const band = height - 16 * ratio;
+    const tickTop = height - 10 * ratio;
+    // Per pixel column: the largest depth, the strongest kind of entry (push or pop, then
+    // change), whether an entry of the filtered type is there, and whether a pause starts there.
+    const deepest = new Float64Array(width).fill(-1);
+    const strongest = new Int8Array(width).fill(-1);
+    const matching = new Uint8Array(width);
+    const paused = new Uint8Array(width);
+    const rank = [0, 1, 2, 2, 2];
+    for (let i = 0; i <= count; i++) {
+      const x = Math.floor(xOf(from + i, width));
+      if (depths[i] > deepest[x]) deepest[x] = depths[i];
+      if (i === 0) continue;
+      const kind = kinds[i - 1];
+      if (strongest[x] < 0 || rank[kind] > rank[strongest[x]]) strongest[x] = kind;
+      if (filterType < 0 || entries[i - 1][2] === filterType) matching[x] = 1;
+      if (times[i] - times[i - 1] >= GAP_MS) paused[x] = 1;
+    }
+    context.fillStyle = '#c9d3ea';
+    let last = 0;
+    for (let x = 0; x < width; x++) {
+      const value = deepest[x] >= 0 ? deepest[x] : last;
+      last = value;
+      const h = maxDepth === 0 ? 0 : (value / maxDepth) * band;
+      context.fillRect(x, top + band - h, 1, h);
+    }
+    const tick = Math.max(1, Math.round(ratio));
+    for (let x = 0; x < width; x++) {
+      if (strongest[x] < 0) continue;
+      context.globalAlpha = matching[x] ? 0.9 : 0.15;
+      context.fillStyle = colors[strongest[x]] || '#98a2b3';
+      context.fillRect(x, tickTop, tick, 8 * ratio);
+    }
+    context.globalAlpha = 1;
+    context.fillStyle = '#7a3fc2';
+    for (let x = 0; x < width; x++) {
+      if (paused[x]) context.fillRect(x - ratio, 0, 2 * ratio, height);
+    }
+    return picture;
+  }
+
   function drawOverview() {
     const ratio = window.devicePixelRatio || 1;
     const width = Math.max(1, Math.round(canvas.clientWidth * ratio));
     const height = Math.max(1, Math.round(canvas.clientHeight * ratio));
     if (canvas.width !== width) canvas.width = width;
     if (canvas.height !== height) canvas.height = height;
+    const key = width + 'x' + height + '@' + ratio + '/' + filterType;
+    if (key !== backgroundKey) {
+      background = drawBackground(width, height, ratio);
+      backgroundKey = key;
+    }
     const context = canvas.getContext('2d');
     context.clearRect(0, 0, width, height);
-    const top = 4 * ratio;
-    const band = height - 16 * ratio;
-    const tickTop = height - 10 * ratio;
-    // Depth: the largest depth in each column.
-    const columns = new Float64Array(width).fill(-1);
-    for (let i = 0; i <= count; i++) {
-      const x = Math.floor(xOf(from + i, width));
-      if (depths[i] > columns[x]) columns[x] = depths[i];
-    }
-    context.fillStyle = '#c9d3ea';
-    let last = 0;
-    for (let x = 0; x < width; x++) {
-      const value = columns[x] >= 0 ? columns[x] : last;
-      last = value;
-      const h = maxDepth === 0 ? 0 : (value / maxDepth) * band;
-      context.fillRect(x, top + band - h, 1, h);
-    }
-    // What each entry did, filtered entries strongest.
-    for (let i = 0; i < count; i++) {
-      const kind = kinds[i];
-      const x = Math.floor(xOf(from + i + 1, width));
-      const dim = filterType >= 0 && entries[i][2] !== filterType;
-      context.globalAlpha = dim ? 0.15 : 0.9;
-      context.fillStyle = colors[kind] || '#98a2b3';
-      context.fillRect(x, tickTop, Math.max(1, ratio), 8 * ratio);
-    }
-    context.globalAlpha = 1;
-    // Pauses: a line where the time between two entries is long.
-    context.fillStyle = '#7a3fc2';
-    for (let i = 1; i <= count; i++) {
-      if (times[i] - times[i - 1] >= GAP_MS) {
-        context.fillRect(Math.floor(xOf(from + i, width)) - ratio, 0, 2 * ratio, height);
-      }
-    }
-    // The selection.
+    context.drawImage(background, 0, 0);
     const x = xOf(selected, width);
     context.fillStyle = '#2f5bd3';
     context.fillRect(Math.round(x) - ratio, 0, 2 * ratio, height);
@@ -782,4 +805,18 @@
     throw error;
   }
   document.documentElement.dataset.readyMs = String(Math.round(performance.now()));
+
+  // Rebuild the moments ahead in slices while the page is idle, so a jump far away is quick.
+  function buildAhead() {
+    const deadline = performance.now() + 12;
+    let last = from + (checkpoints.length - 1) * CHECKPOINT_EVERY;
+    while (last + CHECKPOINT_EVERY <= to && performance.now() < deadline) {
+      const saved = cached;
+      stacksAt(last + CHECKPOINT_EVERY);
+      cached = saved;
+      last += CHECKPOINT_EVERY;
+    }
+    if (last + CHECKPOINT_EVERY <= to) setTimeout(buildAhead, 0);
+  }
+  setTimeout(buildAhead, 0);
 })();

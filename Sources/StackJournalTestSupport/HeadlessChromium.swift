@@ -197,6 +197,14 @@ public final class HeadlessChromium: @unchecked Sendable {
       self.session = session
     }
 
+    /// Sends a DevTools protocol command to this tab and returns its result.
+    @discardableResult
+    public func command(_ method: String, _ parameters: [String: Any] = [:]) throws
+      -> [String: Any]
+    {
+      try browser.send(method, parameters, session: session)
+    }
+
     /// The value of a script expression (awaited when it is a promise), as JSON gives it.
     public func evaluate(_ expression: String) throws -> Any? {
       let result = try browser.send(

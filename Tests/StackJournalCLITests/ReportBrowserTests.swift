@@ -293,6 +293,52 @@ final class ReportBrowserTests: CLITestCase {
       #"name "archive" → "old""#)
   }
 
+  func testPausesInTimeAreMarkedAndTimesShowOnHover() throws {
+    let db = directory.path("paused.sqlite")
+    let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+    // Entries 1…4 a quarter of a second apart, then 5 after a pause of 90 s, then 6.
+    let offsets = [0.25, 0.5, 0.75, 1.0, 91.0, 91.25]
+    do {
+      let journal = try SQLiteJournal(path: db)
+      var stack = StackState<Int>()
+      _ = try journal.createSession(
+        "paused", initial: StateEncoding.encode(["path": stack]), version: 1, at: t0)
+      for (index, offset) in offsets.enumerated() {
+        stack.append(index)
+        _ = try journal.append(
+          session: "paused", expectedSequence: Int64(index),
+          JournalEntryDraft(
+            type: "push", version: 1, payload: Data("{}".utf8),
+            state: try StateEncoding.encode(["path": stack]),
+            recordedAt: t0.addingTimeInterval(offset)))
+      }
+    }
+    let tab = try open("paused", db: db)
+    XCTAssertEqual(
+      try tab.evaluate("[...document.querySelectorAll('.row.gap')].map((r) => r.dataset.seq)")
+        as? [String], ["5"], "the one long pause is marked")
+    XCTAssertEqual(
+      try tab.string("document.querySelector('.row.gap .dt').textContent"), "+1.5 min")
+    XCTAssertEqual(
+      try tab.string("document.querySelector('.row[data-seq=\"5\"]').title.split('\\n')[0]"),
+      "2023-11-14T22:14:51.000Z", "the entry's time on hover")
+  }
+
+  func testPrintingShowsTheMomentWithoutTheControls() throws {
+    let (path, session) = try makeDemo()
+    let tab = try open(session, db: path, hash: "seq=8")
+    try tab.command("Emulation.setEmulatedMedia", ["media": "print"])
+    let display = { (id: String) in
+      try tab.string("getComputedStyle(document.getElementById('\(id)')).display")
+    }
+    XCTAssertEqual(try display("controls"), "none")
+    XCTAssertEqual(try display("timeline"), "none")
+    XCTAssertNotEqual(try display("stacks"), "none")
+    let pdf = try tab.command("Page.printToPDF", ["printBackground": true])
+    let bytes = try XCTUnwrap((pdf["data"] as? String).flatMap { Data(base64Encoded: $0) })
+    XCTAssertEqual(bytes.prefix(5), Data("%PDF-".utf8))
+  }
+
   func testThePageFitsAPhoneWidthWindow() throws {
     let (path, session) = try makeDemo()
     let tab = try open(session, db: path, hash: "seq=8")

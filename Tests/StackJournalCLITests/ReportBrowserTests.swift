@@ -90,7 +90,8 @@ final class ReportBrowserTests: CLITestCase {
     for sequence in 0...head {
       try select(sequence, in: tab)
       let expected = try show(session, db: path, at: sequence)
-      let state = try XCTUnwrap(try parse(try tab.string("JSON.stringify(\(Self.stateJSON))")) as? NSDictionary)
+      let state = try XCTUnwrap(
+        try parse(try tab.string("JSON.stringify(\(Self.stateJSON))")) as? NSDictionary)
       XCTAssertEqual(state["stacks"] as? NSArray, expected, "rebuilt stacks at \(sequence)")
       let drawn = try XCTUnwrap(try parse(try tab.string(Self.drawnStacks)) as? NSArray)
       XCTAssertEqual(drawn, expected, "cards drawn at \(sequence)")
@@ -337,6 +338,31 @@ final class ReportBrowserTests: CLITestCase {
     let pdf = try tab.command("Page.printToPDF", ["printBackground": true])
     let bytes = try XCTUnwrap((pdf["data"] as? String).flatMap { Data(base64Encoded: $0) })
     XCTAssertEqual(bytes.prefix(5), Data("%PDF-".utf8))
+  }
+
+  func testTheHeaderShowsMetadataAndForks() throws {
+    let (path, session) = try makeDemo()
+    do {
+      let journal = try SQLiteJournal(path: path)
+      let stacks = try journal.stacks(session: SessionID(session), at: 5)
+      _ = try journal.createSession(
+        "demo-1-b", initial: EncodedState(json: Data("{}".utf8), stacks: stacks), version: 1,
+        forkedFrom: (SessionID(session), 5))
+    }
+    let parent = try open(session, db: path)
+    let header = try XCTUnwrap(
+      try parent.string("document.getElementById('page-header').innerText"))
+    XCTAssertTrue(header.contains("1 fork"), header)
+    XCTAssertEqual(
+      try parent.string("document.querySelector('#session-extra details:nth-of-type(2) pre')"
+        + ".textContent"), "demo-1-b from sequence 5")
+    XCTAssertEqual(
+      try parent.string("document.querySelector('#session-extra details pre').textContent"),
+      "{\n  \"source\": \"stackjournal demo\"\n}", "the metadata")
+    let child = try open("demo-1-b", db: path)
+    XCTAssertTrue(
+      try XCTUnwrap(try child.string("document.getElementById('session-facts').textContent"))
+        .contains("forked fromdemo-1 at sequence 5"))
   }
 
   func testThePageFitsAPhoneWidthWindow() throws {

@@ -458,7 +458,9 @@
       ? 'Sequence ' + sequence
       : sequence === 0 ? 'Sequence 0 · the initial state' : 'Sequence ' + sequence + ' · start';
     $('moment-time').textContent = iso(time).replace('T', ' ').replace('Z', ' UTC');
-    $('action-type').textContent = entry ? types[entry[2]] : 'no action: the stacks before the first entry shown';
+    $('action-type').textContent = entry
+      ? types[entry[2]]
+      : 'no action: the stacks before the first entry shown';
     const effects = $('action-effects');
     effects.replaceChildren();
     if (entry) {

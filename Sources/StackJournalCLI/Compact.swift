@@ -19,7 +19,9 @@ extension StackJournalCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var sessionArgument: SessionArgument
 
-    @Option(help: ArgumentHelp("How many of the latest snapshots to keep.", valueName: "k"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("How many of the latest snapshots to keep.", valueName: "k"))
     var keepSnapshots: Int
 
     @Flag(help: "Only report what would be dropped.")
@@ -54,7 +56,7 @@ extension StackJournalCommand {
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {
-          out.line(
+          out.rawLine(
             JSONValue.object([
               ("session", .string(session.rawValue)),
               ("dryRun", .bool(dryRun)),

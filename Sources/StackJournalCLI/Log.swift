@@ -21,10 +21,14 @@ extension StackJournalCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var sessionArgument: SessionArgument
 
-    @Option(help: ArgumentHelp("Start at this sequence (inclusive).", valueName: "seq"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("Start at this sequence (inclusive).", valueName: "seq"))
     var from: Int64?
 
-    @Option(help: ArgumentHelp("End at this sequence (inclusive).", valueName: "seq"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("End at this sequence (inclusive).", valueName: "seq"))
     var to: Int64?
 
     @Option(help: ArgumentHelp("Only entries recorded at or after TIME.", valueName: "time"))
@@ -34,7 +38,7 @@ extension StackJournalCommand {
     var until: String?
 
     @Option(
-      name: [.customShort("n"), .customLong("lines")],
+      name: [.customShort("n"), .customLong("lines")], parsing: .unconditional,
       help: ArgumentHelp("Only the last N matching entries.", valueName: "n"))
     var lines: Int?
 
@@ -79,6 +83,7 @@ extension StackJournalCommand {
       }
       if let lines, lines < 0 { throw ValidationError("-n needs a count of 0 or more.") }
       if let from, from < 0 { throw ValidationError("--from needs a sequence of 0 or more.") }
+      if let to, to < 0 { throw ValidationError("--to needs a sequence of 0 or more.") }
     }
 
     /// Prints the entries.
@@ -203,7 +208,7 @@ struct Printer {
       if format == .json {
         out.write((count == 0 ? "\n" : ",\n") + value.compact)
       } else {
-        out.line(value.compact)
+        out.rawLine(value.compact)
       }
     }
     count += 1

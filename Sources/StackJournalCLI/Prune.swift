@@ -81,7 +81,7 @@ extension StackJournalCommand {
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {
-          out.line(
+          out.rawLine(
             JSONValue.object([
               ("dryRun", .bool(dryRun)),
               ("applied", .bool(plan.applied)),

@@ -47,7 +47,7 @@ extension StackJournalCommand {
               ),
             ])
           }
-          out.line(
+          out.rawLine(
             JSONValue.object([
               ("database", .string(database.path)), ("sessions", .array(values)),
             ]).pretty)

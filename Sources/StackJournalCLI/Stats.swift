@@ -33,7 +33,7 @@ extension StackJournalCommand {
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {
-          out.line(Self.json(stats, path: database.path).pretty)
+          out.rawLine(Self.json(stats, path: database.path).pretty)
           return
         }
         out.line(out.styled("File \(database.path)", .bold))

@@ -21,7 +21,7 @@ public enum Timestamp {
   }
 
   /// The stored text of a date, to the nearest millisecond; a year outside 0000–9999 is
-  /// written with its sign, such as `+10000`.
+  /// written with its sign and at least four digits, such as `+10000` or `-0001`.
   public static func string(from date: Date) -> String {
     let milliseconds = milliseconds(date)
     var days = milliseconds / millisecondsPerDay
@@ -35,7 +35,7 @@ public enum Timestamp {
     text.reserveCapacity(24)
     if year < 0 || year > 9999 {
       text += year < 0 ? "-" : "+"
-      text += String(abs(year))
+      append(abs(year), width: 4, to: &text)
     } else {
       append(year, width: 4, to: &text)
     }
@@ -80,6 +80,17 @@ public enum Timestamp {
     let milliseconds =
       days * millisecondsPerDay + ((hour * 60 + minute) * 60 + second) * 1000 + millisecond
     return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+  }
+
+  /// Midnight UTC of a day of the proleptic Gregorian calendar (year 0 is 1 BC, as in ISO
+  /// 8601), or `nil` when the month has no such day.
+  public static func midnight(year: Int, month: Int, day: Int) -> Date? {
+    guard (1...12).contains(month), day >= 1 else { return nil }
+    let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    let lengths = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    guard day <= lengths[month - 1] else { return nil }
+    let days = self.days(fromCivil: Int64(year), Int64(month), Int64(day))
+    return Date(timeIntervalSince1970: Double(days * millisecondsPerDay) / 1000)
   }
 
   private static func append(_ value: Int64, width: Int, to text: inout String) {

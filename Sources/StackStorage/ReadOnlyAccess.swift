@@ -1,0 +1,126 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// How a reader opens a journal so that it changes no file and creates none, whatever state
+/// the files beside it are in.
+///
+/// * No `-wal` nor `-shm`: no writer has the file open and nothing waits in a log; it is opened
+///   `immutable`.
+/// * A `-shm` that a live connection holds (SQLite keeps a lock on it while connected): opened
+///   plainly read-only, taking part in the locks that keep a checkpoint from changing pages
+///   under the read.
+/// * A `-shm` that no process holds (its writer died or closed without removing it): opened with
+///   `readonly_shm`, so SQLite rebuilds the log's index in the reader's memory instead of
+///   rewriting the `-shm`.
+/// * A `-wal` without a `-shm`: an empty log holds nothing, so the file is opened `immutable`;
+///   a log with frames is read from a private copy of the two files in a temporary directory,
+///   removed when the journal is released, since SQLite cannot read a log without creating its
+///   `-shm`.
+enum ReadOnlyAccess {
+  /// Where and how to open: the SQLite path or URI, and the copy to keep alive, if any.
+  struct Plan {
+    var location: String
+    var privateCopy: PrivateCopy?
+  }
+
+  /// The plan for reading `path`; `participating` for a reader that waits for new entries.
+  static func plan(for path: String, participating: Bool) throws -> Plan {
+    let uris = ReadOnlyConnection.urisAlwaysEnabled
+    if participating || !uris { return Plan(location: path) }
+    let wal = DatabaseFile.status(path + "-wal")
+    let shm = DatabaseFile.status(path + "-shm")
+    switch (wal, shm) {
+    case (nil, nil):
+      return Plan(location: ReadOnlyConnection.uri(path: path, immutable: true))
+    case (_, let shm?):
+      if isHeldByLiveConnection(shm) { return Plan(location: path) }
+      return Plan(location: ReadOnlyConnection.uri(path: path, parameters: "&readonly_shm=1"))
+    case (let wal?, nil):
+      // A log shorter than its 32-byte header holds no frame.
+      if wal.st_size < 32 {
+        return Plan(location: ReadOnlyConnection.uri(path: path, immutable: true))
+      }
+      let copy = try PrivateCopy(of: path)
+      return Plan(location: copy.path, privateCopy: copy)
+    }
+  }
+
+  /// Whether a process holds a lock on the `-shm` file: SQLite keeps one on it for as long as a
+  /// connection has the database open. Read from `/proc/locks`, so the file is not opened (this
+  /// process closing a descriptor of it would drop the locks its own connections hold). When
+  /// that list cannot be read, the file counts as held.
+  static func isHeldByLiveConnection(_ shm: stat) -> Bool {
+    guard let handle = FileHandle(forReadingAtPath: "/proc/locks") else { return true }
+    defer { try? handle.close() }
+    // Bounded: a machine with more locks than this is treated as having a live writer.
+    guard let data = try? handle.read(upToCount: 4 << 20), data.count < 4 << 20 else {
+      return true
+    }
+    let device = UInt64(shm.st_dev)
+    let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~UInt64(0xfff))
+    let minor = (device & 0xff) | ((device >> 12) & ~UInt64(0xff))
+    let inode = UInt64(shm.st_ino)
+    for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+      // `1: POSIX  ADVISORY  READ 1234 08:01:5678 128 128` (`->` marks a waiting lock).
+      for field in line.split(separator: " ") where field.contains(":") {
+        let parts = field.split(separator: ":")
+        guard parts.count == 3, let fileMajor = UInt64(parts[0], radix: 16),
+          let fileMinor = UInt64(parts[1], radix: 16), let fileInode = UInt64(parts[2])
+        else { continue }
+        if fileInode == inode && fileMajor == major && fileMinor == minor { return true }
+      }
+    }
+    return false
+  }
+}
+
+/// A copy of a journal and its `-wal` in a fresh temporary directory, removed on release.
+final class PrivateCopy: @unchecked Sendable {
+  let directory: URL
+  let path: String
+
+  init(of original: String) throws {
+    directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("stackjournal-read-\(UUID().uuidString)", isDirectory: true)
+    path = directory.appendingPathComponent("journal.sqlite").path
+    do {
+      try FileManager.default.createDirectory(
+        at: directory, withIntermediateDirectories: false,
+        attributes: [.posixPermissions: 0o700])
+      // The log first: frames a writer adds meanwhile are not in the copied file either.
+      try copy(original + "-wal", to: path + "-wal")
+      try copy(original, to: path)
+    } catch {
+      try? FileManager.default.removeItem(at: directory)
+      throw StorageError(
+        code: .io,
+        message: "The journal \(original) has a write-ahead log left without its index (-shm); "
+          + "reading it needs a private copy, which could not be made in "
+          + "\(FileManager.default.temporaryDirectory.path). Free space there or set TMPDIR.",
+        path: original, underlying: error)
+    }
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  private func copy(_ source: String, to destination: String) throws {
+    try JournalFileCreation.createEmptyFile(destination)
+    guard let input = FileHandle(forReadingAtPath: source),
+      let output = FileHandle(forWritingAtPath: destination)
+    else { throw StorageError(code: .io, message: "Cannot copy \(source).") }
+    defer {
+      try? input.close()
+      try? output.close()
+    }
+    while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
+      try output.write(contentsOf: chunk)
+    }
+  }
+}

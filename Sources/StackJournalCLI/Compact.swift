@@ -89,7 +89,7 @@ extension StackJournalCommand {
         if !plan.forksBeforeCut.isEmpty {
           out.line(
             "Forks started in the dropped history (they keep their own state): "
-              + plan.forksBeforeCut.map(\.rawValue).joined(separator: ", "))
+              + plan.forksBeforeCut.map(\.description).joined(separator: ", "))
         }
         if dryRun { out.line("Dry run: nothing was changed.") }
       }

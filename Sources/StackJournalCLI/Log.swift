@@ -126,6 +126,19 @@ extension StackJournalCommand {
         while true {
           if let to, last >= to { return }
           try await Task.sleep(for: .milliseconds(max(10, pollInterval)))
+          // A `compact` may have removed entries this command has not printed yet: say so,
+          // and go on from the oldest entry kept.
+          let (base, _) = try journal.journalBounds(session: session)
+          if base > last, base >= (from ?? 0) {
+            let first = max(last + 1, from ?? 0)
+            Terminal.standardOutput.flush()
+            Terminal.standardError.write(
+              Terminal.printable(
+                "log: entries \(first)…\(base) of session \(session) were removed by a "
+                  + "compaction before they were printed; going on from entry \(base + 1).")
+                + "\n")
+            last = base
+          }
           query.fromSequence = max(last + 1, from ?? 0)
           try journal.journalRows(session: session, matching: query) { row in
             try printer.print(row)

@@ -89,7 +89,7 @@ extension SQLiteJournal {
   /// The session's listing, or a one-line error naming the sessions there are.
   func requireSession(_ id: SessionID) throws -> SessionInfo {
     if let info = try session(id) { return info }
-    let known = try sessions().prefix(5).map(\.id.rawValue)
+    let known = try sessions().prefix(5).map(\.id.description)
     throw CLIFailure(
       message: "There is no session \(id) in \(path ?? "the journal")"
         + (known.isEmpty

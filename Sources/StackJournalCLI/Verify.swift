@@ -173,7 +173,7 @@ struct VerifyReport {
         findings.append("applied_at \(bad): `\(time)` is not a time")
       }
       out.line(
-        "  migration \(migration.version) \(migration.name): "
+        "  migration \(migration.name): "
           + (findings.isEmpty ? "checksum \(ok)" : findings.joined(separator: "; ")))
     }
     out.line(

@@ -75,13 +75,30 @@ extension Replayer {
           sequence: first, type: "(start)", kind: .changedReducer, details: difference))
     }
     var checked = 0
+    var checkedThrough = first
     var divergence: Divergence?
     var state = restored.state
     var previous = state
+    do {
+      try replayComparing()
+    } catch let error as RestorationError where error.code == .journalGap {
+      divergence = Divergence(
+        sequence: checkedThrough + 1, type: "(gap)", kind: .corruptRow, details: [error.message])
+    }
+    if divergence == nil, checkedThrough < last {
+      divergence = Divergence(
+        sequence: checkedThrough + 1, type: "(missing)", kind: .corruptRow,
+        details: ["the journal ends at \(checkedThrough), before the session's head \(last)"])
+    }
+    return VerificationReport(
+      session: session, range: first...last, checkedCount: checked, divergence: divergence)
+
+    func replayComparing() throws {
     try replay(session: session, from: &state, after: first, through: last) {
       entry, state, decoded in
       defer { previous = state }
       checked += 1
+      checkedThrough = entry.sequence
       do {
         try entry.delta.apply(to: &recorded)
       } catch {
@@ -107,8 +124,7 @@ extension Replayer {
       }
       return true
     }
-    return VerificationReport(
-      session: session, range: first...last, checkedCount: checked, divergence: divergence)
+    }
   }
 
   /// Lines describing how two sets of stacks differ, or `nil` when they are equal.

@@ -364,19 +364,12 @@ extension SQLiteJournal {
     JournalFileCreation.removeLeftovers(of: path)
     let temporary = JournalFileCreation.temporaryPath(for: path, purpose: .import)
     defer { JournalFileCreation.removeFiles(of: temporary) }
-    try JournalFileCreation.createEmptyFile(temporary)
     let result: ImportResult
     do {
-      let pool = try DatabasePool(path: temporary, configuration: makeConfiguration(options))
-      try SchemaMigrator.migrate(pool, path: path)
-      do {
-        let journal = try SQLiteJournal(database: pool, path: path, options: options)
-        result = try journal.importSession(file, as: id)
-      }
-      // Closing the last connection checkpoints the log into the file and removes it.
-      try pool.close()
-    } catch let error as DatabaseError {
-      throw StorageError(databaseError: error, path: path, doing: "importing into a new journal")
+      // Created complete and readable by its owner only (see JournalFileCreation); closing it
+      // at the end of this scope checkpoints its log into the file.
+      let journal = try SQLiteJournal(path: temporary, options: options)
+      result = try journal.importSession(file, as: id)
     }
     if let log = DatabaseFile.status(temporary + "-wal"), log.st_size > 0 {
       throw StorageError(

@@ -39,15 +39,17 @@ enum JournalFileCreation {
   }
 
   /// Creates an empty file at `path` with ``permissions``; fails when something is there.
-  static func createEmptyFile(_ path: String) throws {
+  /// Errors name `journal`, the file the caller is making (by default `path` itself).
+  static func createEmptyFile(_ path: String, for journal: String? = nil) throws {
     let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, permissions)
     guard descriptor >= 0 else {
       let code = errno
+      let target = journal ?? path
       throw StorageError(
         code: code == ENOSPC ? .diskFull : .io,
-        message: "Cannot create \(path): \(String(cString: strerror(code))). Check that the "
+        message: "Cannot create \(target): \(String(cString: strerror(code))). Check that the "
           + "directory exists and is writable.",
-        path: path)
+        path: target)
     }
     close(descriptor)
   }
@@ -62,7 +64,7 @@ enum JournalFileCreation {
   ) throws {
     let temporary = temporaryPath(for: path, purpose: .creating)
     defer { removeFiles(of: temporary) }
-    try createEmptyFile(temporary)
+    try createEmptyFile(temporary, for: path)
     do {
       let pool = try DatabasePool(path: temporary, configuration: configuration)
       try SchemaMigrator.migrate(pool, path: path)

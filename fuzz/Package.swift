@@ -1,0 +1,29 @@
+// swift-tools-version: 6.1
+// Fuzz targets for StackJournal's parsers of untrusted bytes, built with libFuzzer by
+// `scripts/fuzz.sh` (`swift build -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library`).
+// Not part of the main package or of `swift test`.
+import PackageDescription
+
+let targets = [
+  "FuzzExportReader", "FuzzJSONScanner", "FuzzJSONValue", "FuzzStackCoding", "FuzzTimeExpression",
+  "FuzzStackPath",
+]
+
+let package = Package(
+  name: "StackJournalFuzz",
+  platforms: [.macOS(.v14)],
+  dependencies: [.package(path: "..")],
+  targets: targets.map { name in
+    .executableTarget(
+      name: name,
+      dependencies: [
+        .product(name: "StackNavigation", package: "StackJournal"),
+        .product(name: "StackStorage", package: "StackJournal"),
+        .product(name: "StackRestoration", package: "StackJournal"),
+        .product(name: "StackJournalCLI", package: "StackJournal"),
+      ],
+      path: "Sources/\(name)"
+    )
+  },
+  swiftLanguageModes: [.v6]
+)

@@ -12,7 +12,9 @@ let targets = [
 let package = Package(
   name: "StackJournalFuzz",
   platforms: [.macOS(.v14)],
-  dependencies: [.package(path: "..")],
+  // `scripts/fuzz.sh` links .root/StackJournal to the repository, so the package has that name
+  // wherever the checkout lives.
+  dependencies: [.package(path: ".root/StackJournal")],
   targets: targets.map { name in
     .executableTarget(
       name: name,

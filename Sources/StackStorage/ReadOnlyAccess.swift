@@ -14,10 +14,12 @@ import Foundation
 /// * A `-shm` that a live connection holds (SQLite keeps a lock on it while connected): opened
 ///   plainly read-only, taking part in the locks that keep a checkpoint from changing pages
 ///   under the read.
-/// * A `-shm` that no process holds (its writer died or closed without removing it): opened with
-///   `readonly_shm`, so SQLite rebuilds the log's index in the reader's memory instead of
-///   rewriting the `-shm`.
-/// * A `-wal` without a `-shm`: an empty log holds nothing, so the file is opened `immutable`;
+/// * A `-shm` that no process holds (its writer died or closed without removing it): a log
+///   without a frame holds nothing the file lacks, so the file is opened `immutable`; otherwise
+///   it is opened with `readonly_shm`, so SQLite rebuilds the log's index in the reader's memory
+///   instead of rewriting the `-shm`.
+/// * A `-wal` without a `-shm`: a log without a frame holds nothing, so the file is opened
+///   `immutable`;
 ///   a log with frames is read from a private copy of the two files in a temporary directory,
 ///   removed when the journal is released, since SQLite cannot read a log without creating its
 ///   `-shm`.
@@ -37,17 +39,28 @@ enum ReadOnlyAccess {
     switch (wal, shm) {
     case (nil, nil):
       return Plan(location: ReadOnlyConnection.uri(path: path, immutable: true))
-    case (_, let shm?):
+    case (let wal, let shm?):
       if isHeldByLiveConnection(shm) { return Plan(location: path) }
+      // No process has the file open. A log without a single frame holds nothing the file does
+      // not (and SQLite refuses to read such a log without rebuilding its index).
+      if !holdsAFrame(wal) {
+        return Plan(location: ReadOnlyConnection.uri(path: path, immutable: true))
+      }
       return Plan(location: ReadOnlyConnection.uri(path: path, parameters: "&readonly_shm=1"))
     case (let wal?, nil):
-      // A log shorter than its 32-byte header holds no frame.
-      if wal.st_size < 32 {
+      if !holdsAFrame(wal) {
         return Plan(location: ReadOnlyConnection.uri(path: path, immutable: true))
       }
       let copy = try PrivateCopy(of: path)
       return Plan(location: copy.path, privateCopy: copy)
     }
+  }
+
+  /// Whether a log is long enough to hold a frame: its 32-byte header, a frame's 24-byte header
+  /// and a page of at least 512 bytes.
+  static func holdsAFrame(_ wal: stat?) -> Bool {
+    guard let wal else { return false }
+    return wal.st_size >= 32 + 24 + 512
   }
 
   /// Whether a process holds a lock on the `-shm` file: SQLite keeps one on it for as long as a

@@ -47,7 +47,9 @@ extension SQLiteJournal {
         throw StorageError(databaseError: error, path: path, doing: "opening the journal")
       }
     }
-    let state = try DatabaseFile.readSchemaState(path)
+    // Checked as a reader would read it, changing nothing, so a refused file stays as it is.
+    let plan = try ReadOnlyAccess.plan(for: path, participating: false)
+    let state = try DatabaseFile.readSchemaState(path, location: plan.location)
     let pending = try state.pending(Migration.all, path: path)
     if !pending.isEmpty, !options.migrate {
       throw olderSchema(path: path, current: state.userVersion, pending: pending)

@@ -1,7 +1,6 @@
 // swift-tools-version: 6.1
-// Fuzz targets for StackJournal's parsers of untrusted bytes, built with libFuzzer by
-// `scripts/fuzz.sh` (`swift build -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library`).
-// Not part of the main package or of `swift test`.
+// Fuzz targets for StackJournal's parsers of untrusted bytes, built with libFuzzer's coverage
+// instrumentation by `scripts/fuzz.sh`. Not part of the main package or of `swift test`.
 import PackageDescription
 
 let targets = [
@@ -15,10 +14,11 @@ let package = Package(
   // `scripts/fuzz.sh` links .root/StackJournal to the repository, so the package has that name
   // wherever the checkout lives.
   dependencies: [.package(path: ".root/StackJournal")],
-  targets: targets.map { name in
+  targets: [.target(name: "FuzzDriver", path: "Sources/FuzzDriver")] + targets.map { name in
     .executableTarget(
       name: name,
       dependencies: [
+        "FuzzDriver",
         .product(name: "StackNavigation", package: "StackJournal"),
         .product(name: "StackStorage", package: "StackJournal"),
         .product(name: "StackRestoration", package: "StackJournal"),

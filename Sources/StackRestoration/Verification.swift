@@ -94,36 +94,36 @@ extension Replayer {
       session: session, range: first...last, checkedCount: checked, divergence: divergence)
 
     func replayComparing() throws {
-    try replay(session: session, from: &state, after: first, through: last) {
-      entry, state, decoded in
-      defer { previous = state }
-      checked += 1
-      checkedThrough = entry.sequence
-      do {
-        try entry.delta.apply(to: &recorded)
-      } catch {
-        divergence = Divergence(
-          sequence: entry.sequence, type: entry.type, kind: .corruptRow,
-          details: ["the recorded delta does not apply to the stacks before it: \(error)"])
-        return false
+      try replay(session: session, from: &state, after: first, through: last) {
+        entry, state, decoded in
+        defer { previous = state }
+        checked += 1
+        checkedThrough = entry.sequence
+        do {
+          try entry.delta.apply(to: &recorded)
+        } catch {
+          divergence = Divergence(
+            sequence: entry.sequence, type: entry.type, kind: .corruptRow,
+            details: ["the recorded delta does not apply to the stacks before it: \(error)"])
+          return false
+        }
+        guard decoded else {
+          divergence = Divergence(
+            sequence: entry.sequence, type: entry.type, kind: .undecodableEntry,
+            details: ["the action does not decode into \(Action.self)"])
+          return false
+        }
+        replayedStacks = try StateEncoding.encode(state).stacks
+        if let difference = Self.difference(recorded: recorded, replayed: replayedStacks) {
+          let again = self.reduce(previous, entry).flatMap { try? StateEncoding.encode($0).stacks }
+          divergence = Divergence(
+            sequence: entry.sequence, type: entry.type,
+            kind: again == replayedStacks ? .changedReducer : .nondeterministicReducer,
+            details: difference)
+          return false
+        }
+        return true
       }
-      guard decoded else {
-        divergence = Divergence(
-          sequence: entry.sequence, type: entry.type, kind: .undecodableEntry,
-          details: ["the action does not decode into \(Action.self)"])
-        return false
-      }
-      replayedStacks = try StateEncoding.encode(state).stacks
-      if let difference = Self.difference(recorded: recorded, replayed: replayedStacks) {
-        let again = self.reduce(previous, entry).flatMap { try? StateEncoding.encode($0).stacks }
-        divergence = Divergence(
-          sequence: entry.sequence, type: entry.type,
-          kind: again == replayedStacks ? .changedReducer : .nondeterministicReducer,
-          details: difference)
-        return false
-      }
-      return true
-    }
     }
   }
 

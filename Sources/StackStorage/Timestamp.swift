@@ -56,6 +56,9 @@ public enum Timestamp {
   }
 
   /// The date of a stored text `YYYY-MM-DDTHH:MM:SS.sssZ`, or `nil` when malformed.
+  ///
+  /// A leap second (`:60`) is refused: ``string(from:)`` never writes one, and reading it as the
+  /// next second would turn `9999-12-31T23:59:60` into a year this form cannot hold.
   public static func date(from text: String) -> Date? {
     let bytes = Array(text.utf8)
     guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
@@ -74,7 +77,7 @@ public enum Timestamp {
     guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
       let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
       let millisecond = number(20..<23), (1...12).contains(month), (1...31).contains(day),
-      hour < 24, minute < 60, second < 61
+      hour < 24, minute < 60, second < 60
     else { return nil }
     let days = self.days(fromCivil: year, month, day)
     let milliseconds =

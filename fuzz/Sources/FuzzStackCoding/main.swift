@@ -1,11 +1,11 @@
 // libFuzzer target: decoding StackState and StackAction from arbitrary JSON; whatever decodes
 // keeps its invariants and survives an encoding round trip.
+import FuzzDriver
 import Foundation
 import StackNavigation
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-  let bytes = Data(bytes: data, count: size)
+runFuzzer { input in
+  let bytes = Data(input)
   if let stack = try? JSONDecoder().decode(StackState<Int>.self, from: bytes) {
     precondition(Set(stack.ids).count == stack.ids.count, "repeated IDs")
     precondition(stack.ids.allSatisfy { $0 < stack.nextID }, "an ID not below the next")
@@ -25,5 +25,4 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(again == action, "round trip")
   }
   _ = try? JSONDecoder().decode(StackElementID.self, from: bytes)
-  return 0
 }

@@ -1,4 +1,5 @@
 // libFuzzer target: the session export reader (`import`'s parser) on arbitrary bytes.
+import FuzzDriver
 import Foundation
 import StackStorage
 
@@ -13,10 +14,9 @@ private let path: String = {
   return directory.appendingPathComponent("input.ndjson").path
 }()
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-  let bytes = Data(bytes: data, count: size)
-  guard FileManager.default.createFile(atPath: path, contents: bytes) else { return 0 }
+runFuzzer { input in
+  let bytes = Data(input)
+  guard FileManager.default.createFile(atPath: path, contents: bytes) else { return }
   do {
     let file = try SessionExportFile.read(path: path)
     // What the reader accepted must be consistent with itself.
@@ -28,5 +28,4 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   } catch {
     preconditionFailure("an error that is not a StorageError: \(error)")
   }
-  return 0
 }

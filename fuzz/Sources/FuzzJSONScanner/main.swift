@@ -1,11 +1,11 @@
 // libFuzzer target: the JSON scanner that splits export lines into members, and the JSON
 // validity check, on arbitrary bytes.
+import FuzzDriver
 import Foundation
 @testable import StackStorage
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-  let bytes = Array(UnsafeBufferPointer(start: data, count: size))[...]
+runFuzzer { input in
+  let bytes = Array(input)[...]
   var scanner = JSONScanner(bytes: bytes)
   if let members = scanner.objectMembers() {
     for (_, value) in members {
@@ -24,5 +24,4 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(JSONText.isJSON(Array(JSONText.literal(text).utf8)))
   }
   _ = JSONText.caseName(of: Data(bytes))
-  return 0
 }

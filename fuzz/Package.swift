@@ -14,18 +14,19 @@ let package = Package(
   // `scripts/fuzz.sh` links .root/StackJournal to the repository, so the package has that name
   // wherever the checkout lives.
   dependencies: [.package(path: ".root/StackJournal")],
-  targets: [.target(name: "FuzzDriver", path: "Sources/FuzzDriver")] + targets.map { name in
-    .executableTarget(
-      name: name,
-      dependencies: [
-        "FuzzDriver",
-        .product(name: "StackNavigation", package: "StackJournal"),
-        .product(name: "StackStorage", package: "StackJournal"),
-        .product(name: "StackRestoration", package: "StackJournal"),
-        .product(name: "StackJournalCLI", package: "StackJournal"),
-      ],
-      path: "Sources/\(name)"
-    )
-  },
+  targets: [.target(name: "FuzzDriver", path: "Sources/FuzzDriver")]
+    + targets.map { name in
+      .executableTarget(
+        name: name,
+        dependencies: [
+          "FuzzDriver",
+          .product(name: "StackNavigation", package: "StackJournal"),
+          .product(name: "StackStorage", package: "StackJournal"),
+          .product(name: "StackRestoration", package: "StackJournal"),
+          .product(name: "StackJournalCLI", package: "StackJournal"),
+        ],
+        path: "Sources/\(name)"
+      )
+    },
   swiftLanguageModes: [.v6]
 )

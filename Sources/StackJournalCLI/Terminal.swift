@@ -77,7 +77,8 @@ final class Terminal: @unchecked Sendable {
         index = end + 1
         continue
       }
-      result.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+      let escape = "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+      result.append(contentsOf: escape.unicodeScalars)
       index += 1
     }
     return String(result)

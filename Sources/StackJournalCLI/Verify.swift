@@ -164,7 +164,9 @@ struct VerifyReport {
         + "\(storage.latestSchemaVersion))")
     for migration in storage.migrations {
       var findings: [String] = []
-      if !migration.checksumMatches { findings.append("checksum \(bad): edited after it was applied") }
+      if !migration.checksumMatches {
+        findings.append("checksum \(bad): edited after it was applied")
+      }
       if !migration.nameMatches {
         findings.append(
           "name \(bad): this build's migration \(migration.version) has another name")

@@ -146,8 +146,9 @@ enum DatabaseFile {
     guard access(path, W_OK) == 0 else {
       throw StorageError(
         code: .readOnly,
-        message: "The journal \(path) is not writable by this user (\(String(cString: strerror(errno)))). "
-          + "It was left unchanged; check its permissions, or use a read-only command.",
+        message: "The journal \(path) is not writable by this user "
+          + "(\(String(cString: strerror(errno)))). It was left unchanged; check its permissions, "
+          + "or use a read-only command.",
         path: path)
     }
     let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path

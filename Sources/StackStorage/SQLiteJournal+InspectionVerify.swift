@@ -147,7 +147,8 @@ extension SQLiteJournal {
         let version: Int = row[0]
         let name: String = row[1]
         let checksum: String = row[2]
-        let appliedAt = String.fromDatabaseValue(row[3] as DatabaseValue) ?? "\(row[3] as DatabaseValue)"
+        let rawAppliedAt: DatabaseValue = row[3]
+        let appliedAt = String.fromDatabaseValue(rawAppliedAt) ?? "\(rawAppliedAt)"
         return .init(
           version: version, name: name, checksumMatches: known[version]?.checksum == checksum,
           nameMatches: known[version]?.name == name,
@@ -250,7 +251,8 @@ extension SQLiteJournal {
         }
       }
       if stateIsJSON, let message = StateStacks.disagreement(state: state, stacks: stacks) {
-        problem(sequence, .snapshotStateMismatch, "the snapshot's state and stacks disagree: \(message)")
+        problem(
+          sequence, .snapshotStateMismatch, "the snapshot's state and stacks disagree: \(message)")
       }
       result.checkedSnapshots += 1
       return stacks

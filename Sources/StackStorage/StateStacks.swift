@@ -36,15 +36,18 @@ enum StateStacks {
         parts.append("the state holds a stack at `\(name)` the stacks do not")
       case (let a?, let b?):
         if a.nextID != Int64(b.nextID.generation) {
-          parts.append("`\(name)` has next ID \(a.nextID) in the state, \(b.nextID.generation) in the stacks")
+          parts.append(
+            "`\(name)` has next ID \(a.nextID) in the state, \(b.nextID.generation) in the stacks")
         } else if a.ids != b.elements.map({ Int64($0.id.generation) }) {
-          parts.append("`\(name)` holds IDs \(a.ids) in the state, \(b.elements.map { $0.id.generation }) in the stacks")
+          let recorded = b.elements.map { $0.id.generation }
+          parts.append("`\(name)` holds IDs \(a.ids) in the state, \(recorded) in the stacks")
         } else {
           for (index, element) in b.elements.enumerated() {
             let stored = try? JSONSerialization.jsonObject(
               with: Data(element.state.utf8), options: [.fragmentsAllowed])
             guard let stored, same(stored, a.states[index]) else {
-              parts.append("`\(name)` element \(element.id) differs between the state and the stacks")
+              parts.append(
+                "`\(name)` element \(element.id) differs between the state and the stacks")
               break
             }
           }
@@ -126,8 +129,9 @@ enum StateStacks {
 ///
 /// A payload in the synthesized `Codable` form of an enum is `{"case": {…associated values…}}`;
 /// the type names the cases from the outermost in, descending into an associated value that is
-/// itself an enum (`path.element.counter.incrementButtonTapped` for
-/// `{"path":{"_0":{"element":{"action":{"counter":{"_0":{"incrementButtonTapped":{}}}},"id":3}}}}`).
+/// itself an enum: `path.element.counter.incrementButtonTapped` for
+/// `{"path":{"_0":{"element":{"action":{"counter":{"_0":{"incrementButtonTapped":{}}}},`
+/// `"id":3}}}}`.
 /// A payload of another shape (an app's own encoding) is not judged.
 enum ActionTypeCheck {
   /// A sentence when the type cannot be the payload's case path; `nil` when it can.
@@ -151,7 +155,8 @@ enum ActionTypeCheck {
       guard !matching.isEmpty else {
         let found = candidates.compactMap { ($0 as? [String: Any])?.keys.first }.sorted()
         let level = names[..<index].joined(separator: ".")
-        let cases = found.isEmpty ? "no case" : "case " + found.map { "`" + $0 + "`" }.joined(separator: ", ")
+        let cases =
+          found.isEmpty ? "no case" : "case " + found.map { "`" + $0 + "`" }.joined(separator: ", ")
         return "the type `\(type)` does not match the payload: "
           + (level.isEmpty ? "" : "after `\(level)` ") + "the payload holds \(cases), not `\(name)`"
       }

@@ -28,7 +28,9 @@ final class ReliabilityTests: CLITestCase {
   }
 
   /// Changes rows with foreign keys off, so a test can rename a session everywhere.
-  private func tamperWithoutForeignKeys(_ path: String, _ sql: String, _ arguments: StatementArguments)
+  private func tamperWithoutForeignKeys(
+    _ path: String, _ sql: String, _ arguments: StatementArguments
+  )
     throws
   {
     var configuration = Configuration()
@@ -166,7 +168,8 @@ final class ReliabilityTests: CLITestCase {
     defer { umask(previous) }
     let library = directory.path("library.sqlite")
     let journal = try SQLiteJournal(path: library)
-    _ = try journal.createSession("s", initial: EncodedState(json: Data("{}".utf8), stacks: []), version: 1)
+    _ = try journal.createSession(
+      "s", initial: EncodedState(json: Data("{}".utf8), stacks: []), version: 1)
     for file in [library, library + "-wal", library + "-shm"] {
       XCTAssertEqual(try mode(file), 0o600, file)
     }
@@ -197,7 +200,9 @@ final class ReliabilityTests: CLITestCase {
   func testReplayRefusesToCrossAGap() throws {
     let (path, session) = try makeDemo(snapshotInterval: 100)
     try tamper(path, "DELETE FROM journal WHERE sequence = 5")
-    for command in [["demo-app", "replay", session, "--to", "8"], ["demo-app", "replay", session]] {
+    for command in [
+      ["demo-app", "replay", session, "--to", "8"], ["demo-app", "replay", session],
+    ] {
       assertOneLineError(try runCLI(command + ["--db", path]), contains: "gap in its journal")
     }
     let verify = try runCLI(["demo-app", "verify", "--replay", "--db", path])
@@ -213,8 +218,10 @@ final class ReliabilityTests: CLITestCase {
   // MARK: 7. Session identifiers
 
   func testSessionIdentifiersThatAreNotPrintableAreRefusedAndOldOnesEscaped() throws {
-    let refused = ["", "evil\u{1B}]0;title\u{07}", "two\nlines", String(repeating: "x", count: 201),
-      " padded", "bidi\u{202E}"]
+    let refused = [
+      "", "evil\u{1B}]0;title\u{07}", "two\nlines", String(repeating: "x", count: 201),
+      " padded", "bidi\u{202E}",
+    ]
     for id in refused {
       let path = directory.path("new.sqlite")
       let result = try runCLI(["demo", "--db", path, "--session", id])
@@ -232,7 +239,8 @@ final class ReliabilityTests: CLITestCase {
     let (path, session) = try makeDemo()
     let hostile = "x\u{1B}[2J\u{1B}]0;owned\u{07}\ny"
     for table in ["sessions"] {
-      try tamperWithoutForeignKeys(path, "UPDATE \(table) SET id = ? WHERE id = ?", [hostile, session])
+      try tamperWithoutForeignKeys(
+        path, "UPDATE \(table) SET id = ? WHERE id = ?", [hostile, session])
     }
     for table in ["journal", "snapshots", "stacks", "stack_elements"] {
       try tamperWithoutForeignKeys(
@@ -258,7 +266,9 @@ final class ReliabilityTests: CLITestCase {
     assertOneLineError(
       try runCLI(["import", export, "--db", directory.path("copy.sqlite")]),
       contains: "cannot be used")
-    let renamed = try runCLI(["import", export, "--db", directory.path("copy.sqlite"), "--as", "fine"])
+    let renamed = try runCLI([
+      "import", export, "--db", directory.path("copy.sqlite"), "--as", "fine",
+    ])
     XCTAssertEqual(renamed.status, 0, renamed.stderr)
   }
 
@@ -301,7 +311,8 @@ final class ReliabilityTests: CLITestCase {
 
   func testWriteCommandsOnAFileTheyMayNotWriteCreateNothing() throws {
     let (path, session) = try makeDemo(actions: 20)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.url.path)
+    try FileManager.default.setAttributes(
+      [.posixPermissions: 0o755], ofItemAtPath: directory.url.path)
     try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
     if geteuid() != 0 {
       try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
@@ -338,7 +349,8 @@ final class ReliabilityTests: CLITestCase {
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
       if FileManager.default.fileExists(atPath: target) { break }
-      leftovers += try files(startingWith: ".target.sqlite.import-").count
+      leftovers +=
+        try files(startingWith: ".target.sqlite.import-").count
         + files(startingWith: "..target.sqlite.import-").count
       print("import killed after \(delay) s: \(try files())")
     }
@@ -417,7 +429,9 @@ final class ReliabilityTests: CLITestCase {
       ),
       ("type", "UPDATE journal SET type = 'pushCounterTapped' WHERE sequence = 5", "typeMismatch"),
       ("name", "UPDATE schema_migrations SET name = '0001_renamed.sql'", "name FAILED"),
-      ("time", "UPDATE schema_migrations SET applied_at = 'yesterday'", "`yesterday` is not a time"),
+      (
+        "time", "UPDATE schema_migrations SET applied_at = 'yesterday'", "`yesterday` is not a time"
+      ),
     ]
     for (name, sql, finding) in cases {
       let (path, _) = try makeDemo("\(name).sqlite", snapshotInterval: 3)
@@ -489,7 +503,8 @@ final class ReliabilityTests: CLITestCase {
 
   func testImportOfAFileWithoutLineEndsStopsAtTheLineBound() throws {
     let started = Date()
-    let result = try runCLI(["import", "/dev/zero", "--db", directory.path("j.sqlite")], timeout: 60)
+    let result = try runCLI(
+      ["import", "/dev/zero", "--db", directory.path("j.sqlite")], timeout: 60)
     assertOneLineError(result, contains: "Line 1 of /dev/zero is longer than 64 MiB")
     XCTAssertLessThan(Date().timeIntervalSince(started), 60)
     XCTAssertEqual(try files(), [])

@@ -120,7 +120,8 @@ final class StackStatePropertyTests: XCTestCase {
     }
     print(
       "StackState property test: \(seeds) seeds × \(steps) steps = \(Int(seeds) * steps) "
-        + "operations: " + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        + "operations: "
+        + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         .joined(separator: ", "))
   }
 

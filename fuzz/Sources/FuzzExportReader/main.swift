@@ -1,6 +1,6 @@
+import Foundation
 // libFuzzer target: the session export reader (`import`'s parser) on arbitrary bytes.
 import FuzzDriver
-import Foundation
 import StackStorage
 
 #if canImport(Glibc)

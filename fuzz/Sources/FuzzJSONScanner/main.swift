@@ -1,7 +1,8 @@
+import Foundation
 // libFuzzer target: the JSON scanner that splits export lines into members, and the JSON
 // validity check, on arbitrary bytes.
 import FuzzDriver
-import Foundation
+
 @testable import StackStorage
 
 runFuzzer { input in

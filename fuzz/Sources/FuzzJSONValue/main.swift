@@ -1,6 +1,7 @@
+import Foundation
 // libFuzzer target: the CLI's JSON value parser and printer on arbitrary bytes.
 import FuzzDriver
-import Foundation
+
 @testable import StackJournalCLI
 
 runFuzzer { input in

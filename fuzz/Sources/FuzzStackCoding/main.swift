@@ -1,7 +1,7 @@
+import Foundation
 // libFuzzer target: decoding StackState and StackAction from arbitrary JSON; whatever decodes
 // keeps its invariants and survives an encoding round trip.
 import FuzzDriver
-import Foundation
 import StackNavigation
 
 runFuzzer { input in

@@ -1,6 +1,7 @@
+import Foundation
 // libFuzzer target: stored stack paths (`path[#3].counter.path`) read against an encoded state.
 import FuzzDriver
-import Foundation
+
 @testable import StackRestoration
 
 private let document: Any = try! JSONSerialization.jsonObject(

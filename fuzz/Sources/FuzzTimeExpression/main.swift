@@ -1,7 +1,8 @@
+import Foundation
 // libFuzzer target: the CLI's time expressions and the stored time format.
 import FuzzDriver
-import Foundation
 import StackStorage
+
 @testable import StackJournalCLI
 
 runFuzzer { input in

@@ -21,8 +21,8 @@ import Foundation
 /// * A `-wal` without a `-shm`: a log without a frame holds nothing, so the file is opened
 ///   `immutable`;
 ///   a log with frames is read from a private copy of the two files in a temporary directory,
-///   removed when the journal is released, since SQLite cannot read a log without creating its
-///   `-shm`.
+///   removed when the journal is released (or, after a kill, by the next such copy), since SQLite
+///   cannot read a log without creating its `-shm`.
 enum ReadOnlyAccess {
   /// Where and how to open: the SQLite path or URI, and the copy to keep alive, if any.
   struct Plan {
@@ -97,9 +97,13 @@ final class PrivateCopy: @unchecked Sendable {
   let directory: URL
   let path: String
 
+  private static let prefix = "stackjournal-read-"
+
   init(of original: String) throws {
+    Self.removeCopiesOfDeadProcesses()
     directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("stackjournal-read-\(UUID().uuidString)", isDirectory: true)
+      .appendingPathComponent(
+        "\(Self.prefix)\(getpid())-\(UUID().uuidString)", isDirectory: true)
     path = directory.appendingPathComponent("journal.sqlite").path
     do {
       try FileManager.default.createDirectory(
@@ -121,6 +125,24 @@ final class PrivateCopy: @unchecked Sendable {
 
   deinit {
     try? FileManager.default.removeItem(at: directory)
+  }
+
+  /// Removes the copies a killed reader left in the temporary directory: those named with the
+  /// ID of a process that no longer runs.
+  private static func removeCopiesOfDeadProcesses() {
+    let temporary = FileManager.default.temporaryDirectory
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: temporary.path)
+    else { return }
+    for entry in entries where entry.hasPrefix(prefix) {
+      let rest = entry.dropFirst(prefix.count)
+      let digits = rest.prefix { $0.isASCII && $0.isNumber }
+      guard !digits.isEmpty, digits.count <= 10, let pid = pid_t(digits),
+        rest.dropFirst(digits.count).first == "-",
+        UUID(uuidString: String(rest.dropFirst(digits.count + 1))) != nil,
+        !JournalFileCreation.isRunning(pid)
+      else { continue }
+      try? FileManager.default.removeItem(at: temporary.appendingPathComponent(entry))
+    }
   }
 
   private func copy(_ source: String, to destination: String) throws {

@@ -414,7 +414,16 @@ final class ReliabilityTests: CLITestCase {
       XCTAssertEqual(try [path, path + "-wal"].map(fileBytes), withoutIndex)
       XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-shm"), "\(command)")
     }
+    // A private copy a killed reader left is removed by the next one.
+    let finished = Process()
+    finished.executableURL = URL(fileURLWithPath: "/bin/true")
+    try finished.run()
+    finished.waitUntilExit()
+    let stale = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "stackjournal-read-\(finished.processIdentifier)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: true)
     let listed = try runCLI(["sessions", "--json", "--db", path]).jsonObject()
+    XCTAssertFalse(FileManager.default.fileExists(atPath: stale.path))
     XCTAssertEqual(
       (listed["sessions"] as? [[String: Any]])?.first?["headSequence"] as? Int, head)
   }

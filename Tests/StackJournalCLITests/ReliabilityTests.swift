@@ -508,6 +508,23 @@ final class ReliabilityTests: CLITestCase {
     XCTAssertTrue(verify.stderr.hasPrefix("Error: "), verify.stderr)
   }
 
+  /// Found by fuzzing: a stored number beyond a Double's range was printed as it is, which
+  /// JSON readers such as JSONSerialization refuse; `--json` output stays readable.
+  func testJSONOutputStaysReadableWithANumberBeyondADoublesRange() throws {
+    let (path, session) = try makeDemo()
+    try tamper(path, #"UPDATE journal SET payload = '{"x":1e999}' WHERE sequence = 2"#)
+    for command in [["log", session, "--json"], ["log", session, "--ndjson"]] {
+      let result = try runCLI(command + ["--db", path])
+      XCTAssertEqual(result.status, 0, result.stderr)
+      XCTAssertTrue(result.stdout.contains("1e999"), result.stdout)
+      if command.last == "--json" {
+        XCTAssertNoThrow(try result.json(), result.stdout)
+      } else {
+        XCTAssertNoThrow(try result.jsonLines(), result.stdout)
+      }
+    }
+  }
+
   // MARK: 13. Import line bound
 
   func testImportOfAFileWithoutLineEndsStopsAtTheLineBound() throws {

@@ -12,6 +12,14 @@ final class TimestampTests: XCTestCase {
     XCTAssertEqual(last.map(Timestamp.string(from:)), "9999-12-31T23:59:59.999Z")
   }
 
+  /// Found by fuzzing: November 31st read as December 1st. A day the month lacks is refused.
+  func testADayTheMonthDoesNotHaveIsNotAStoredTime() {
+    XCTAssertNil(Timestamp.date(from: "2026-11-31T14:02:26.123Z"))
+    XCTAssertNil(Timestamp.date(from: "2025-02-29T00:00:00.000Z"))
+    XCTAssertNotNil(Timestamp.date(from: "2024-02-29T00:00:00.000Z"))
+    XCTAssertNotNil(Timestamp.date(from: "2026-12-31T00:00:00.000Z"))
+  }
+
   /// Year 0 exists in the stored (proleptic Gregorian) form, and years before it keep four
   /// digits after their sign.
   func testYearZeroAndEarlierYears() throws {

@@ -43,9 +43,11 @@ for target in "${TARGETS[@]}"; do
     -max_len=8192 -timeout=10 -rss_limit_mb=2048 -artifact_prefix=".artifacts/$target-" \
     -print_final_stats=1 >"$log" 2>&1 || { status=1; result=CRASH; }
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -n 1)
+  # After a crash there are no final statistics: take the last progress line.
+  [ -n "$runs" ] || runs=$(grep -o '^#[0-9]*' "$log" | tr -d '#' | tail -n 1)
   runs=${runs:-0}
   total=$((total + runs))
-  echo "$target: $runs executions in ${SECONDS_PER_TARGET} s: $result (log: fuzz/$log)"
+  echo "$target: $runs executions, ${SECONDS_PER_TARGET} s at most: $result (log: fuzz/$log)"
 done
 echo "total: $total executions"
 exit $status

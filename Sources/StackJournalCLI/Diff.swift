@@ -45,7 +45,7 @@ extension StackJournalCommand {
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {
-          out.line(
+          out.rawLine(
             JSONValue.object([
               ("session", .string(session.rawValue)), ("from", .int(from)), ("to", .int(to)),
               ("stacks", .array(changes.map(\.json))),

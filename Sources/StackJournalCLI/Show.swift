@@ -20,7 +20,9 @@ extension StackJournalCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var sessionArgument: SessionArgument
 
-    @Option(help: ArgumentHelp("The sequence to show; 0 is the initial state.", valueName: "seq"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("The sequence to show; 0 is the initial state.", valueName: "seq"))
     var at: Int64?
 
     @Option(
@@ -36,6 +38,9 @@ extension StackJournalCommand {
     /// Checks that at most one moment is given.
     public func validate() throws {
       if at != nil && atTime != nil { throw ValidationError("Give --at or --at-time, not both.") }
+      if let at, at < 0 {
+        throw ValidationError("--at \(at): sequences start at 0, the initial state.")
+      }
     }
 
     /// Prints the stacks.
@@ -66,7 +71,7 @@ extension StackJournalCommand {
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {
-          out.line(
+          out.rawLine(
             JSONValue.object([
               ("session", .string(session.rawValue)),
               ("sequence", .int(sequence)),

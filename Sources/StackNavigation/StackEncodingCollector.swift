@@ -7,7 +7,8 @@ import Foundation
 /// layer uses this to store stacks as rows without knowing the app's types.
 ///
 /// The routes that are elements of an array (a coordinator's `routes`) are collected as one
-/// stack per array, whose IDs are the routes' positions and whose next ID is their count.
+/// stack per array, whose IDs are the routes' positions and whose next ID is
+/// ``StackElementID/routesNextID``.
 ///
 /// The coding paths are those the encoder reports. Foundation's `JSONEncoder` reports
 /// incomplete paths inside nested containers, so an encoder that keeps exact coding paths
@@ -69,11 +70,12 @@ public final class StackEncodingCollector: @unchecked Sendable {
     let id = StackElementID(generation: position)
     if position == 0 {
       routeStacks[arrayPath] = stacks.count
-      stacks.append(Stack(codingPath: arrayPath, ids: [id], nextID: id.next, elements: [element]))
+      stacks.append(
+        Stack(
+          codingPath: arrayPath, ids: [id], nextID: .routesNextID, elements: [element]))
     } else if let index = routeStacks[arrayPath] {
       stacks[index].ids.append(id)
       stacks[index].elements.append(element)
-      stacks[index].nextID = id.next
     }
   }
 }

@@ -289,7 +289,8 @@ private final class Walk: StackVisitor {
         )
       }
       tracked = StackTracker.Tracked(
-        record: StackRecord(path: path, nextID: 0, elements: []), codingPath: components,
+        record: StackRecord(path: path, nextID: .routesNextID, elements: []),
+        codingPath: components,
         value: TypedRoutesValue<Screen>(routes: []), hasNested: [])
     } else {
       guard let existing = current[path], existing.codingPath == components,
@@ -346,7 +347,6 @@ private final class Walk: StackVisitor {
       frames.last?.dirty = true
     }
     tracked.record.elements.append(stored)
-    tracked.record.nextID = StackElementID(generation: position + 1)
     tracked.value = TypedRoutesValue(routes: routes)
     current[path] = tracked
   }

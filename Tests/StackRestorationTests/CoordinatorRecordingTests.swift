@@ -93,7 +93,7 @@ private func checkRestoresEverySequence<R: Reducer>(
     let stacks = try journal.stacks(session: "coordinator", at: 2)
     #expect(stacks.map(\.path) == ["routes"])
     #expect(stacks[0].ids == [0, 1, 2])
-    #expect(stacks[0].nextID == 3)
+    #expect(stacks[0].nextID == .routesNextID)
     #expect(stacks[0].elements.map(\.caseName) == ["sheet", "sheet", "push"])
     #expect(
       stacks[0].elements[2].state

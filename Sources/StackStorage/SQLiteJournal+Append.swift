@@ -6,8 +6,8 @@ extension SQLiteJournal {
   ///
   /// In one transaction: checks that the session's head is `expectedSequence`, computes the delta
   /// from the stack rows to `draft.state.stacks`, inserts the entry, updates the stack rows, and
-  /// writes a snapshot when the new sequence is a multiple of ``Options/snapshotInterval``. With ``Durability/groupCommit(maxBatch:)`` the transaction
-  /// may hold other threads' appends too; this call still returns only once it committed.
+  /// writes a snapshot when the new sequence is a multiple of ``Options/snapshotInterval``. With
+  /// ``Durability/groupCommit(maxBatch:)`` the transaction may hold other threads' appends too; this call still returns only once it committed.
   ///
   /// Throws ``StorageError/Code/sequenceConflict``, writing nothing, when another writer
   /// appended first: reload the head and retry; ``StorageError/Code/invalidData``, writing
@@ -19,24 +19,15 @@ extension SQLiteJournal {
   ) throws -> Int64 {
     try requireWritable("appending to session \(session)")
     let prepared = try PreparedAppend(draft, session: session, expected: expectedSequence, in: self)
-    guard let batcher else {
-      return try write("appending to session \(session)") { db in
-        try self.insert(prepared, db)
-      }
-    }
-    do {
-      return try batcher.submit { db in try self.insert(prepared, db) }
-    } catch let error as DatabaseError {
-      throw StorageError(
-        databaseError: error, path: path, doing: "appending to session \(session)")
-    }
+    return try commit(appendingTo: session) { db in try self.insert(prepared, db) }
   }
 
   /// Appends an action whose delta a ``StackTracker`` computed, after `expectedSequence`, and
   /// returns its sequence.
   ///
   /// In one transaction: checks the head, inserts the entry, applies the delta to the stack rows
-  /// (checking that it fits them) and, when ``snapshotDue(at:)``, writes `entry.snapshot`. Throws ``StorageError/Code/sequenceConflict`` or
+  /// (checking that it fits them) and, when ``snapshotDue(at:)``, writes `entry.snapshot`. Throws
+  /// ``StorageError/Code/sequenceConflict`` or
   /// ``StorageError/Code/inconsistentDelta``, writing nothing.
   public func append(
     session: SessionID,
@@ -46,13 +37,19 @@ extension SQLiteJournal {
     try requireWritable("appending to session \(session)")
     let prepared = try PreparedDeltaAppend(
       entry, session: session, expected: expectedSequence, in: self)
+    return try commit(appendingTo: session) { db in try self.insert(prepared, db) }
+  }
+
+  /// Runs an append's writes in a transaction of its own, or in a group commit's batch.
+  private func commit(
+    appendingTo session: SessionID,
+    _ insert: @escaping (Database) throws -> Int64
+  ) throws -> Int64 {
     guard let batcher else {
-      return try write("appending to session \(session)") { db in
-        try self.insert(prepared, db)
-      }
+      return try write("appending to session \(session)", insert)
     }
     do {
-      return try batcher.submit { db in try self.insert(prepared, db) }
+      return try batcher.submit(insert)
     } catch let error as DatabaseError {
       throw StorageError(
         databaseError: error, path: path, doing: "appending to session \(session)")

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StackJournalTestSupport
 import StackNavigation
 import StackRestoration
@@ -111,5 +112,28 @@ final class CoordinatorCommandTests: CLITestCase {
       ])
     let verify = try runCLI(["verify", "--db", path])
     XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+  }
+
+  /// A stored route whose screen case carries control codes reaches the terminal escaped.
+  func testAScreenCaseWithControlCodesIsShownEscaped() async throws {
+    let path = try await recordCoordinators()
+    let queue = try DatabaseQueue(path: path)
+    try await queue.write { db in
+      let stored = try String.fetchOne(
+        db, sql: "SELECT stacks FROM snapshots WHERE session = 'flow' AND sequence = 0")
+      var stacks = try JSONDecoder().decode(
+        [StackRecord].self, from: Data(try XCTUnwrap(stored).utf8))
+      stacks[0].elements[0].state =
+        #"{"sheet":{"embedInNavigationView":true,"screen":{"\u001b[2Jevil":{"_0":{}}}}}"#
+      try db.execute(
+        sql: "UPDATE snapshots SET stacks = ? WHERE session = 'flow' AND sequence = 0",
+        arguments: [String(decoding: try JSONEncoder().encode(stacks), as: UTF8.self)])
+    }
+    try queue.close()
+    let shown = try runCLI(["show", "flow", "--at", "0", "--db", path])
+    XCTAssertEqual(shown.status, 0, shown.stderr)
+    XCTAssertFalse(shown.stdout.unicodeScalars.contains("\u{1B}"), shown.stdout)
+    XCTAssertTrue(
+      shown.stdout.contains(#"#0  sheet (navigation)  "\u001b[2Jevil"  {}"#), shown.stdout)
   }
 }

@@ -70,9 +70,9 @@ extension Reducer {
   /// Integrates a coordinator's routes kept in an identified array: screens are identified by
   /// their IDs rather than their indices.
   ///
-  /// As ``forEachRoute(_:action:cancelEffectsOnDismiss:screenReducer:fileID:filePath:line:column:)``
-  /// otherwise; a screen's effects are cancelled when no route has its ID any more, and
-  /// `updateRoutes` with two screens of one ID is reported and keeps the first.
+  /// As the indexed `forEachRoute` otherwise; a screen's effects are cancelled when no route has
+  /// its ID any more, and `updateRoutes` with two screens of one ID is reported and keeps the
+  /// first.
   public func forEachRoute<ScreenState: Identifiable, ScreenAction, ScreenReducer: Reducer>(
     _ toRoutes: WritableKeyPath<State, IdentifiedArrayOf<Route<ScreenState>>>,
     action toRouterAction: CaseKeyPath<Action, IdentifiedRouterAction<ScreenState, ScreenAction>>,
@@ -233,11 +233,11 @@ public struct _RouteReducer<Base: Reducer, ScreenReducer: Reducer, ID: Hashable>
           missing route.
 
             Route:
-              \(String(customDumping: id))
+              \(id)
             Action:
               \(debugCaseOutput(screenAction))
             Routes:
-              \(String(customDumping: idsBefore))
+              \(idsBefore)
 
           This is generally considered an application logic error, and can happen for a few \
           reasons:

@@ -4,7 +4,7 @@ import IdentifiedCollections
 /// anew, as TCACoordinators' router action.
 ///
 /// Hold it in the coordinator's action and integrate the routes with
-/// ``Reducer/forEachRoute(_:action:cancelEffectsOnDismiss:fileID:filePath:line:column:)``:
+/// `forEachRoute(_:action:cancelEffectsOnDismiss:)`:
 ///
 /// ```swift
 /// enum Action {
@@ -22,7 +22,7 @@ public enum RouterAction<ID: Hashable, Screen, ScreenAction> {
   case routeAction(_ id: ID, action: ScreenAction)
 
   /// Sets the routes anew, as a view system does when the user goes back or swipes a sheet
-  /// away, and as ``Effect/routeWithDelaysIfUnsupported(_:action:_:)`` does.
+  /// away, and as `Effect.routeWithDelaysIfUnsupported(_:action:_:)` does.
   case updateRoutes(_ routes: [Route<Screen>])
 }
 

@@ -110,8 +110,9 @@ public struct Coordinator {
   @ObservableState
   public struct State: Equatable, Codable, Sendable {
     public var routes: [Route<Screen.State>]
-    public init(routes: [Route<Screen.State>] = [.root(.home(.init()), embedInNavigationView: true)])
-    {
+    public init(
+      routes: [Route<Screen.State>] = [.root(.home(.init()), embedInNavigationView: true)]
+    ) {
       self.routes = routes
     }
   }
@@ -301,8 +302,9 @@ public struct ParentCoordinator {
   @ObservableState
   public struct State: Equatable, Codable, Sendable {
     public var routes: [Route<Screen.State>]
-    public init(routes: [Route<Screen.State>] = [.root(.home(.init()), embedInNavigationView: true)])
-    {
+    public init(
+      routes: [Route<Screen.State>] = [.root(.home(.init()), embedInNavigationView: true)]
+    ) {
       self.routes = routes
     }
   }

@@ -84,8 +84,10 @@ public enum Route<Screen> {
   {
     switch self {
     case let .push(screen): return .push(try transform(screen))
-    case let .sheet(screen, embed): return .sheet(try transform(screen), embedInNavigationView: embed)
-    case let .cover(screen, embed): return .cover(try transform(screen), embedInNavigationView: embed)
+    case let .sheet(screen, embed):
+      return .sheet(try transform(screen), embedInNavigationView: embed)
+    case let .cover(screen, embed):
+      return .cover(try transform(screen), embedInNavigationView: embed)
     }
   }
 }

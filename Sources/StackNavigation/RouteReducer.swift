@@ -170,7 +170,8 @@ struct RouteAccess<State, Screen, ID: Hashable> {
         return true
       },
       setRoutes: { state, routes in
-        let unique = IdentifiedArrayOf<Route<Screen>>(routes, uniquingIDsWith: { first, _ in first })
+        let unique = IdentifiedArrayOf<Route<Screen>>(
+          routes, uniquingIDsWith: { first, _ in first })
         state[keyPath: keyPath] = unique
         guard unique.count != routes.count else { return nil }
         return """

@@ -198,12 +198,14 @@ private let numbersSheet = Route<Screen.State>.sheet(
     } withDependencies: {
       $0.numberFact = gate.client
     }
-    let home = Route<ParentCoordinator.Screen.State>.root(.home(.init()), embedInNavigationView: true)
+    let home = Route<ParentCoordinator.Screen.State>.root(
+      .home(.init()), embedInNavigationView: true)
     await store.send(.router(.routeAction(0, action: .home(.startFlowTapped)))) {
       $0.routes.append(.push(.numbersFlow(.init())))
     }
     func flow(_ detail: NumberDetail.State) -> Route<ParentCoordinator.Screen.State> {
-      .push(.numbersFlow(.init(routes: [.root(.numbersList(.init())), .push(.numberDetail(detail))])))
+      .push(
+        .numbersFlow(.init(routes: [.root(.numbersList(.init())), .push(.numberDetail(detail))])))
     }
     await store.send(\.router[id: 1].numbersFlow.router[id: 0].numbersList.numberSelected, 7) {
       $0.routes[1] = flow(.init(number: 7))

@@ -136,7 +136,8 @@ private func checkRestoresEverySequence<R: Reducer>(
     var restoredState = head
     restoredState.routes.goBack()
     _ = IdentifiedCoordinator().reduce(
-      into: &restoredState, action: .router(.routeAction(1, action: .numbersList(.numberSelected(1)))))
+      into: &restoredState,
+      action: .router(.routeAction(1, action: .numbersList(.numberSelected(1)))))
     #expect(restoredState.routes.ids == [0, 1, 5])
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StackNavigation
 
 /// Finds the stacks inside an encoded state without the app's types, to compare a snapshot's
 /// state with the stacks recorded beside it.
@@ -92,7 +93,33 @@ enum StateStacks {
     return (next.int64Value, result)
   }
 
+  /// Whether a value has the shape of an encoded routes array: every element one route,
+  /// `{"<style>":{"screen":…}}`; returns each route's screen.
+  private static func routes(_ value: Any) -> [Any]? {
+    guard let array = value as? [Any], !array.isEmpty else { return nil }
+    var screens: [Any] = []
+    for element in array {
+      guard let route = element as? [String: Any], route.count == 1,
+        let style = route.keys.first, StackPath.routeStyles.contains(style),
+        let body = route[style] as? [String: Any], let screen = body["screen"]
+      else { return nil }
+      screens.append(screen)
+    }
+    return screens
+  }
+
   private static func collect(_ value: Any, path: String, into found: inout [Found]) {
+    if let screens = routes(value), let array = value as? [Any] {
+      // A coordinator's routes: a stack whose IDs are the positions (see `StackPath`).
+      found.append(
+        Found(
+          path: path, nextID: Int64(StackElementID.routesNextID.generation),
+          ids: array.indices.map(Int64.init), states: array))
+      for (position, screen) in screens.enumerated() {
+        collect(screen, path: path + "[#\(position)]", into: &found)
+      }
+      return
+    }
     if let (nextID, elements) = stack(value) {
       found.append(
         Found(

@@ -34,7 +34,7 @@ func reportingErrors(_ body: () async throws -> Void) async throws {
     throw error
   } catch {
     let failure = CLIFailure(error)
-    Terminal.standardError.write("Error: \(failure.message)\n")
+    Terminal.standardError.write("Error: \(Terminal.printable(failure.message))\n")
     throw failure.status
   }
 }
@@ -49,11 +49,44 @@ extension CLIFailure {
       self.init(message: error.message)
     case let error as RestorationError:
       self.init(message: error.message)
+    case let error as POSIXError:
+      self.init(message: String(cString: strerror(error.code.rawValue)) + ".")
     default:
-      self.init(message: String(describing: error))
+      let nsError = error as NSError
+      if nsError.domain == NSCocoaErrorDomain || nsError.domain == NSPOSIXErrorDomain {
+        self.init(message: Self.describe(nsError))
+      } else {
+        self.init(message: String(describing: error))
+      }
     }
     message = message.split(whereSeparator: \.isNewline).map {
       $0.trimmingCharacters(in: .whitespaces)
     }.joined(separator: " ")
+  }
+}
+
+extension CLIFailure {
+  /// The system's reason for a file error (`No space left on device`), from a POSIX error or
+  /// a Foundation error that wraps one; `nil` for other errors.
+  static func reason(_ error: any Error) -> String? {
+    if let posix = error as? POSIXError {
+      return String(cString: strerror(posix.code.rawValue))
+    }
+    let nsError = error as NSError
+    if nsError.domain == NSPOSIXErrorDomain {
+      return String(cString: strerror(Int32(nsError.code)))
+    }
+    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error {
+      return reason(underlying)
+    }
+    return nil
+  }
+
+  /// A Foundation error in words: the file and the system's reason, never a debug dump.
+  static func describe(_ error: NSError) -> String {
+    let file = (error.userInfo[NSFilePathErrorKey] as? String)
+      ?? (error.userInfo[NSURLErrorKey] as? URL)?.path
+    let what = file.map { "Cannot access \($0)" } ?? "A file operation failed"
+    return what + ": " + (reason(error) ?? error.localizedDescription) + "."
   }
 }

@@ -19,7 +19,9 @@ extension StackJournalCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var sessionArgument: SessionArgument
 
-    @Option(help: ArgumentHelp("How many of the latest snapshots to keep.", valueName: "k"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("How many of the latest snapshots to keep.", valueName: "k"))
     var keepSnapshots: Int
 
     @Flag(help: "Only report what would be dropped.")
@@ -54,7 +56,7 @@ extension StackJournalCommand {
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {
-          out.line(
+          out.rawLine(
             JSONValue.object([
               ("session", .string(session.rawValue)),
               ("dryRun", .bool(dryRun)),
@@ -87,7 +89,7 @@ extension StackJournalCommand {
         if !plan.forksBeforeCut.isEmpty {
           out.line(
             "Forks started in the dropped history (they keep their own state): "
-              + plan.forksBeforeCut.map(\.rawValue).joined(separator: ", "))
+              + plan.forksBeforeCut.map(\.description).joined(separator: ", "))
         }
         if dryRun { out.line("Dry run: nothing was changed.") }
       }

@@ -45,7 +45,7 @@ extension StackJournalCommand {
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {
-          out.line(
+          out.rawLine(
             JSONValue.object([
               ("session", .string(session.rawValue)), ("from", .int(from)), ("to", .int(to)),
               ("stacks", .array(changes.map(\.json))),
@@ -146,8 +146,11 @@ struct StackComparison {
   func lines(on out: Terminal) -> [String] {
     var header = out.styled(StackRendering.name(path), .bold)
     switch (before, after) {
-    case (nil, let after?): header += "  (new stack, next ID \(after.nextID))"
+    case (nil, let after?) where StackRendering.isRoutes(after): header += "  (new routes)"
     case (_?, nil): header += "  (stack gone)"
+    case (let before?, let after?) where StackRendering.isRoutes(after):
+      header += "  (routes, \(before.elements.count) → \(after.elements.count))"
+    case (nil, let after?): header += "  (new stack, next ID \(after.nextID))"
     case (let before?, let after?):
       header +=
         before.nextID == after.nextID
@@ -156,17 +159,24 @@ struct StackComparison {
     }
     var lines = [header]
     for element in pushed {
-      lines.append(
-        out.styled("  + \(element.id) \(element.caseName ?? "-")", .green) + "  "
-          + StackRendering.state(element).compact)
+      let shown = StackRendering.display(element)
+      lines.append(out.styled("  + \(element.id) \(shown.kind)", .green) + "  " + shown.state)
     }
     for element in popped {
-      lines.append(
-        out.styled("  - \(element.id) \(element.caseName ?? "-")", .red) + "  "
-          + StackRendering.state(element).compact)
+      let shown = StackRendering.display(element)
+      lines.append(out.styled("  - \(element.id) \(shown.kind)", .red) + "  " + shown.state)
     }
     for (old, new) in changed {
-      lines.append(out.styled("  ~ \(new.id) \(new.caseName ?? "-")", .yellow))
+      let before = StackRendering.display(old)
+      let after = StackRendering.display(new)
+      let screenBefore = StackRendering.route(old)?.screenCaseText
+      let screenAfter = StackRendering.route(new)?.screenCaseText
+      var kind = before.kind == after.kind ? after.kind : "\(before.kind) → \(after.kind)"
+      if let screenAfter {
+        kind += "  " + (screenBefore == screenAfter || screenBefore == nil
+          ? screenAfter : "\(screenBefore!) → \(screenAfter)")
+      }
+      lines.append(out.styled("  ~ \(new.id) \(kind)", .yellow))
       for field in FieldDifference.between(StackRendering.state(old), StackRendering.state(new)) {
         lines.append("      " + field.text(on: out))
       }

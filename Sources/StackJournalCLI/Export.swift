@@ -47,19 +47,32 @@ extension StackJournalCommand {
         _ = try journal.requireSession(session)
         let header: SessionExportHeader
         if let output {
-          guard !FileManager.default.fileExists(atPath: output) else {
-            throw CLIFailure(message: "\(output) exists; export to a new file.")
+          // Created here or refused: never an existing file, and readable by its owner only.
+          let descriptor = open(output, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+          guard descriptor >= 0 else {
+            let code = errno
+            throw CLIFailure(
+              message: code == EEXIST
+                ? "\(output) exists; export to a new file."
+                : "Cannot create \(output): \(String(cString: strerror(code))); check the "
+                  + "directory.")
           }
-          guard FileManager.default.createFile(atPath: output, contents: nil),
-            let handle = FileHandle(forWritingAtPath: output)
-          else { throw CLIFailure(message: "Cannot create \(output); check the directory.") }
+          let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
           do {
             header = try journal.exportSession(session) { try handle.write(contentsOf: $0) }
-            try handle.close()
+            guard fsync(descriptor) == 0 else {
+              throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+            close(descriptor)
           } catch {
-            try? handle.close()
-            try? FileManager.default.removeItem(atPath: output)
-            throw error
+            close(descriptor)
+            unlink(output)
+            var failure = CLIFailure(error)
+            if !(error is StorageError) {
+              failure.message = "Cannot write the export to \(output): "
+                + (CLIFailure.reason(error) ?? failure.message) + ". The partial file was removed."
+            }
+            throw failure
           }
         } else {
           let out = Terminal.standardOutput
@@ -72,7 +85,7 @@ extension StackJournalCommand {
         let out = Terminal.standardOutput
         defer { out.flush() }
         if json {
-          out.line(
+          out.rawLine(
             JSONValue.object([
               ("session", .string(session.rawValue)), ("file", .string(output ?? "")),
               ("entries", .int(header.entryCount)), ("snapshots", .int(header.snapshotCount)),

@@ -15,9 +15,11 @@ extension StackJournalCommand {
         another identifier with --as — or the file's format is newer than this build). The \
         session is written in one transaction that re-verifies it; on any refusal or failure \
         nothing is written. A journal that does not exist yet is built under a temporary name \
-        in the same directory and put in place only when it is complete and nothing has \
-        appeared at that path meanwhile; a failed import leaves no file behind and removes \
-        none it did not create.
+        in the same directory, readable by its owner only, and put in place only when it is \
+        complete and nothing has appeared at that path meanwhile; a failed import leaves no \
+        file behind and removes none it did not create, and the next import removes what a \
+        killed one left. A line longer than \(SessionExportFile.maximumLineBytes >> 20) MiB is \
+        refused.
 
         The target app's payload version is the highest stored in the file, or --payload-version.
         """)
@@ -75,13 +77,13 @@ extension StackJournalCommand {
           result =
             try exists
             ? database.openForWriting().importSession(export, as: id)
-            : Self.importIntoNewFile(export, as: id, path: path)
+            : SQLiteJournal.importSessionIntoNewJournal(export, as: id, at: path)
         }
         let out = Terminal.standardOutput
         defer { out.flush() }
         let header = export.header
         if output.json {
-          out.line(
+          out.rawLine(
             JSONValue.object([
               ("file", .string(file)), ("database", .string(path)),
               ("session", .string(session.rawValue)),
@@ -129,50 +131,6 @@ extension StackJournalCommand {
               + "\(result.snapshots) snapshots, head \(result.headSequence); it re-verified clean.")
         }
       }
-    }
-
-    /// Imports into a new journal at `path`: builds it under a temporary name beside `path`,
-    /// closes it, then links it to `path` only if nothing is there (`link` never replaces a
-    /// file). On any failure, and after the link, removes the temporary files, which this
-    /// process created, and nothing else: a journal an app created at `path` meanwhile is left
-    /// alone.
-    static func importIntoNewFile(
-      _ export: SessionExportFile,
-      as id: SessionID?,
-      path: String
-    ) throws -> ImportResult {
-      let url = URL(fileURLWithPath: path)
-      let temporary = url.deletingLastPathComponent()
-        .appendingPathComponent(".\(url.lastPathComponent).import-\(UUID().uuidString)").path
-      defer {
-        for suffix in ["", "-wal", "-shm"] {
-          try? FileManager.default.removeItem(atPath: temporary + suffix)
-        }
-      }
-      let result: ImportResult
-      do {
-        // Closing the journal at the end of this scope checkpoints its log into the file.
-        let journal = try SQLiteJournal(path: temporary)
-        result = try journal.importSession(export, as: id)
-      }
-      let log = try? FileManager.default.attributesOfItem(atPath: temporary + "-wal")
-      guard ((log?[.size] as? NSNumber)?.intValue ?? 0) == 0 else {
-        throw CLIFailure(
-          message: "The new journal's write-ahead log was not folded into it when it closed, so "
-            + "it was not put at \(path); nothing was imported. Run the import again.")
-      }
-      guard link(temporary, path) == 0 else {
-        let code = errno
-        if code == EEXIST {
-          throw CLIFailure(
-            message: "A file appeared at \(path) while the import ran; it was left as it is and "
-              + "nothing was imported. Run the import again to import into that journal.")
-        }
-        throw CLIFailure(
-          message: "Cannot create \(path): \(String(cString: strerror(code))). Nothing was "
-            + "imported.")
-      }
-      return result
     }
   }
 }

@@ -186,9 +186,9 @@ enum JSONValue: Sendable {
       }
     }
 
-    /// A number in JSON's grammar, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, as
-    /// written; `nil` for anything else (`+1`, `01`, `1.`, `.5`), which printed back as it is
-    /// would not be JSON.
+    /// A number in JSON's grammar, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, within
+    /// a Double's range, as written; `nil` for anything else (`+1`, `01`, `1.`, `.5`, `1e999`),
+    /// which printed back as it is would not be JSON every reader takes.
     mutating func number() -> String? {
       let start = offset
       func consume(_ characters: String) -> Bool {
@@ -211,7 +211,11 @@ enum JSONValue: Sendable {
         _ = consume("+-")
         guard digits() else { return nil }
       }
-      return String(decoding: bytes[start..<offset], as: UTF8.self)
+      let text = String(decoding: bytes[start..<offset], as: UTF8.self)
+      // Beyond a Double's range (`1e999`), readers such as JSONSerialization refuse the number
+      // (found by fuzzing); the journal never stores one, so such text is not read as JSON.
+      guard let value = Double(text), value.isFinite else { return nil }
+      return text
     }
 
     mutating func string() -> String? {

@@ -21,10 +21,14 @@ extension StackJournalCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var sessionArgument: SessionArgument
 
-    @Option(help: ArgumentHelp("Start at this sequence (inclusive).", valueName: "seq"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("Start at this sequence (inclusive).", valueName: "seq"))
     var from: Int64?
 
-    @Option(help: ArgumentHelp("End at this sequence (inclusive).", valueName: "seq"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("End at this sequence (inclusive).", valueName: "seq"))
     var to: Int64?
 
     @Option(help: ArgumentHelp("Only entries recorded at or after TIME.", valueName: "time"))
@@ -34,7 +38,7 @@ extension StackJournalCommand {
     var until: String?
 
     @Option(
-      name: [.customShort("n"), .customLong("lines")],
+      name: [.customShort("n"), .customLong("lines")], parsing: .unconditional,
       help: ArgumentHelp("Only the last N matching entries.", valueName: "n"))
     var lines: Int?
 
@@ -79,6 +83,7 @@ extension StackJournalCommand {
       }
       if let lines, lines < 0 { throw ValidationError("-n needs a count of 0 or more.") }
       if let from, from < 0 { throw ValidationError("--from needs a sequence of 0 or more.") }
+      if let to, to < 0 { throw ValidationError("--to needs a sequence of 0 or more.") }
     }
 
     /// Prints the entries.
@@ -121,6 +126,19 @@ extension StackJournalCommand {
         while true {
           if let to, last >= to { return }
           try await Task.sleep(for: .milliseconds(max(10, pollInterval)))
+          // A `compact` may have removed entries this command has not printed yet: say so,
+          // and go on from the oldest entry kept.
+          let (base, _) = try journal.journalBounds(session: session)
+          if base > last, base >= (from ?? 0) {
+            let first = max(last + 1, from ?? 0)
+            Terminal.standardOutput.flush()
+            Terminal.standardError.write(
+              Terminal.printable(
+                "log: entries \(first)…\(base) of session \(session) were removed by a "
+                  + "compaction before they were printed; going on from entry \(base + 1).")
+                + "\n")
+            last = base
+          }
           query.fromSequence = max(last + 1, from ?? 0)
           try journal.journalRows(session: session, matching: query) { row in
             try printer.print(row)
@@ -203,7 +221,7 @@ struct Printer {
       if format == .json {
         out.write((count == 0 ? "\n" : ",\n") + value.compact)
       } else {
-        out.line(value.compact)
+        out.rawLine(value.compact)
       }
     }
     count += 1

@@ -38,7 +38,7 @@ extension StackJournalCommand {
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {
-          out.line(
+          out.rawLine(
             JSONValue.object([
               ("database", .string(database.path)),
               ("currentVersion", .int(plan.current)),

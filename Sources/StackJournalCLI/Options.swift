@@ -53,6 +53,11 @@ struct DatabaseOptions: ParsableArguments {
   /// Throws a clear error when the path is a directory; a missing file is reported by the
   /// journal itself.
   func requireFile() throws {
+    if path.hasSuffix("/") {
+      throw CLIFailure(
+        message: "\(path) ends with a slash, so it names a directory, not a journal file; give "
+          + "the file's path without the trailing slash.")
+    }
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
       isDirectory.boolValue
@@ -84,7 +89,7 @@ extension SQLiteJournal {
   /// The session's listing, or a one-line error naming the sessions there are.
   func requireSession(_ id: SessionID) throws -> SessionInfo {
     if let info = try session(id) { return info }
-    let known = try sessions().prefix(5).map(\.id.rawValue)
+    let known = try sessions().prefix(5).map(\.id.description)
     throw CLIFailure(
       message: "There is no session \(id) in \(path ?? "the journal")"
         + (known.isEmpty
@@ -98,7 +103,14 @@ extension SQLiteJournal {
     guard sequence >= 0, sequence <= head else {
       throw CLIFailure(
         message: "Session \(session) has no sequence \(sequence) (\(option)): its journal runs "
-          + "from 0 to \(head).")
+          + "from \(base) to \(head).")
+    }
+    let last = max(try lastEntrySequence(session: session) ?? base, base)
+    guard sequence <= last else {
+      throw CLIFailure(
+        message: "Session \(session) records head \(head), but its journal's entries end at "
+          + "\(last), so sequence \(sequence) (\(option)) cannot be shown: the session's rows "
+          + "disagree. Run `stackjournal verify --db \(path ?? "PATH")` to see what is wrong.")
     }
     guard sequence >= base else {
       throw CLIFailure(

@@ -81,7 +81,7 @@ extension StackJournalCommand {
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {
-          out.line(
+          out.rawLine(
             JSONValue.object([
               ("dryRun", .bool(dryRun)),
               ("applied", .bool(plan.applied)),
@@ -108,7 +108,7 @@ extension StackJournalCommand {
           plan.changed.isEmpty
           ? nil
           : "Kept \(plan.changed.count) session(s) that changed since they were listed: "
-            + plan.changed.map(\.rawValue).joined(separator: ", ")
+            + plan.changed.map(\.description).joined(separator: ", ")
         guard !plan.sessions.isEmpty else {
           out.line("No session matches; nothing was deleted.")
           if let changed { out.line(changed) }
@@ -123,17 +123,17 @@ extension StackJournalCommand {
         ])
         for item in plan.sessions {
           table.add([
-            item.info.id.rawValue, String(item.info.entryCount),
+            item.info.id.description, String(item.info.entryCount),
             (item.info.lastActivity ?? item.info.createdAt).description.isEmpty
               ? "-" : TimeFormat.display(item.info.lastActivity ?? item.info.createdAt),
-            TimeFormat.bytes(item.size.totalBytes), item.info.forkedFrom?.rawValue ?? "",
+            TimeFormat.bytes(item.size.totalBytes), item.info.forkedFrom?.description ?? "",
           ])
         }
         table.lines(on: out).forEach { out.line("  " + $0) }
         if !plan.orphanedForks.isEmpty {
           out.line(
             "Kept forks of deleted sessions: "
-              + plan.orphanedForks.map(\.rawValue).joined(separator: ", "))
+              + plan.orphanedForks.map(\.description).joined(separator: ", "))
         }
         if let changed { out.line(changed) }
         if dryRun { out.line("Dry run: nothing was deleted.") }

@@ -59,7 +59,9 @@ extension StackJournalCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var sessionArgument: SessionArgument
 
-    @Option(help: ArgumentHelp("The sequence to restore (default: the head).", valueName: "seq"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("The sequence to restore (default: the head).", valueName: "seq"))
     var to: Int64?
 
     @Option(
@@ -75,6 +77,9 @@ extension StackJournalCommand {
     /// Checks that at most one moment is given.
     public func validate() throws {
       if to != nil && atTime != nil { throw ValidationError("Give --to or --at-time, not both.") }
+      if let to, to < 0 {
+        throw ValidationError("--to \(to): sequences start at 0, the initial state.")
+      }
     }
 
     /// Restores and prints the state.
@@ -98,7 +103,7 @@ extension StackJournalCommand {
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {
-          out.line(
+          out.rawLine(
             JSONValue.object([
               ("session", .string(session.rawValue)),
               ("sequence", .int(restored.sequence)),
@@ -161,10 +166,12 @@ extension StackJournalCommand {
     /// Verifies; exits 1 when it finds problems.
     public func run() async throws {
       try await reportingErrors {
-        let journal = try App.openJournal(database)
+        let journal = try VerifyReport.readable(database.path) { try App.openJournal(database) }
         let id = session.map(SessionID.init(rawValue:))
         if let id { _ = try journal.requireSession(id) }
-        let storage = try journal.verifyStorage(session: id)
+        let storage = try VerifyReport.readable(database.path) {
+          try journal.verifyStorage(session: id)
+        }
         var results: [VerifyReport.Replay]?
         if replay {
           let replayer = App.replayer(journal)

@@ -47,7 +47,7 @@ extension StackJournalCommand {
               ),
             ])
           }
-          out.line(
+          out.rawLine(
             JSONValue.object([
               ("database", .string(database.path)), ("sessions", .array(values)),
             ]).pretty)
@@ -64,7 +64,7 @@ extension StackJournalCommand {
         ])
         for info in sessions {
           table.add([
-            info.id.rawValue, String(info.entryCount), String(info.headSequence),
+            info.id.description, String(info.entryCount), String(info.headSequence),
             info.firstActivity.map(TimeFormat.display) ?? "-",
             info.lastActivity.map(TimeFormat.display) ?? "-",
             TimeFormat.bytes(sizes[info.id]?.totalBytes ?? 0),

@@ -9,18 +9,23 @@ extension StackJournalCommand {
       abstract: "Show the stacks of a session at a sequence or time (the head by default).",
       discussion: """
         For each stack: its path in the state, the next ID it hands out, and its elements with \
-        ID, case and state. Rebuilt from the nearest snapshot and the journal's deltas, without \
-        the app's code. --at-time picks the last entry recorded at or before TIME, which is \
-        \(TimeExpression.accepted).
+        ID, case and state. A coordinator's routes are a stack whose IDs are the routes' \
+        positions; each route shows how its screen is presented (push, sheet, cover, with its \
+        own navigation or not), the screen's case and its state. Rebuilt from the nearest \
+        snapshot and the journal's deltas, without the app's code. --at-time picks the last \
+        entry recorded at or before TIME, which is \(TimeExpression.accepted).
 
-        --json prints {"session", "sequence", "time", "stacks": [{"path", "nextID", \
-        "elements": [{"id", "case", "state"}]}]}.
+        --json prints {"session", "sequence", "time", "stacks": [{"path", "kind" ("stack" or \
+        "routes"), "nextID", "elements": [{"id", "case", "state", "route"? {"style", \
+        "embedInNavigationView", "screen"}}]}]}.
         """)
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var sessionArgument: SessionArgument
 
-    @Option(help: ArgumentHelp("The sequence to show; 0 is the initial state.", valueName: "seq"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("The sequence to show; 0 is the initial state.", valueName: "seq"))
     var at: Int64?
 
     @Option(
@@ -36,6 +41,9 @@ extension StackJournalCommand {
     /// Checks that at most one moment is given.
     public func validate() throws {
       if at != nil && atTime != nil { throw ValidationError("Give --at or --at-time, not both.") }
+      if let at, at < 0 {
+        throw ValidationError("--at \(at): sequences start at 0, the initial state.")
+      }
     }
 
     /// Prints the stacks.
@@ -66,7 +74,7 @@ extension StackJournalCommand {
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {
-          out.line(
+          out.rawLine(
             JSONValue.object([
               ("session", .string(session.rawValue)),
               ("sequence", .int(sequence)),

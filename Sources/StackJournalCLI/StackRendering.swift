@@ -4,9 +4,64 @@ import StackStorage
 
 /// How stacks, elements and deltas print, for people and as JSON.
 enum StackRendering {
+  /// A route of a coordinator's routes, read from a stored element whose state has the shape a
+  /// route is stored in: `{"sheet":{"embedInNavigationView":true,"screen":{…}}}`.
+  struct RouteElement {
+    /// `push`, `sheet` or `cover`.
+    var style: String
+    /// Whether a presented screen is embedded in its own navigation.
+    var embedInNavigationView: Bool
+    /// The case of an enum screen, e.g. `numbersList`.
+    var screenCase: String?
+    /// The screen's own state, without its case wrapper.
+    var screen: JSONValue
+
+    /// The style as people read it: `sheet (navigation)` for a sheet that screens can be pushed
+    /// from.
+    var styleText: String {
+      embedInNavigationView ? "\(style) (navigation)" : style
+    }
+
+    /// The screen's case for people: as it is when it reads as a name, quoted and escaped
+    /// otherwise, so stored text never reaches a terminal as control codes.
+    var screenCaseText: String? {
+      screenCase.map { name in
+        !name.isEmpty && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic
+          || ("0"..."9").contains($0) || $0 == "_") }
+          ? name : JSONValue.quoted(name)
+      }
+    }
+  }
+
+  /// The route a stored element holds, or `nil` when it is not shaped as a route.
+  static func route(_ element: StoredElement) -> RouteElement? {
+    guard let style = element.caseName, ["push", "sheet", "cover"].contains(style),
+      case .object(let members) = JSONValue(lenient: element.state), members.count == 1,
+      case .object(let fields) = members[0].1,
+      fields.allSatisfy({ $0.0 == "screen" || $0.0 == "embedInNavigationView" }),
+      let screen = fields.first(where: { $0.0 == "screen" })?.1
+    else { return nil }
+    var embed = false
+    if case .bool(true)? = fields.first(where: { $0.0 == "embedInNavigationView" })?.1 {
+      embed = true
+    }
+    guard case .object(let cases) = screen, cases.count == 1 else {
+      return RouteElement(
+        style: style, embedInNavigationView: embed, screenCase: nil, screen: screen)
+    }
+    var inner = cases[0].1
+    if case .object(let payload) = inner, payload.count == 1, payload[0].0 == "_0" {
+      inner = payload[0].1
+    }
+    return RouteElement(
+      style: style, embedInNavigationView: embed, screenCase: cases[0].0, screen: inner)
+  }
+
   /// The element's own state: the stored JSON without the enum case wrapper
-  /// (`{"counter":{"_0":{"count":1}}}` gives `{"count":1}`).
+  /// (`{"counter":{"_0":{"count":1}}}` gives `{"count":1}`), and for a route, its screen's own
+  /// state.
   static func state(_ element: StoredElement) -> JSONValue {
+    if let route = route(element) { return route.screen }
     let value = JSONValue(lenient: element.state)
     guard let caseName = element.caseName, case .object(let members) = value,
       members.count == 1, members[0].0 == caseName
@@ -18,22 +73,62 @@ enum StackRendering {
     return inner
   }
 
-  /// `{"id": 0, "case": "counter", "state": {…}}`.
+  /// `{"id": 0, "case": "counter", "state": {…}}`; a route adds
+  /// `"route": {"style": "sheet", "embedInNavigationView": true, "screen": "numbersList"}`.
   static func elementJSON(_ element: StoredElement) -> JSONValue {
-    .object([
+    var members: [(String, JSONValue)] = [
       ("id", .int(element.id.generation)),
       ("case", .optional(element.caseName)),
       ("state", state(element)),
-    ])
+    ]
+    if let route = route(element) {
+      members.append(
+        (
+          "route",
+          .object([
+            ("style", .string(route.style)),
+            ("embedInNavigationView", .bool(route.embedInNavigationView)),
+            ("screen", .optional(route.screenCase)),
+          ])
+        ))
+    }
+    return .object(members)
   }
 
-  /// `{"path": "path", "nextID": 3, "elements": […]}`.
+  /// The case column and the state of an element for people: for a route, its style, then its
+  /// screen's case before its state.
+  static func display(_ element: StoredElement) -> (kind: String, state: String) {
+    guard let route = route(element) else {
+      return (element.caseName ?? "-", state(element).compact)
+    }
+    return (
+      route.styleText,
+      route.screenCaseText.map { "\($0)  " + route.screen.compact } ?? route.screen.compact
+    )
+  }
+
+  /// `{"path": "path", "kind": "stack", "nextID": 3, "elements": […]}`; `kind` is `routes` for a
+  /// coordinator's routes, whose IDs are positions.
   static func stackJSON(_ stack: StackRecord) -> JSONValue {
     .object([
       ("path", .string(stack.path)),
+      ("kind", .string(isRoutes(stack) ? "routes" : "stack")),
       ("nextID", .int(stack.nextID.generation)),
       ("elements", .array(stack.elements.map(elementJSON))),
     ])
+  }
+
+  /// Whether a stored stack is a coordinator's routes: its IDs are the routes' positions and it
+  /// hands out none (see `StackElementID.routesNextID`).
+  static func isRoutes(_ stack: StackRecord) -> Bool {
+    stack.nextID == .routesNextID
+  }
+
+  /// What a stack's header says after its path: `2 elements, next ID #6`, or `3 routes`.
+  static func summary(of stack: StackRecord) -> String {
+    let count = stack.elements.count
+    if isRoutes(stack) { return "\(count) route\(count == 1 ? "" : "s")" }
+    return "\(count) element\(count == 1 ? "" : "s"), next ID \(stack.nextID)"
   }
 
   /// A stack's path for people: `(root)` for a state that is itself a stack.
@@ -48,15 +143,14 @@ enum StackRendering {
     for stack in stacks {
       lines.append(
         terminal.styled(name(stack.path), .bold)
-          + terminal.styled(
-            "  \(stack.elements.count) element\(stack.elements.count == 1 ? "" : "s"), next ID "
-              + "\(stack.nextID)", .dim))
+          + terminal.styled("  " + summary(of: stack), .dim))
       let idWidth = stack.elements.map { $0.id.description.count }.max() ?? 2
-      let caseWidth = stack.elements.map { ($0.caseName ?? "-").count }.max() ?? 1
-      for element in stack.elements {
+      let shown = stack.elements.map(display)
+      let caseWidth = shown.map(\.kind.count).max() ?? 1
+      for (element, shown) in zip(stack.elements, shown) {
         lines.append(
           "  " + terminal.styled(pad(element.id.description, idWidth), .cyan) + "  "
-            + pad(element.caseName ?? "-", caseWidth) + "  " + state(element).compact)
+            + pad(shown.kind, caseWidth) + "  " + shown.state)
       }
     }
     return lines

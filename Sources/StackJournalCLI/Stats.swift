@@ -33,7 +33,7 @@ extension StackJournalCommand {
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {
-          out.line(Self.json(stats, path: database.path).pretty)
+          out.rawLine(Self.json(stats, path: database.path).pretty)
           return
         }
         out.line(out.styled("File \(database.path)", .bold))
@@ -58,7 +58,7 @@ extension StackJournalCommand {
         ])
         for session in stats.sessions {
           sessions.add([
-            session.id.rawValue, String(session.entries), String(session.headSequence),
+            session.id.description, String(session.entries), String(session.headSequence),
             TimeFormat.bytes(session.size.totalBytes), String(session.size.snapshotCount),
             session.latestSnapshot.map(String.init) ?? "-", String(session.largestSnapshotGap),
           ])

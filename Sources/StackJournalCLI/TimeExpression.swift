@@ -121,7 +121,6 @@ struct TimeExpression: Equatable {
     guard let year = number(4), consume("-"), let month = number(2), consume("-"),
       let day = number(2), (1...12).contains(month), (1...31).contains(day)
     else { return nil }
-    var components = DateComponents(year: year, month: month, day: day)
     var seconds = 0.0
     var offset = 0
     if index < scalars.count {
@@ -145,10 +144,10 @@ struct TimeExpression: Equatable {
       }
       guard index == scalars.count else { return nil }
     }
-    components.timeZone = TimeZone(identifier: "UTC")
-    guard let midnight = utc.date(from: components),
-      utc.component(.day, from: midnight) == day
-    else { return nil }
+    // The proleptic Gregorian calendar of ISO 8601 and of the stored times: year 0 exists.
+    guard let midnight = Timestamp.midnight(year: year, month: month, day: day) else {
+      return nil
+    }
     return .instant(midnight.addingTimeInterval(seconds - Double(offset)))
   }
 }

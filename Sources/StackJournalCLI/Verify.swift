@@ -22,10 +22,12 @@ extension StackJournalCommand {
     /// Verifies the file; exits 1 when it finds problems.
     public func run() async throws {
       try await reportingErrors {
-        let journal = try database.openReadOnly()
-        let id = session.map(SessionID.init(rawValue:))
-        if let id { _ = try journal.requireSession(id) }
-        let storage = try journal.verifyStorage(session: id)
+        let storage = try VerifyReport.readable(database.path) {
+          let journal = try database.openReadOnly()
+          let id = session.map(SessionID.init(rawValue:))
+          if let id { _ = try journal.requireSession(id) }
+          return try journal.verifyStorage(session: id)
+        }
         let report = VerifyReport(path: database.path, storage: storage, replay: nil)
         report.print(json: output.json)
         if !report.isClean { throw ExitCode.problemsFound }
@@ -58,6 +60,24 @@ struct VerifyReport {
   var storage: StorageVerification
   var replay: [Replay]?
 
+  /// Runs `body`, turning an error that says the file itself is damaged into one that says
+  /// what verify could not read, instead of advising to run verify.
+  static func readable<T>(_ path: String, _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as StorageError
+      where [.corrupt, .notADatabase, .truncated, .emptyFile].contains(error.code)
+    {
+      var message = error.message
+      if let range = message.range(of: " (`stackjournal verify") {
+        message = String(message[..<range.lowerBound]) + "."
+      }
+      throw CLIFailure(
+        message: "verify cannot read \(path): the file itself is damaged, below what verify "
+          + "checks row by row. \(message)")
+    }
+  }
+
   var isClean: Bool {
     storage.isClean && (replay ?? []).allSatisfy { $0.divergence == nil }
   }
@@ -78,6 +98,9 @@ struct VerifyReport {
               .object([
                 ("version", .int($0.version)), ("name", .string($0.name)),
                 ("checksumMatches", .bool($0.checksumMatches)),
+                ("nameMatches", .bool($0.nameMatches)),
+                ("appliedAt", $0.malformedAppliedAt.map { .string($0) } ?? .null),
+                ("sound", .bool($0.isSound)),
               ])
             })
         ),
@@ -130,7 +153,7 @@ struct VerifyReport {
               })
           ))
       }
-      out.line(JSONValue.object(members).pretty)
+      out.rawLine(JSONValue.object(members).pretty)
       return
     }
     let ok = out.styled("ok", .green)
@@ -140,12 +163,20 @@ struct VerifyReport {
       "  schema version \(storage.schemaVersion) (this build writes "
         + "\(storage.latestSchemaVersion))")
     for migration in storage.migrations {
+      var findings: [String] = []
+      if !migration.checksumMatches {
+        findings.append("checksum \(bad): edited after it was applied")
+      }
+      if !migration.nameMatches {
+        findings.append(
+          "name \(bad): this build's migration \(migration.version) has another name")
+      }
+      if let time = migration.malformedAppliedAt {
+        findings.append("applied_at \(bad): `\(time)` is not a time")
+      }
       out.line(
         "  migration \(migration.name): "
-          + (migration.checksumMatches
-            ? "checksum \(ok)"
-            : "checksum \(bad): edited after it "
-              + "was applied"))
+          + (findings.isEmpty ? "checksum \(ok)" : findings.joined(separator: "; ")))
     }
     out.line(
       "  SQLite integrity and foreign keys: " + (storage.fileProblems.isEmpty ? ok : bad))
@@ -174,7 +205,7 @@ struct VerifyReport {
     }
     let problems =
       storage.sessions.reduce(0) { $0 + $1.problems.count } + storage.fileProblems.count
-      + storage.migrations.filter { !$0.checksumMatches }.count
+      + storage.migrations.filter { !$0.isSound }.count
       + (replay ?? []).filter { $0.divergence != nil }.count
     out.line(
       isClean

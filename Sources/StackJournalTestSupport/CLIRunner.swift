@@ -120,12 +120,57 @@ public func runCLI(
     stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
 }
 
+/// Runs the built `stackjournal` binary through `/bin/sh`, with `setup` run by the shell first
+/// (`umask 022`, `ulimit -f 8`, `trap '' XFSZ`) and `redirection` applied to the binary
+/// (`> /dev/full`), the binary started through `wrapper` when given (`setpriv …`); standard
+/// output and error are captured unless redirected.
+public func runCLIThroughShell(
+  _ arguments: [String],
+  setup: String = "",
+  wrapper: String = "",
+  redirection: String = "",
+  timeout: TimeInterval = 120
+) throws -> CLIResult {
+  let scratch = FileManager.default.temporaryDirectory
+    .appendingPathComponent("stackjournal-run-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: scratch) }
+  let outPath = scratch.appendingPathComponent("stdout").path
+  let errPath = scratch.appendingPathComponent("stderr").path
+  let script =
+    (setup.isEmpty ? "" : setup + "; ")
+    + "exec \(wrapper) \"$0\" \"$@\" >'\(outPath)' 2>'\(errPath)' \(redirection)"
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/bin/sh")
+  process.arguments = ["-c", script, try stackjournalExecutable().path] + arguments
+  process.environment = cliEnvironment([:])
+  process.standardInput = FileHandle.nullDevice
+  try process.run()
+  let deadline = Date().addingTimeInterval(timeout)
+  while process.isRunning {
+    if Date() > deadline {
+      process.terminate()
+      process.waitUntilExit()
+      throw CLIRunnerError("sh -c \(script) ran past \(timeout) s")
+    }
+    Thread.sleep(forTimeInterval: 0.005)
+  }
+  process.waitUntilExit()
+  func read(_ path: String) -> String {
+    (try? Data(contentsOf: URL(fileURLWithPath: path))).map { String(decoding: $0, as: UTF8.self) }
+      ?? ""
+  }
+  return CLIResult(status: process.terminationStatus, stdout: read(outPath), stderr: read(errPath))
+}
+
 /// A `stackjournal` process that keeps running (`log --follow`), read line by line.
 public final class CLIProcess: @unchecked Sendable {
   private let process = Process()
   private let pipe = Pipe()
+  private let errorPipe = Pipe()
   private let lock = NSLock()
   private var buffer = Data()
+  private var errorBuffer = Data()
 
   /// Starts the binary with arguments.
   public init(_ arguments: [String], environment: [String: String] = [:]) throws {
@@ -133,13 +178,20 @@ public final class CLIProcess: @unchecked Sendable {
     process.arguments = arguments
     process.environment = cliEnvironment(environment)
     process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
+    process.standardError = errorPipe
     process.standardInput = FileHandle.nullDevice
     pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
       let data = handle.availableData
       guard let self else { return }
       self.lock.lock()
       self.buffer.append(data)
+      self.lock.unlock()
+    }
+    errorPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+      let data = handle.availableData
+      guard let self else { return }
+      self.lock.lock()
+      self.errorBuffer.append(data)
       self.lock.unlock()
     }
     try process.run()
@@ -157,6 +209,13 @@ public final class CLIProcess: @unchecked Sendable {
     var lines = text.components(separatedBy: "\n")
     lines.removeLast()
     return lines
+  }
+
+  /// Everything printed on standard error so far.
+  public var standardError: String {
+    lock.lock()
+    defer { lock.unlock() }
+    return String(decoding: errorBuffer, as: UTF8.self)
   }
 
   /// Waits until at least `count` lines were printed; returns them, or throws after `timeout`.
@@ -181,6 +240,7 @@ public final class CLIProcess: @unchecked Sendable {
       process.waitUntilExit()
     }
     pipe.fileHandleForReading.readabilityHandler = nil
+    errorPipe.fileHandleForReading.readabilityHandler = nil
   }
 }
 

@@ -81,7 +81,8 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
     case let .element(id, elementAction)?:
       if state[keyPath: toStackState][id: id] != nil {
         let effect = withDependencies {
-          $0.navigationIDPath.elements.append(StackElementEffectID(stack: stackIdentity, id: id))
+          $0.navigationIDPath.elements.append(
+            AnyHashableSendable(StackElementEffectID(stack: stackIdentity, id: id)))
         } operation: {
           destination.reduce(into: &state[keyPath: toStackState][id: id]!, action: elementAction)
         }

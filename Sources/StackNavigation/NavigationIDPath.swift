@@ -1,10 +1,11 @@
-/// Where a reducer runs among stacks: the elements, outermost first, whose reducer is running.
+/// Where a reducer runs among stacks: the stack elements and routes, outermost first, whose
+/// reducer is running.
 ///
 /// Cancellation IDs are scoped by it, so that an element's effects — and a feature's own
 /// `cancellable(id:)` IDs — never reach the same feature's effects in another element, in this
 /// stack or in a stack nested in another element.
 struct NavigationIDPath: Hashable, Sendable {
-  var elements: [StackElementEffectID] = []
+  var elements: [AnyHashableSendable] = []
 }
 
 extension NavigationIDPath: DependencyKey {

@@ -1,24 +1,34 @@
-/// A screen of a stack together with how it is shown: pushed, presented as a sheet, or as a
-/// full-screen cover (optionally with its own navigation, so screens can be pushed from it).
+/// A screen of a coordinator's flow together with how it is shown: pushed, presented as a sheet,
+/// or presented as a full-screen cover (optionally embedded in its own navigation, so screens can
+/// be pushed from it), as TCACoordinators' `Route` is.
 ///
-/// `Route` is `Codable`, so how each screen was shown is stored and restored with the stack.
+/// A coordinator holds its whole flow as `[Route<Screen.State>]` (or an identified array of
+/// routes) and changes it with the conveniences `push`, `presentSheet`, `goBack`, `dismiss`, …:
 ///
 /// ```swift
-/// var routes = StackState<Route<Screen.State>>([.root(.home(.init()))])
-/// routes.presentSheet(.numbersList(.init()), withNavigation: true)
+/// var routes: [Route<Screen.State>] = [.root(.home(.init()), embedInNavigationView: true)]
+/// routes.presentSheet(.numbersList(.init()), embedInNavigationView: true)
 /// routes.push(.numberDetail(.init(number: 42)))
-/// routes.dismiss()  // back to home
+/// routes.goBackTo(\.numbersList)
 /// ```
+///
+/// `Route` is `Codable` with one top-level key naming how the screen is shown, e.g.
+/// `{"sheet":{"embedInNavigationView":true,"screen":{…}}}`, so a stored route tells its
+/// presentation style without the app's code.
 public enum Route<Screen> {
   /// The screen pushed onto the current navigation.
   case push(Screen)
-  /// The screen presented as a sheet.
-  case sheet(Screen, withNavigation: Bool = false)
-  /// The screen presented as a full-screen cover.
-  case cover(Screen, withNavigation: Bool = false)
+  /// The screen presented as a sheet; with `embedInNavigationView`, screens can be pushed from it.
+  case sheet(Screen, embedInNavigationView: Bool = false)
+  /// The screen presented as a full-screen cover; with `embedInNavigationView`, screens can be
+  /// pushed from it.
+  case cover(Screen, embedInNavigationView: Bool = false)
 
-  /// The root screen of a stack, shown without presentation.
-  public static func root(_ screen: Screen) -> Self { .push(screen) }
+  /// The first screen of a flow. How it is shown does not matter, as it is never presented;
+  /// with `embedInNavigationView`, screens can be pushed from it.
+  public static func root(_ screen: Screen, embedInNavigationView: Bool = false) -> Self {
+    .sheet(screen, embedInNavigationView: embedInNavigationView)
+  }
 
   /// The screen.
   public var screen: Screen {
@@ -30,9 +40,26 @@ public enum Route<Screen> {
     set {
       switch self {
       case .push: self = .push(newValue)
-      case let .sheet(_, navigation): self = .sheet(newValue, withNavigation: navigation)
-      case let .cover(_, navigation): self = .cover(newValue, withNavigation: navigation)
+      case let .sheet(_, embed): self = .sheet(newValue, embedInNavigationView: embed)
+      case let .cover(_, embed): self = .cover(newValue, embedInNavigationView: embed)
       }
+    }
+  }
+
+  /// How the screen is shown.
+  public var style: RouteStyle {
+    switch self {
+    case .push: return .push
+    case let .sheet(_, embed): return .sheet(embedInNavigationView: embed)
+    case let .cover(_, embed): return .cover(embedInNavigationView: embed)
+    }
+  }
+
+  /// Whether a presented screen is embedded in its own navigation; `false` for a pushed one.
+  public var embedInNavigationView: Bool {
+    switch self {
+    case .push: return false
+    case let .sheet(_, embed), let .cover(_, embed): return embed
     }
   }
 
@@ -43,85 +70,57 @@ public enum Route<Screen> {
   }
 
   /// Whether screens can be pushed from this screen: a pushed screen, or a presented screen
-  /// shown with its own navigation.
+  /// embedded in its own navigation.
   public var canPush: Bool {
     switch self {
     case .push: return true
-    case let .sheet(_, navigation), let .cover(_, navigation): return navigation
+    case let .sheet(_, embed), let .cover(_, embed): return embed
     }
   }
+
+  /// The same route showing another screen.
+  public func map<NewScreen>(_ transform: (Screen) throws -> NewScreen) rethrows
+    -> Route<NewScreen>
+  {
+    switch self {
+    case let .push(screen): return .push(try transform(screen))
+    case let .sheet(screen, embed):
+      return .sheet(try transform(screen), embedInNavigationView: embed)
+    case let .cover(screen, embed):
+      return .cover(try transform(screen), embedInNavigationView: embed)
+    }
+  }
+}
+
+/// How a ``Route`` shows its screen.
+public enum RouteStyle: Hashable, Sendable {
+  /// Pushed onto the current navigation.
+  case push
+  /// Presented as a sheet.
+  case sheet(embedInNavigationView: Bool)
+  /// Presented as a full-screen cover.
+  case cover(embedInNavigationView: Bool)
 }
 
 extension Route: Equatable where Screen: Equatable {}
 extension Route: Hashable where Screen: Hashable {}
 extension Route: Sendable where Screen: Sendable {}
-extension Route: Encodable where Screen: Encodable {}
-extension Route: Decodable where Screen: Decodable {}
 
-extension StackState {
-  /// Pops the top `count` elements (one by default); stops at an empty stack.
-  public mutating func goBack(_ count: Int = 1) {
-    truncate(to: Swift.max(0, self.count - Swift.max(0, count)))
-  }
-
-  /// Pops back to the topmost element that satisfies the predicate, keeping it.
-  ///
-  /// Returns `false`, changing nothing, when no element satisfies it.
-  @discardableResult
-  public mutating func goBackTo(where predicate: (Element) throws -> Bool) rethrows -> Bool {
-    guard let index = try storedElements.lastIndex(where: predicate) else { return false }
-    truncate(to: index + 1)
-    return true
-  }
-
-  /// Pops back to the element with the given ID, keeping it.
-  @discardableResult
-  public mutating func goBackTo(id: StackElementID) -> Bool {
-    pop(to: id)
-  }
-
-  /// Pops back to the topmost element in the given case, keeping it.
-  @discardableResult
-  public mutating func goBackTo<Case>(
-    _ path: CaseKeyPath<Element, Case>
-  ) -> Bool where Element: CasePathable {
-    goBackTo { $0[case: path] != nil }
-  }
-
-  /// Pops every element but the first.
-  public mutating func goBackToRoot() {
-    truncate(to: Swift.min(1, count))
-  }
+extension Route: Identifiable where Screen: Identifiable {
+  /// The screen's ID: routes kept in an `IdentifiedArray` are identified by their screens.
+  public var id: Screen.ID { screen.id }
 }
 
-extension StackState {
-  /// Pushes a screen.
-  public mutating func push<Screen>(_ screen: Screen) where Element == Route<Screen> {
-    append(.push(screen))
+extension Route {
+  /// A screen presented as a sheet.
+  @available(*, deprecated, renamed: "sheet(_:embedInNavigationView:)")
+  public static func sheet(_ screen: Screen, withNavigation: Bool) -> Self {
+    .sheet(screen, embedInNavigationView: withNavigation)
   }
 
-  /// Presents a screen as a sheet.
-  public mutating func presentSheet<Screen>(
-    _ screen: Screen,
-    withNavigation: Bool = false
-  ) where Element == Route<Screen> {
-    append(.sheet(screen, withNavigation: withNavigation))
-  }
-
-  /// Presents a screen as a full-screen cover.
-  public mutating func presentCover<Screen>(
-    _ screen: Screen,
-    withNavigation: Bool = false
-  ) where Element == Route<Screen> {
-    append(.cover(screen, withNavigation: withNavigation))
-  }
-
-  /// Dismisses the most recent presentation: pops the last sheet or cover and every screen
-  /// pushed above it. Returns `false`, changing nothing, when nothing is presented.
-  @discardableResult
-  public mutating func dismiss<Screen>() -> Bool where Element == Route<Screen> {
-    guard let index = storedElements.lastIndex(where: \.isPresented) else { return false }
-    truncate(to: index)
-    return true
+  /// A screen presented as a full-screen cover.
+  @available(*, deprecated, renamed: "cover(_:embedInNavigationView:)")
+  public static func cover(_ screen: Screen, withNavigation: Bool) -> Self {
+    .cover(screen, embedInNavigationView: withNavigation)
   }
 }

@@ -17,6 +17,15 @@ public struct StackElementID: Hashable, Comparable, Sendable {
   /// exact. Larger IDs are refused when decoding and when pushed.
   public static let largest = StackElementID(generation: (1 << 53) - 1)
 
+  /// The next ID of a coordinator's routes stored as a stack: one above ``largest``.
+  ///
+  /// Routes hand out no IDs: the ID of a route is its position, and a position left by a route
+  /// that went back is taken again by the next route, as an explicit push of an ID popped
+  /// earlier is. A next ID above every ID any stack holds says so, never moves, and lets the
+  /// storage record a route going back as a pop and a new route as a push, at the cost of what
+  /// changed. No stack of elements can have it: its largest element would have to be `largest`.
+  public static let routesNextID = StackElementID(generation: largest.generation + 1)
+
   /// The ID a stack hands out after this one.
   var next: StackElementID { StackElementID(generation: generation + 1) }
 

@@ -6,6 +6,10 @@ import Foundation
 /// included), its coding path, IDs, next ID and each element encoded on its own. The storage
 /// layer uses this to store stacks as rows without knowing the app's types.
 ///
+/// The routes that are elements of an array (a coordinator's `routes`) are collected as one
+/// stack per array, whose IDs are the routes' positions and whose next ID is
+/// ``StackElementID/routesNextID``.
+///
 /// The coding paths are those the encoder reports. Foundation's `JSONEncoder` reports
 /// incomplete paths inside nested containers, so an encoder that keeps exact coding paths
 /// should drive the pass (`StackStorage`'s `StateEncoding` does).
@@ -37,6 +41,8 @@ public final class StackEncodingCollector: @unchecked Sendable {
   public private(set) var stacks: [Stack] = []
 
   private let elementEncoder: JSONEncoder
+  /// The position in ``stacks`` of the routes array being collected at a coding path.
+  private var routeStacks: [[String]: Int] = [:]
 
   /// Creates an empty collector.
   public init() {
@@ -53,5 +59,23 @@ public final class StackEncodingCollector: @unchecked Sendable {
         elements: try stack.map { try elementEncoder.encode($0) }
       )
     )
+  }
+
+  /// Adds a route to the stack of its array: the route at position 0 starts the stack (before
+  /// the stacks nested in its screen), each next one is appended with its position as its ID.
+  func record<Screen: Encodable>(_ route: Route<Screen>, codingPath: [any CodingKey]) throws {
+    guard let position = codingPath.last?.intValue else { return }
+    let arrayPath = codingPath.dropLast().map { $0.intValue.map(String.init) ?? $0.stringValue }
+    let element = try elementEncoder.encode(route)
+    let id = StackElementID(generation: position)
+    if position == 0 {
+      routeStacks[arrayPath] = stacks.count
+      stacks.append(
+        Stack(
+          codingPath: arrayPath, ids: [id], nextID: .routesNextID, elements: [element]))
+    } else if let index = routeStacks[arrayPath] {
+      stacks[index].ids.append(id)
+      stacks[index].elements.append(element)
+    }
   }
 }

@@ -18,6 +18,22 @@ public protocol StackVisitor: AnyObject {
     codingPath: [any CodingKey],
     userInfo: [CodingUserInfoKey: Any]
   ) throws
+
+  /// Called for each route that is an element of an array (a coordinator's `routes`, plain or
+  /// identified), in order, a parent before the stacks nested in its screen.
+  ///
+  /// The routes of one array make one stack whose IDs are their positions. The visitor decides
+  /// what to encode; the route's screen sits at `codingPath + route.screenCodingPath`.
+  ///
+  /// - Parameters:
+  ///   - route: The route.
+  ///   - codingPath: The coding path of the route: the array's, then the route's position.
+  ///   - userInfo: The `userInfo` of the encoder the route was encoded with.
+  func visit<Screen: Encodable>(
+    _ route: Route<Screen>,
+    codingPath: [any CodingKey],
+    userInfo: [CodingUserInfoKey: Any]
+  ) throws
 }
 
 /// The key under which an encoder's `userInfo` carries a ``StackVisitor``.

@@ -87,8 +87,11 @@ public struct Replayer<State: Codable, Action: Decodable> {
     var replayed = 0
     var stoppedAt: Int64?
     let issues = IssueCollector()
+    var expected = snapshot.sequence + 1
     try withIssueReporters([issues]) {
       try journal.entries(session: session, after: snapshot.sequence, through: sequence) { entry in
+        try Self.requireNoGap(session: session, expected: expected, found: entry.sequence)
+        expected = entry.sequence + 1
         if entry.type == RepairEntry.type {
           // What was left out before is superseded: the journal holds the state from here.
           (state, skipped) = try repairedState(entry)
@@ -108,6 +111,13 @@ public struct Replayer<State: Codable, Action: Decodable> {
         return true
       }
     }
+    if expected <= sequence {
+      throw RestorationError(
+        code: .journalGap,
+        message: "Session '\(session)' has no journal entries after sequence \(expected - 1), but "
+          + "sequence \(sequence) was asked for: the journal is cut short or its head is wrong. "
+          + "Nothing was replayed past the gap; run `stackjournal verify` on the file.")
+    }
     if stoppedAt != nil {
       let overlaid = try overlayingRecordedStacks(on: state, session: session, at: sequence)
       state = overlaid.state
@@ -116,6 +126,16 @@ public struct Replayer<State: Codable, Action: Decodable> {
     return Restored(
       state: state, sequence: sequence, snapshotSequence: snapshot.sequence,
       replayedCount: replayed, skipped: skipped, replayIssues: issues.messages)
+  }
+
+  /// Throws ``RestorationError/Code/journalGap`` when the entry read is not the one expected.
+  static func requireNoGap(session: SessionID, expected: Int64, found: Int64) throws {
+    guard found != expected else { return }
+    throw RestorationError(
+      code: .journalGap,
+      message: "Session '\(session)' has a gap in its journal: entry \(found) follows entry "
+        + "\(expected - 1). Replaying across it would show a state that never existed, so "
+        + "nothing was replayed past it; run `stackjournal verify` on the file.")
   }
 
   /// Replaces the stacks of a state with the stacks the journal recorded at `sequence`, cut at
@@ -167,7 +187,10 @@ public struct Replayer<State: Codable, Action: Decodable> {
     _ body: (JournalEntry, State, _ decoded: Bool) throws -> Bool
   ) throws {
     var skipped: [SkippedItem] = []
+    var expected = sequence + 1
     try journal.entries(session: session, after: sequence, through: through) { entry in
+      try Self.requireNoGap(session: session, expected: expected, found: entry.sequence)
+      expected = entry.sequence + 1
       if entry.type == RepairEntry.type {
         state = try repairedState(entry).state
         return try body(entry, state, true)

@@ -16,6 +16,9 @@ public struct RestorationError: Error, CustomStringConvertible, Sendable {
     /// A session's history no longer fully decodes, and the recording store was not allowed to
     /// continue from what does.
     case incompleteRestore
+    /// The journal lacks entries between the snapshot and the requested moment (a gap, or a
+    /// head past its last entry): replaying across them would show a state that never existed.
+    case journalGap
   }
 
   /// What kind of failure this is.

@@ -75,40 +75,56 @@ extension Replayer {
           sequence: first, type: "(start)", kind: .changedReducer, details: difference))
     }
     var checked = 0
+    var checkedThrough = first
     var divergence: Divergence?
     var state = restored.state
     var previous = state
-    try replay(session: session, from: &state, after: first, through: last) {
-      entry, state, decoded in
-      defer { previous = state }
-      checked += 1
-      do {
-        try entry.delta.apply(to: &recorded)
-      } catch {
-        divergence = Divergence(
-          sequence: entry.sequence, type: entry.type, kind: .corruptRow,
-          details: ["the recorded delta does not apply to the stacks before it: \(error)"])
-        return false
-      }
-      guard decoded else {
-        divergence = Divergence(
-          sequence: entry.sequence, type: entry.type, kind: .undecodableEntry,
-          details: ["the action does not decode into \(Action.self)"])
-        return false
-      }
-      replayedStacks = try StateEncoding.encode(state).stacks
-      if let difference = Self.difference(recorded: recorded, replayed: replayedStacks) {
-        let again = self.reduce(previous, entry).flatMap { try? StateEncoding.encode($0).stacks }
-        divergence = Divergence(
-          sequence: entry.sequence, type: entry.type,
-          kind: again == replayedStacks ? .changedReducer : .nondeterministicReducer,
-          details: difference)
-        return false
-      }
-      return true
+    do {
+      try replayComparing()
+    } catch let error as RestorationError where error.code == .journalGap {
+      divergence = Divergence(
+        sequence: checkedThrough + 1, type: "(gap)", kind: .corruptRow, details: [error.message])
+    }
+    if divergence == nil, checkedThrough < last {
+      divergence = Divergence(
+        sequence: checkedThrough + 1, type: "(missing)", kind: .corruptRow,
+        details: ["the journal ends at \(checkedThrough), before the session's head \(last)"])
     }
     return VerificationReport(
       session: session, range: first...last, checkedCount: checked, divergence: divergence)
+
+    func replayComparing() throws {
+      try replay(session: session, from: &state, after: first, through: last) {
+        entry, state, decoded in
+        defer { previous = state }
+        checked += 1
+        checkedThrough = entry.sequence
+        do {
+          try entry.delta.apply(to: &recorded)
+        } catch {
+          divergence = Divergence(
+            sequence: entry.sequence, type: entry.type, kind: .corruptRow,
+            details: ["the recorded delta does not apply to the stacks before it: \(error)"])
+          return false
+        }
+        guard decoded else {
+          divergence = Divergence(
+            sequence: entry.sequence, type: entry.type, kind: .undecodableEntry,
+            details: ["the action does not decode into \(Action.self)"])
+          return false
+        }
+        replayedStacks = try StateEncoding.encode(state).stacks
+        if let difference = Self.difference(recorded: recorded, replayed: replayedStacks) {
+          let again = self.reduce(previous, entry).flatMap { try? StateEncoding.encode($0).stacks }
+          divergence = Divergence(
+            sequence: entry.sequence, type: entry.type,
+            kind: again == replayedStacks ? .changedReducer : .nondeterministicReducer,
+            details: difference)
+          return false
+        }
+        return true
+      }
+    }
   }
 
   /// Lines describing how two sets of stacks differ, or `nil` when they are equal.

@@ -1,6 +1,12 @@
 import Foundation
 import GRDB
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Checks an existing file before any read-write connection touches it.
 ///
 /// First the 16-byte SQLite header and the declared size, then a read-only connection reads the
@@ -8,14 +14,65 @@ import GRDB
 enum DatabaseFile {
   private static let magic = Array("SQLite format 3\u{0}".utf8)
 
-  /// Whether a file exists at `path`.
+  /// Whether something exists at `path`, a dangling symbolic link included.
   static func exists(_ path: String) -> Bool {
-    FileManager.default.fileExists(atPath: path)
+    var status = stat()
+    return lstat(path, &status) == 0
+  }
+
+  /// The status of the file at `path`, following symbolic links; `nil` when there is none.
+  static func status(_ path: String) -> stat? {
+    var status = stat()
+    return stat(path, &status) == 0 ? status : nil
+  }
+
+  /// Throws when a path cannot name a journal file: it ends with a slash, or names something
+  /// other than a regular file (a directory, a FIFO, a device, a dangling symbolic link).
+  static func checkPath(_ path: String) throws {
+    guard !path.isEmpty else {
+      throw StorageError(
+        code: .fileNotFound, message: "The journal path is empty; give the path of a file.")
+    }
+    guard !path.hasSuffix("/") else {
+      throw StorageError(
+        code: .io,
+        message: "The path \(path) ends with a slash, so it names a directory, not a journal "
+          + "file; give the file's path without the trailing slash.",
+        path: path)
+    }
+    guard exists(path) else { return }
+    guard let status = status(path) else {
+      throw StorageError(
+        code: .fileNotFound,
+        message: "\(path) is a symbolic link to a file that does not exist; fix or remove the "
+          + "link, or give another path.",
+        path: path)
+    }
+    let kind = status.st_mode & S_IFMT
+    guard kind == S_IFREG else {
+      throw StorageError(
+        code: .notADatabase,
+        message: "\(path) is \(describe(kind)), not a journal file. It was left unchanged; give "
+          + "the path of a .sqlite file.",
+        path: path)
+    }
+  }
+
+  private static func describe(_ kind: mode_t) -> String {
+    switch kind {
+    case S_IFDIR: "a directory"
+    case S_IFIFO: "a FIFO (named pipe)"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    case S_IFSOCK: "a socket"
+    default: "not a regular file"
+    }
   }
 
   /// Throws when the file at `path` is empty, not an SQLite database, or shorter than its header
   /// declares.
   static func checkHeader(_ path: String) throws {
+    try checkPath(path)
     let size = try fileSize(path)
     guard size > 0 else {
       throw StorageError(
@@ -68,25 +125,53 @@ enum DatabaseFile {
     }
   }
 
-  /// Reads the schema state through a read-only connection that creates no file.
-  static func readSchemaState(_ path: String) throws -> SchemaState {
+  /// Reads the schema state through a read-only connection: at `location` (an SQLite URI or
+  /// path that ``ReadOnlyAccess`` chose), or, before a writer opens the file, immutable when no
+  /// log lies beside it.
+  static func readSchemaState(_ path: String, location: String? = nil) throws -> SchemaState {
     do {
-      let connection = try ReadOnlyConnection(
-        path: path, immutable: ReadOnlyConnection.hasNoLogFiles(path))
+      let connection =
+        try location.map { try ReadOnlyConnection(path: path, uri: $0) }
+        ?? ReadOnlyConnection(path: path, immutable: ReadOnlyConnection.hasNoLogFiles(path))
       return try SchemaState.read(connection)
     } catch let error as DatabaseError {
       throw StorageError(databaseError: error, path: path, doing: "checking the file")
     }
   }
 
-  static func fileSize(_ path: String) throws -> Int {
-    do {
-      let attributes = try FileManager.default.attributesOfItem(atPath: path)
-      return (attributes[.size] as? NSNumber)?.intValue ?? 0
-    } catch {
+  /// Throws when this process may not write the journal at `path` or, when its `-wal` and
+  /// `-shm` do not exist yet, create them in its directory: SQLite would otherwise open the file
+  /// read-only and leave those files behind before the first write fails.
+  static func checkWritable(_ path: String) throws {
+    guard access(path, W_OK) == 0 else {
       throw StorageError(
-        code: .io, message: "Cannot read the size of \(path).", path: path, underlying: error)
+        code: .readOnly,
+        message: "The journal \(path) is not writable by this user "
+          + "(\(String(cString: strerror(errno)))). It was left unchanged; check its permissions, "
+          + "or use a read-only command.",
+        path: path)
     }
+    let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    let needsFiles = !exists(path + "-wal") || !exists(path + "-shm")
+    guard !needsFiles || access(directory, W_OK) == 0 else {
+      throw StorageError(
+        code: .readOnly,
+        message: "The directory \(directory) is not writable by this user, and a journal that "
+          + "is written needs its -wal and -shm files there. \(path) was left unchanged; check "
+          + "the directory's permissions, or use a read-only command.",
+        path: path)
+    }
+  }
+
+  /// The size of the file at `path`, following symbolic links.
+  static func fileSize(_ path: String) throws -> Int {
+    guard let status = status(path) else {
+      throw StorageError(
+        code: .io,
+        message: "Cannot read the size of \(path): \(String(cString: strerror(errno))).",
+        path: path)
+    }
+    return Int(status.st_size)
   }
 
   private static func readPrefix(_ path: String, count: Int) throws -> [UInt8] {

@@ -15,9 +15,14 @@ final class ReadOnlyConnection {
 
   /// The SQLite URI that opens `path` read-only, and `immutable` when asked.
   static func uri(path: String, immutable: Bool) -> String {
+    uri(path: path, parameters: immutable ? "&immutable=1" : "")
+  }
+
+  /// The SQLite URI that opens `path` read-only with more URI parameters (`&name=value`).
+  static func uri(path: String, parameters: String) -> String {
     let escaped = path.replacingOccurrences(of: "%", with: "%25")
       .replacingOccurrences(of: "?", with: "%3F").replacingOccurrences(of: "#", with: "%23")
-    return "file:\(escaped)?mode=ro" + (immutable ? "&immutable=1" : "")
+    return "file:\(escaped)?mode=ro" + parameters
   }
 
   /// Whether connections opened without `SQLITE_OPEN_URI` (GRDB's) still read URIs: SQLite
@@ -39,9 +44,12 @@ final class ReadOnlyConnection {
       && !FileManager.default.fileExists(atPath: path + "-shm")
   }
 
-  init(path: String, immutable: Bool) throws {
+  convenience init(path: String, immutable: Bool) throws {
+    try self.init(path: path, uri: Self.uri(path: path, immutable: immutable))
+  }
+
+  init(path: String, uri: String) throws {
     self.path = path
-    let uri = Self.uri(path: path, immutable: immutable)
     var handle: OpaquePointer?
     let code = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
     guard code == SQLITE_OK, let handle else {

@@ -115,7 +115,7 @@ extension SQLiteJournal {
       throw StorageError(
         code: .invalidData,
         message: "The \(what()) cannot be read. The row was left as it is; run "
-          + "`stackjournal check`.",
+          + "`stackjournal verify --db \(path ?? "PATH")`.",
         path: path,
         underlying: error
       )

@@ -43,7 +43,8 @@ public struct JournalRow: Sendable {
     } catch {
       throw StorageError(
         code: .invalidData,
-        message: "The delta of entry \(sequence) cannot be read; run `stackjournal verify`.",
+        message: "The delta of entry \(sequence) cannot be read; `stackjournal verify` on the "
+          + "file lists every damaged row.",
         underlying: error
       )
     }
@@ -208,6 +209,17 @@ extension SQLiteJournal {
         guard try body(entry) else { return }
       }
       if page.count < limit { return }
+    }
+  }
+
+  /// The sequence of the session's last journal entry, or `nil` when it has none. Equal to the
+  /// head in a sound session; `verify` reports a difference.
+  public func lastEntrySequence(session: SessionID) throws -> Int64? {
+    try read("reading the last entry of session \(session)") { db in
+      _ = try requireHead(db, session)
+      return try Int64.fetchOne(
+        db, sql: "SELECT max(sequence) FROM journal WHERE session = ?",
+        arguments: [session.rawValue])
     }
   }
 

@@ -13,6 +13,13 @@ public struct StorageVerification: Sendable {
     public var name: String
     /// Whether the recorded checksum is this build's checksum of the same file.
     public var checksumMatches: Bool
+    /// Whether the recorded name is this build's name of the migration of that version.
+    public var nameMatches: Bool = true
+    /// The recorded time it was applied, when that is not a time in the stored form.
+    public var malformedAppliedAt: String? = nil
+
+    /// Whether the record is this build's migration, with a readable time.
+    public var isSound: Bool { checksumMatches && nameMatches && malformedAppliedAt == nil }
   }
 
   /// The schema version of the file.
@@ -28,7 +35,7 @@ public struct StorageVerification: Sendable {
 
   /// Whether nothing was found.
   public var isClean: Bool {
-    fileProblems.isEmpty && migrations.allSatisfy(\.checksumMatches)
+    fileProblems.isEmpty && migrations.allSatisfy(\.isSound)
       && sessions.allSatisfy(\.isClean)
   }
 }
@@ -81,6 +88,11 @@ public struct VerificationProblem: Sendable, Equatable, CustomStringConvertible 
     public static let stackRowsMismatch = Kind("stackRowsMismatch")
     /// A stored value is not what its column holds: JSON that does not parse, a malformed time.
     public static let invalidData = Kind("invalidData")
+    /// A snapshot's state and its stacks disagree: a stack the state holds differs from the
+    /// stack recorded beside it, or one of the two lacks a stack the other has.
+    public static let snapshotStateMismatch = Kind("snapshotStateMismatch")
+    /// An entry's type is not the case path of its payload.
+    public static let typeMismatch = Kind("typeMismatch")
   }
 
   /// The sequence concerned, when there is one.
@@ -125,14 +137,20 @@ extension SQLiteJournal {
       db -> (Int, [StorageVerification.MigrationCheck], [String], [SessionID]) in
       let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
       let rows = try Row.fetchAll(
-        db, sql: "SELECT version, name, checksum FROM schema_migrations ORDER BY version")
+        db,
+        sql: "SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version")
       let known = Dictionary(
         Migration.all.map { ($0.version, $0) }, uniquingKeysWith: { first, _ in first })
       let migrations = rows.map { row -> StorageVerification.MigrationCheck in
         let version: Int = row[0]
+        let name: String = row[1]
         let checksum: String = row[2]
+        let rawAppliedAt: DatabaseValue = row[3]
+        let appliedAt = String.fromDatabaseValue(rawAppliedAt) ?? "\(rawAppliedAt)"
         return .init(
-          version: version, name: row[1], checksumMatches: known[version]?.checksum == checksum)
+          version: version, name: name, checksumMatches: known[version]?.checksum == checksum,
+          nameMatches: known[version]?.name == name,
+          malformedAppliedAt: Timestamp.date(from: appliedAt) == nil ? appliedAt : nil)
       }
       var problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
       let foreignKeys = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
@@ -210,7 +228,8 @@ extension SQLiteJournal {
         arguments: [session.rawValue, sequence])
       guard let row else { return nil }
       let state: String = row[0]
-      if !JSONText.isJSON(state.utf8) {
+      let stateIsJSON = JSONText.isJSON(state.utf8)
+      if !stateIsJSON {
         problem(sequence, .invalidData, "the snapshot's state is not valid JSON")
       }
       let time: String = row[2]
@@ -229,6 +248,10 @@ extension SQLiteJournal {
           problem(sequence, .idNotBelowNextID, "in the snapshot, \(message)")
         }
       }
+      if stateIsJSON, let message = StateStacks.disagreement(state: state, stacks: stacks) {
+        problem(
+          sequence, .snapshotStateMismatch, "the snapshot's state and stacks disagree: \(message)")
+      }
       result.checkedSnapshots += 1
       return stacks
     }
@@ -240,7 +263,7 @@ extension SQLiteJournal {
     var deltasUsable = true
     let entries = try Row.fetchCursor(
       db,
-      sql: "SELECT sequence, recorded_at, payload, delta FROM journal "
+      sql: "SELECT sequence, recorded_at, payload, delta, type FROM journal "
         + "WHERE session = ? ORDER BY sequence",
       arguments: [session.rawValue])
     while let row = try entries.next(), !full {
@@ -266,6 +289,10 @@ extension SQLiteJournal {
       let payload: String = row[2]
       if !JSONText.isJSON(payload.utf8) {
         problem(sequence, .invalidData, "the entry's payload is not valid JSON")
+      } else if let type = String.fromDatabaseValue(row[4] as DatabaseValue),
+        let message = ActionTypeCheck.mismatch(type: type, payload: payload)
+      {
+        problem(sequence, .typeMismatch, message)
       }
       guard deltasUsable else { continue }
       let deltaText: String = row[3]

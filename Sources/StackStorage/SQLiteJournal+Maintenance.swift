@@ -25,7 +25,8 @@ extension SQLiteJournal {
       )
     }
     try DatabaseFile.checkHeader(path)
-    let state = try DatabaseFile.readSchemaState(path)
+    let plan = try ReadOnlyAccess.plan(for: path, participating: false)
+    let state = try DatabaseFile.readSchemaState(path, location: plan.location)
     let pending = try state.pending(Migration.all, path: path)
     return (state.userVersion, Migration.latestVersion, pending.map(\.name))
   }

@@ -2,38 +2,60 @@ import Foundation
 import GRDB
 
 extension SQLiteJournal {
-  /// Validates an existing file without writing to it, then opens it and migrates it.
-  static func openFile(path: String, options: Options) throws -> any DatabaseWriter {
-    if DatabaseFile.exists(path) {
-      try DatabaseFile.checkHeader(path)
-      let state = try DatabaseFile.readSchemaState(path)
+  /// What opening a file gives: the connection and, for a reader, the private copy it reads.
+  struct OpenedFile {
+    var database: any DatabaseWriter
+    var privateCopy: PrivateCopy?
+  }
+
+  /// Validates an existing file without writing to it, then opens it and migrates it; a missing
+  /// file is created atomically (see ``JournalFileCreation``), readable by its owner only.
+  static func openFile(path: String, options: Options) throws -> OpenedFile {
+    try DatabaseFile.checkPath(path)
+    let writes = !options.readOnly
+    if writes {
+      JournalFileCreation.removeLeftovers(of: path)
+    }
+    if !DatabaseFile.exists(path) {
+      guard writes, options.migrate else {
+        throw StorageError(
+          code: .fileNotFound,
+          message: "There is no journal at \(path). A journal opened "
+            + (options.readOnly ? "read-only" : "without migrating")
+            + " does not create one; check the path.",
+          path: path
+        )
+      }
+      try JournalFileCreation.create(
+        path: path, configuration: makeConfiguration(options), durability: options.durability)
+    }
+    try DatabaseFile.checkHeader(path)
+    let configuration = makeConfiguration(options)
+    if options.readOnly {
+      // See ReadOnlyAccess: no reader creates or rewrites a file beside the journal, except one
+      // that waits for new entries (`log --follow`), which takes part in the write-ahead log.
+      let plan = try ReadOnlyAccess.plan(for: path, participating: options.watchesForWrites)
+      let state = try DatabaseFile.readSchemaState(path, location: plan.location)
       let pending = try state.pending(Migration.all, path: path)
-      if !pending.isEmpty, options.readOnly || !options.migrate {
+      if !pending.isEmpty {
         throw olderSchema(path: path, current: state.userVersion, pending: pending)
       }
-    } else if options.readOnly || !options.migrate {
-      throw StorageError(
-        code: .fileNotFound,
-        message: "There is no journal at \(path). A journal opened "
-          + (options.readOnly ? "read-only" : "without migrating")
-          + " does not create one; check the path.",
-        path: path
-      )
-    }
-    let configuration = makeConfiguration(options)
-    do {
-      if options.readOnly {
-        // With no writer on the file (no `-wal` nor `-shm` beside it), open it `immutable`:
-        // SQLite then creates no file beside it. With a writer, or a log left by one, and for
-        // a reader that waits for new entries, open it plainly read-only, taking the locks
-        // that keep a writer's checkpoint from changing pages under a read.
-        let immutable =
-          !options.watchesForWrites && ReadOnlyConnection.hasNoLogFiles(path)
-          && ReadOnlyConnection.urisAlwaysEnabled
-        return try DatabaseQueue(
-          path: immutable ? ReadOnlyConnection.uri(path: path, immutable: true) : path,
-          configuration: configuration)
+      do {
+        let queue = try DatabaseQueue(path: plan.location, configuration: configuration)
+        return OpenedFile(database: queue, privateCopy: plan.privateCopy)
+      } catch let error as DatabaseError {
+        throw StorageError(databaseError: error, path: path, doing: "opening the journal")
       }
+    }
+    // Checked as a reader would read it, changing nothing, so a refused file stays as it is.
+    let plan = try ReadOnlyAccess.plan(for: path, participating: false)
+    let state = try DatabaseFile.readSchemaState(path, location: plan.location)
+    let pending = try state.pending(Migration.all, path: path)
+    if !pending.isEmpty, !options.migrate {
+      throw olderSchema(path: path, current: state.userVersion, pending: pending)
+    }
+    try DatabaseFile.checkWritable(path)
+    do {
       let pool = try DatabasePool(path: path, configuration: configuration)
       // DatabasePool switches the writer to `synchronous = NORMAL` when it enables WAL, after
       // `prepareDatabase` ran: set the chosen level again.
@@ -43,7 +65,7 @@ extension SQLiteJournal {
       if options.migrate {
         try SchemaMigrator.migrate(pool, path: path)
       }
-      return pool
+      return OpenedFile(database: pool)
     } catch let error as DatabaseError {
       throw StorageError(databaseError: error, path: path, doing: "opening the journal")
     }
@@ -74,8 +96,8 @@ extension SQLiteJournal {
       code: .olderSchema,
       message: "The file \(path) has schema version \(current) and needs the migrations "
         + "\(pending.map(\.name).joined(separator: ", ")) to reach version "
-        + "\(Migration.latestVersion). It was left unchanged; run `stackjournal migrate \(path)` "
-        + "first.",
+        + "\(Migration.latestVersion). It was left unchanged; run "
+        + "`stackjournal migrate --db \(path)` first.",
       path: path
     )
   }

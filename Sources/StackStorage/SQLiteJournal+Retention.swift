@@ -111,7 +111,8 @@ extension SQLiteJournal {
       throw StorageError(
         code: .inconsistentDelta,
         message: "Session \(session) does not verify (\(check.problems[0])); it was not "
-          + "compacted. Run `stackjournal verify \(session)` and repair or export it first.",
+          + "compacted. Run `stackjournal verify --db \(path ?? "PATH")` and repair or export it "
+          + "first.",
         path: path)
     }
     func plan(_ db: Database) throws -> CompactionPlan {

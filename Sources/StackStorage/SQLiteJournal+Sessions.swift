@@ -17,6 +17,7 @@ extension SQLiteJournal {
     at date: Date = Date()
   ) throws -> SessionInfo {
     try requireWritable("creating session \(id)")
+    try id.validate()
     let stacks = try PreparedAppend.canonical(initial.stacks)
     var validated: [StackRecord] = []
     try StackDelta.between([], stacks).apply(to: &validated)

@@ -29,7 +29,8 @@ extension SQLiteJournal {
         throw StorageError(
           code: .snapshotMissing,
           message: "Session \(session) has no snapshot at or below sequence \(sequence), not even "
-            + "its initial state; its stacks cannot be rebuilt. Run `stackjournal check`.",
+            + "its initial state; its stacks cannot be rebuilt. Run `stackjournal verify --db "
+            + "\(path ?? "PATH")`.",
           path: path
         )
       }

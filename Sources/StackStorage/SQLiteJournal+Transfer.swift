@@ -66,6 +66,14 @@ extension SessionExportFile {
   ) -> ImportVerdict {
     var reasons: [(ImportVerdict.Level, String)] = []
     let session = id ?? header.session
+    if let problem = session.problem {
+      reasons.append(
+        (
+          .impossible,
+          "the session identifier \(session) cannot be used: \(problem); import it under another "
+            + "identifier (--as NEW-ID)"
+        ))
+    }
     if target.existingSessions.contains(session) {
       reasons.append(
         (
@@ -134,10 +142,26 @@ extension SQLiteJournal {
   ///
   /// The export stops at the head the session had when it started, so an app appending at the
   /// same time does not make it run on.
+  ///
+  /// A session that does not verify (a gap, a head past its last entry, a payload, state or
+  /// delta that is not JSON, a delta that does not apply) is refused before anything is
+  /// written, with ``StorageError/Code/invalidData``: its export would be a file that
+  /// ``importSession(_:as:)`` refuses.
   public func exportSession(
     _ session: SessionID,
     write: (Data) throws -> Void
   ) throws -> SessionExportHeader {
+    let check = try read("checking session \(session) before exporting it") { db in
+      try verifySession(session, maxProblems: 1, db)
+    }
+    if let problem = check.problems.first {
+      throw StorageError(
+        code: .invalidData,
+        message: "Session \(session) does not verify (\(problem.kind): \(problem)), so an export "
+          + "of it would be a file `import` refuses; nothing was exported. Run `stackjournal "
+          + "verify --db \(path ?? "PATH")` to see every problem.",
+        path: path)
+    }
     let header = try read("exporting session \(session)") { db -> SessionExportHeader in
       let row = try Row.fetchOne(
         db,
@@ -155,7 +179,7 @@ extension SQLiteJournal {
         throw StorageError(
           code: .snapshotMissing,
           message: "Session \(session) has no snapshot to start an export from; run "
-            + "`stackjournal verify \(session)`.",
+            + "`stackjournal verify --db \(path ?? "PATH")`.",
           path: path)
       }
       let entries = try Row.fetchOne(
@@ -254,6 +278,7 @@ extension SQLiteJournal {
   ) throws -> ImportResult {
     let session = id ?? file.header.session
     try requireWritable("importing session \(session)")
+    try session.validate()
     return try write("importing session \(session)") { db in
       let exists =
         try Bool.fetchOne(
@@ -319,6 +344,59 @@ extension SQLiteJournal {
         session: session, entries: entries, snapshots: snapshots,
         headSequence: header.headSequence)
     }
+  }
+
+  /// Imports a checked session export into a new journal at `path`, which must not exist.
+  ///
+  /// The journal is built under a temporary name beside `path` (`.NAME.import-PID-…`, created
+  /// readable by its owner only), closed, flushed, then linked to `path` only if nothing is
+  /// there (`link` never replaces a file). On any failure, and after the link, the temporary
+  /// files, which this process created, are removed and nothing else: a journal an app created
+  /// at `path` meanwhile is left alone. Temporary files of an import that was killed are removed
+  /// by the next import or writable open of `path`.
+  public static func importSessionIntoNewJournal(
+    _ file: SessionExportFile,
+    as id: SessionID? = nil,
+    at path: String,
+    options: Options = .init()
+  ) throws -> ImportResult {
+    try DatabaseFile.checkPath(path)
+    JournalFileCreation.removeLeftovers(of: path)
+    let temporary = JournalFileCreation.temporaryPath(for: path, purpose: .import)
+    defer { JournalFileCreation.removeFiles(of: temporary) }
+    let result: ImportResult
+    do {
+      // Created complete and readable by its owner only (see JournalFileCreation); closing it
+      // at the end of this scope checkpoints its log into the file.
+      let journal = try SQLiteJournal(path: temporary, options: options)
+      result = try journal.importSession(file, as: id)
+    }
+    if let log = DatabaseFile.status(temporary + "-wal"), log.st_size > 0 {
+      throw StorageError(
+        code: .io,
+        message: "The new journal's write-ahead log was not folded into it when it closed, so "
+          + "it was not put at \(path); nothing was imported. Run the import again.",
+        path: path)
+    }
+    try JournalFileCreation.synchronize(temporary)
+    guard link(temporary, path) == 0 else {
+      let code = errno
+      if code == EEXIST {
+        throw StorageError(
+          code: .io,
+          message: "A file appeared at \(path) while the import ran; it was left as it is and "
+            + "nothing was imported. Run the import again to import into that journal.",
+          path: path)
+      }
+      throw StorageError(
+        code: code == ENOSPC ? .diskFull : .io,
+        message: "Cannot create \(path): \(String(cString: strerror(code))). Nothing was "
+          + "imported.",
+        path: path)
+    }
+    JournalFileCreation.removeFiles(of: temporary)
+    try JournalFileCreation.synchronize(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+    return result
   }
 
   static func headerLine(_ header: SessionExportHeader) -> String {

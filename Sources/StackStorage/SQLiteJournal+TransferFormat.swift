@@ -57,6 +57,15 @@ public struct SessionExportFile: Sendable {
   /// How many lines it has, header included.
   public var lineCount: Int
 
+  /// The longest line a session export may have, in bytes: 64 MiB.
+  ///
+  /// The longest line is a snapshot: the whole navigation state and its stacks. A navigation
+  /// state holds what the screens on a stack need to come back (IDs, form fields, a fetched
+  /// text); the demo's is under a kilobyte and the benchmarks' a few. 64 MiB leaves room for
+  /// states thousands of times larger, while a file that is not an export (`/dev/zero`, a
+  /// binary) is refused after reading that much instead of filling the memory.
+  public static let maximumLineBytes = 64 << 20
+
   /// Reads a session export and checks every line: the header's format, each line's fields and
   /// JSON, sequences from the oldest snapshot to the head without a gap, every delta applying to
   /// the stacks before it, every snapshot's stacks equal to the journal's. Memory stays flat:
@@ -101,6 +110,7 @@ struct TransferReader {
   private let handle: FileHandle
   private var buffer: [UInt8] = []
   private var start = 0
+  private var scanned = 0
   private var atEnd = false
   private(set) var lineNumber = 0
 
@@ -129,13 +139,21 @@ struct TransferReader {
   /// The next non-empty line, or `nil` at the end of the file.
   mutating func nextLine() throws -> ArraySlice<UInt8>? {
     while true {
-      if let newline = buffer[start...].firstIndex(of: 0x0A) {
+      if let newline = buffer[max(start, scanned)...].firstIndex(of: 0x0A) {
         lineNumber += 1
         var line = buffer[start..<newline]
         start = newline + 1
         if line.last == 0x0D { line = line.dropLast() }
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
         return line
+      }
+      if buffer.count - start > SessionExportFile.maximumLineBytes {
+        throw StorageError(
+          code: .invalidData,
+          message: "Line \(lineNumber + 1) of \(path) is longer than "
+            + "\(SessionExportFile.maximumLineBytes >> 20) MiB, the longest line a session export "
+            + "may have: the file is not a session export. Nothing was imported.",
+          path: path)
       }
       if atEnd {
         guard start < buffer.count else { return nil }
@@ -148,6 +166,8 @@ struct TransferReader {
       }
       buffer.removeFirst(start)
       start = 0
+      // Bytes already searched hold no newline: search only what the next read adds.
+      scanned = buffer.count
       let chunk: Data?
       do {
         chunk = try handle.read(upToCount: 1 << 20)

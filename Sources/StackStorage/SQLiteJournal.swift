@@ -30,6 +30,9 @@ public final class SQLiteJournal: JournalBackend {
   let database: any DatabaseWriter
   let upcasting: Upcasting
   let batcher: GroupCommitBatcher?
+  /// The private copy a reader reads when the file's log lacks its index; removed with the
+  /// journal.
+  let privateCopy: PrivateCopy?
 
   /// How durably appends are written, as the options asked.
   public var durability: Durability { options.durability }
@@ -42,8 +45,9 @@ public final class SQLiteJournal: JournalBackend {
   /// ``StorageError/Code/checksumMismatch``, or ``StorageError/Code/olderSchema`` when the
   /// options forbid migrating. In each case the file is left unchanged.
   public convenience init(path: String, options: Options = .init()) throws {
-    let database = try Self.openFile(path: path, options: options)
-    try self.init(database: database, path: path, options: options)
+    let opened = try Self.openFile(path: path, options: options)
+    try self.init(
+      database: opened.database, path: path, options: options, privateCopy: opened.privateCopy)
   }
 
   /// Opens a journal in memory, with the latest schema; it is gone when the journal is.
@@ -63,8 +67,12 @@ public final class SQLiteJournal: JournalBackend {
     }
   }
 
-  init(database: any DatabaseWriter, path: String?, options: Options) throws {
+  init(
+    database: any DatabaseWriter, path: String?, options: Options,
+    privateCopy: PrivateCopy? = nil
+  ) throws {
     self.database = database
+    self.privateCopy = privateCopy
     self.path = path
     self.options = options
     self.upcasting = Upcasting(

@@ -84,6 +84,16 @@ struct SchemaState {
         path: path
       )
     }
+    guard userVersion != 0 || isBlank else {
+      throw StorageError(
+        code: .notStackJournal,
+        message: "\(place) carries StackJournal's application_id but holds tables and no "
+          + "schema version (user_version 0): no StackJournal build writes such a file, so it "
+          + "is not migrated. It was left unchanged; open a StackJournal file, or give a new "
+          + "path to create one.",
+        path: path
+      )
+    }
     let latest = migrations.count
     let newest = max(userVersion, applied.map(\.version).max() ?? 0)
     guard newest <= latest else {

@@ -2,7 +2,11 @@ import Foundation
 
 /// The identifier of a session: one navigation history in a journal.
 ///
-/// Any non-empty string works; ``random()`` makes a lowercase UUID.
+/// An identifier is 1 to ``maximumLength`` Unicode scalars of printable text: no control or
+/// format characters (newlines, escapes, bidirectional overrides), no line or paragraph
+/// separators, no private-use, unassigned or surrogate code points, and no space at either end.
+/// Writing a session under any other identifier is refused (``validate()``); identifiers read
+/// from older files are shown escaped (``description``). ``random()`` makes a lowercase UUID.
 ///
 /// ```swift
 /// let session: SessionID = "user-42"
@@ -34,9 +38,77 @@ extension SessionID: ExpressibleByStringLiteral {
   }
 }
 
+extension SessionID {
+  /// The most Unicode scalars an identifier may have.
+  public static let maximumLength = 200
+
+  /// Why the identifier may not be written, or `nil` when it may.
+  public var problem: String? {
+    let scalars = rawValue.unicodeScalars
+    if scalars.isEmpty { return "it is empty" }
+    if scalars.count > Self.maximumLength {
+      return "it has \(scalars.count) characters, more than \(Self.maximumLength)"
+    }
+    if let bad = scalars.first(where: { !Self.isPrintableScalar($0) }) {
+      return "it holds the character U+\(String(bad.value, radix: 16, uppercase: true)), which "
+        + "is not printable text"
+    }
+    if scalars.first!.properties.isWhitespace || scalars.last!.properties.isWhitespace {
+      return "it starts or ends with a space"
+    }
+    return nil
+  }
+
+  /// Throws ``StorageError/Code/invalidSessionID`` when the identifier may not be written.
+  public func validate() throws {
+    guard let problem else { return }
+    throw StorageError(
+      code: .invalidSessionID,
+      message: "The session identifier \(self) cannot be used: \(problem). An identifier is 1 to "
+        + "\(Self.maximumLength) characters of printable text with no space at either end. "
+        + "Nothing was written.")
+  }
+
+  /// Whether a scalar is printable text: not a control or format character, a line or
+  /// paragraph separator, nor a private-use, surrogate or unassigned code point.
+  public static func isPrintableScalar(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.properties.generalCategory {
+    case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate,
+      .unassigned:
+      false
+    default:
+      true
+    }
+  }
+
+  /// The identifier as shown to people: characters that are not printable text escaped as
+  /// `\u{…}`, a backslash doubled, and an identifier longer than ``maximumLength`` cut with
+  /// the count of what was left out. Equal to ``rawValue`` for every valid identifier without
+  /// a backslash.
+  public var escaped: String {
+    var text = ""
+    var count = 0
+    for scalar in rawValue.unicodeScalars {
+      if count == Self.maximumLength {
+        text += "…(\(rawValue.unicodeScalars.count - count) more)"
+        break
+      }
+      count += 1
+      if scalar == "\\" {
+        text += "\\\\"
+      } else if Self.isPrintableScalar(scalar) {
+        text.unicodeScalars.append(scalar)
+      } else {
+        text += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+      }
+    }
+    return text.isEmpty ? "\"\"" : text
+  }
+}
+
 extension SessionID: CustomStringConvertible {
-  /// The identifier's text.
-  public var description: String { rawValue }
+  /// The identifier as shown to people: ``escaped``.
+  public var description: String { escaped }
 }
 
 extension SessionID: Codable {

@@ -189,9 +189,8 @@ extension StackDelta {
   private static func inconsistent(_ change: StackChange, _ problem: String) -> StorageError {
     StorageError(
       code: .inconsistentDelta,
-      message: "The change to the stack `\(change.path)` \(problem). The journal does not match "
-        + "the stacks it is applied to; rebuild from an earlier snapshot or run "
-        + "`stackjournal verify`."
+      message: "The change to the stack `\(change.path)` \(problem): the journal does not match "
+        + "the stacks it is applied to."
     )
   }
 }

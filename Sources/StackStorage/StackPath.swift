@@ -15,7 +15,9 @@ import StackNavigation
 ///
 /// The root itself is the empty path. The `_0` key of an enum case's unlabeled payload is left
 /// out, and the `elements`, position and `state` keys of an element inside a parent stack become
-/// its `[#id]`: `path`, `tabs[1].path`, `sheets["42"].path`, `path[#3].counter.path`. Names are
+/// its `[#id]`: `path`, `tabs[1].path`, `sheets["42"].path`, `path[#3].counter.path`. A
+/// coordinator's routes are a stack whose IDs are the routes' positions, and the position, style
+/// and `screen` keys of a route become its `[#position]`: `routes[#2].child.routes`. Names are
 /// written as they are, not escaped.
 enum StackPath {
   /// The records of the collected stacks, sorted by path.
@@ -65,6 +67,19 @@ enum StackPath {
         index += 3
         continue
       }
+      // A route of a routes array: `<position>.<style>.screen` becomes `[#<position>]`.
+      if index + 2 < components.endIndex,
+        isDigits(components[index]),
+        components[index + 2] == "screen",
+        routeStyles.contains(components[index + 1]),
+        let ids = parents[Array(components[..<index])],
+        let position = Int(components[index]),
+        ids.indices.contains(position)
+      {
+        rendered += "[#\(ids[position].generation)]"
+        index += 3
+        continue
+      }
       let component = components[index]
       index += 1
       if component == "_0" { continue }
@@ -85,6 +100,9 @@ enum StackPath {
     }
     return rendered
   }
+
+  /// The keys under which a route encodes its screen, one per presentation style.
+  static let routeStyles: Set<String> = ["push", "sheet", "cover"]
 
   /// Whether a key is made of ASCII digits only, and not empty.
   static func isDigits(_ key: String) -> Bool {

@@ -126,6 +126,11 @@ struct TypedStackValue<Element: Encodable>: TypedStack {
   var stack: StackState<Element>
 }
 
+/// The routes of an array met so far, typed.
+struct TypedRoutesValue<Screen: Encodable>: TypedStack {
+  var routes: [Route<Screen>]
+}
+
 /// Compares two values of a type known to be `Equatable` at run time only.
 enum ElementEquality {
   static func comparator<E>(for type: E.Type) -> ((E, E) -> Bool)? {
@@ -259,6 +264,91 @@ private final class Walk: StackVisitor {
     current[path] = StackTracker.Tracked(
       record: StackRecord(path: path, nextID: stack.nextID, elements: elements),
       codingPath: components, value: TypedStackValue(stack: stack), hasNested: hasNested)
+  }
+
+  /// Adds a route to the stack of its array, whose IDs are the routes' positions: encoded only
+  /// when it differs from the route at the same position before, walked (its screen, for the
+  /// stacks nested in it) when it differs or had nested stacks.
+  func visit<Screen: Encodable>(
+    _ route: Route<Screen>,
+    codingPath: [any CodingKey],
+    userInfo: [CodingUserInfoKey: Any]
+  ) throws {
+    guard let position = codingPath.last?.intValue else { return }
+    frames.last?.hasNested = true
+    let components = codingPath.dropLast().map { $0.intValue.map(String.init) ?? $0.stringValue }
+    let path = StackPath.render(components, parents: idsByCodingPath)
+    let id = StackElementID(generation: position)
+    var tracked: StackTracker.Tracked
+    if position == 0 {
+      guard current[path] == nil else {
+        throw StorageError(
+          code: .duplicateStackPath,
+          message: "Two stacks of the state have the same path `\(path)`. Rename one of the "
+            + "properties or dictionary keys that lead to them so their paths differ."
+        )
+      }
+      tracked = StackTracker.Tracked(
+        record: StackRecord(path: path, nextID: .routesNextID, elements: []),
+        codingPath: components,
+        value: TypedRoutesValue<Screen>(routes: []), hasNested: [])
+    } else {
+      guard let existing = current[path], existing.codingPath == components,
+        existing.record.elements.count == position
+      else {
+        throw StorageError(
+          code: .invalidData,
+          message: "The route at `\(path)[\(position)]` was met without the routes before it.")
+      }
+      tracked = existing
+    }
+    // Nested stacks render their paths under this route's position.
+    idsByCodingPath[components] = (0...position).map { StackElementID(generation: $0) }
+    var routes = (tracked.value as? TypedRoutesValue<Screen>)?.routes ?? []
+    routes.append(route)
+
+    let old = previous[path]
+    let oldRoutes = (old?.value as? TypedRoutesValue<Screen>)?.routes
+    let oldElement = old.flatMap { $0.record.elements.indices.contains(position) ? $0 : nil }?
+      .record.elements[position]
+    let screenPath =
+      codingPath + route.screenCodingPath.map { CodingPathEncoder.KeyedKey($0) as any CodingKey }
+    var stored: StoredElement
+    var differs = false
+    if let oldElement, let oldRoutes, oldRoutes.indices.contains(position),
+      let equal = ElementEquality.comparator(for: Route<Screen>.self),
+      equal(oldRoutes[position], route)
+    {
+      stored = oldElement
+      if old?.hasNested.contains(id) == true {
+        // Equal, but stacks nested in it may have moved their next ID: walk, encode only if so.
+        let frame = try walkNested(route.screen, at: screenPath, userInfo: userInfo)
+        if frame.hasNested { tracked.hasNested.insert(id) }
+        if frame.dirty {
+          let encoded = try encode(route, id: id)
+          if encoded != oldElement {
+            differs = true
+            stored = encoded
+          }
+        }
+      }
+    } else {
+      let frame = try walkNested(route.screen, at: screenPath, userInfo: userInfo)
+      if frame.hasNested { tracked.hasNested.insert(id) }
+      let encoded = try encode(route, id: id)
+      if let oldElement, oldElement == encoded {
+        stored = oldElement
+      } else {
+        differs = true
+        stored = encoded
+      }
+    }
+    if differs || old == nil || (old?.record.elements.count ?? 0) <= position {
+      frames.last?.dirty = true
+    }
+    tracked.record.elements.append(stored)
+    tracked.value = TypedRoutesValue(routes: routes)
+    current[path] = tracked
   }
 
   private func walkNested<Element: Encodable>(

@@ -31,6 +31,8 @@ extension StorageError {
     public static let sequenceConflict = Code("sequenceConflict")
     /// No session has that identifier.
     public static let unknownSession = Code("unknownSession")
+    /// A session identifier that may not be written: empty, too long, or not printable text.
+    public static let invalidSessionID = Code("invalidSessionID")
     /// A session with that identifier already exists.
     public static let sessionExists = Code("sessionExists")
     /// A sequence or date lies outside the session's journal.

@@ -12,7 +12,8 @@ extension StorageError {
       advice = "The file is not an SQLite database; it was left unchanged."
     case .SQLITE_CORRUPT:
       code = .corrupt
-      advice = "The database is damaged; run `stackjournal verify` on it, or restore a backup."
+      advice = "The database is damaged; restore it from a backup (`stackjournal verify --db "
+        + "\(place)` lists what can still be read)."
     case .SQLITE_READONLY:
       code = .readOnly
       advice = "The file or its directory is not writable; check permissions."

@@ -21,7 +21,7 @@ public enum Timestamp {
   }
 
   /// The stored text of a date, to the nearest millisecond; a year outside 0000–9999 is
-  /// written with its sign, such as `+10000`.
+  /// written with its sign and at least four digits, such as `+10000` or `-0001`.
   public static func string(from date: Date) -> String {
     let milliseconds = milliseconds(date)
     var days = milliseconds / millisecondsPerDay
@@ -35,7 +35,7 @@ public enum Timestamp {
     text.reserveCapacity(24)
     if year < 0 || year > 9999 {
       text += year < 0 ? "-" : "+"
-      text += String(abs(year))
+      append(abs(year), width: 4, to: &text)
     } else {
       append(year, width: 4, to: &text)
     }
@@ -56,6 +56,10 @@ public enum Timestamp {
   }
 
   /// The date of a stored text `YYYY-MM-DDTHH:MM:SS.sssZ`, or `nil` when malformed.
+  ///
+  /// A day the month does not have (`2026-11-31`) and a leap second (`:60`) are refused: ``string(from:)`` never writes one, and reading it as the
+  /// next second would turn `9999-12-31T23:59:60` into a year this form cannot hold; reading
+  /// them as the next day or second would make a stored time print back differently.
   public static func date(from text: String) -> Date? {
     let bytes = Array(text.utf8)
     guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
@@ -73,13 +77,30 @@ public enum Timestamp {
     }
     guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
       let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-      let millisecond = number(20..<23), (1...12).contains(month), (1...31).contains(day),
-      hour < 24, minute < 60, second < 61
+      let millisecond = number(20..<23), (1...12).contains(month),
+      day >= 1, day <= Int64(length(ofMonth: Int(month), year: Int(year))),
+      hour < 24, minute < 60, second < 60
     else { return nil }
     let days = self.days(fromCivil: year, month, day)
     let milliseconds =
       days * millisecondsPerDay + ((hour * 60 + minute) * 60 + second) * 1000 + millisecond
     return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+  }
+
+  /// Midnight UTC of a day of the proleptic Gregorian calendar (year 0 is 1 BC, as in ISO
+  /// 8601), or `nil` when the month has no such day.
+  public static func midnight(year: Int, month: Int, day: Int) -> Date? {
+    guard (1...12).contains(month), day >= 1, day <= length(ofMonth: month, year: year) else {
+      return nil
+    }
+    let days = self.days(fromCivil: Int64(year), Int64(month), Int64(day))
+    return Date(timeIntervalSince1970: Double(days * millisecondsPerDay) / 1000)
+  }
+
+  /// The number of days of a month (1–12) of the proleptic Gregorian calendar.
+  static func length(ofMonth month: Int, year: Int) -> Int {
+    let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    return [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
   }
 
   private static func append(_ value: Int64, width: Int, to text: inout String) {

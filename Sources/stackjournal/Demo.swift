@@ -64,7 +64,11 @@ extension StackJournalTool {
         let message =
           (error as? StorageError)?.message ?? (error as? RestorationError)?.message
           ?? String(describing: error)
-        FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+        let printable = message.unicodeScalars.map {
+          SessionID.isPrintableScalar($0)
+            ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}"
+        }.joined()
+        FileHandle.standardError.write(Data("Error: \(printable)\n".utf8))
         throw ExitCode(2)
       }
     }
@@ -76,10 +80,31 @@ extension StackJournalTool {
       {
         throw DemoError("\(path) is a directory; give the path of a journal file.")
       }
+      if let session { try SessionID(session).validate() }
+      // An existing file is checked read-only first, so a refusal leaves it byte-for-byte as
+      // it was: its pages (a damaged one would fail the recording half-way) and the session.
+      var chosen = session.map(SessionID.init(rawValue:))
+      if FileManager.default.fileExists(atPath: path) {
+        let reader = try SQLiteJournal(path: path, options: .init(readOnly: true))
+        let problems = try reader.integrityCheck()
+        if !problems.isEmpty {
+          throw DemoError(
+            "The journal \(path) is damaged (SQLite's integrity check: "
+              + problems.prefix(3).joined(separator: "; ")
+              + "); nothing was recorded and the file was left as it "
+              + "was. Run `stackjournal verify --db \(path)`, or give another path.")
+        }
+        if let id = chosen, try reader.session(id) != nil {
+          throw DemoError(
+            "The session \(id) exists in \(path) already; choose another --session. The file "
+              + "was left as it was.")
+        }
+        chosen = try chosen ?? Self.freeSession(in: reader)
+      }
       let journal = try SQLiteJournal(
         path: path,
         options: .init(durability: durability.value, snapshotInterval: snapshotInterval))
-      let id = try session.map(SessionID.init(rawValue:)) ?? Self.freeSession(in: journal)
+      let id = try chosen ?? Self.freeSession(in: journal)
       let reducer = RootFeature().dependency(
         \.numberFact,
         actions > 0 ? NumberFactClient { NumberFactClient.fact(about: $0) } : .liveValue)

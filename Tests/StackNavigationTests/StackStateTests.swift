@@ -170,7 +170,7 @@ final class StackStateTests: XCTestCase {
 
   func testRoutesPresentAndDismiss() throws {
     var routes = StackState<Route<Screen>>([.root(.counter(.init()))])
-    routes.presentSheet(.numberFact(.init(number: 1)), withNavigation: true)
+    routes.presentSheet(.numberFact(.init(number: 1)), embedInNavigationView: true)
     routes.push(.counter(.init(count: 2)))
     routes.presentCover(.numberFact(.init(number: 3)))
     XCTAssertTrue(routes.dismiss())
@@ -179,11 +179,11 @@ final class StackStateTests: XCTestCase {
     XCTAssertEqual(routes.ids, [0])
     XCTAssertFalse(routes.dismiss())
 
-    routes.presentSheet(.counter(.init(count: 9)), withNavigation: true)
+    routes.presentSheet(.counter(.init(count: 9)), embedInNavigationView: true)
     let data = try JSONEncoder().encode(routes)
     let decoded = try JSONDecoder().decode(StackState<Route<Screen>>.self, from: data)
     XCTAssertEqual(decoded, routes)
-    XCTAssertEqual(decoded[id: 4], .sheet(.counter(.init(count: 9)), withNavigation: true))
+    XCTAssertEqual(decoded[id: 4], .sheet(.counter(.init(count: 9)), embedInNavigationView: true))
     XCTAssertTrue(decoded[id: 4]?.canPush ?? false)
   }
 

@@ -1,0 +1,198 @@
+import Foundation
+import StackNavigation
+
+/// Finds the stacks inside an encoded state without the app's types, to compare a snapshot's
+/// state with the stacks recorded beside it.
+///
+/// A stack encodes as `{"elements":[{"id":N,"state":…},…],"nextID":N}`; its path is rendered as
+/// ``StackPath`` renders a coding path (`path`, `tabs[1].path`, `sheets["42"].path`,
+/// `path[#3].counter.path`, the `_0` of an unlabeled enum payload left out).
+enum StateStacks {
+  /// One stack found in a state.
+  struct Found {
+    var path: String
+    var nextID: Int64
+    var ids: [Int64]
+    var states: [Any]
+  }
+
+  /// A sentence saying how the stacks in `state` differ from `stacks`, or `nil` when they
+  /// agree (or the state cannot be parsed, which the caller reports on its own).
+  static func disagreement(state: String, stacks: [StackRecord]) -> String? {
+    guard
+      let document = try? JSONSerialization.jsonObject(
+        with: Data(state.utf8), options: [.fragmentsAllowed])
+    else { return nil }
+    var found: [Found] = []
+    collect(document, path: "", into: &found)
+    let inState = Dictionary(found.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+    let recorded = Dictionary(stacks.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+    var parts: [String] = []
+    for path in Set(inState.keys).union(recorded.keys).sorted() {
+      let name = path.isEmpty ? "(root)" : path
+      switch (inState[path], recorded[path]) {
+      case (nil, _?):
+        parts.append("the stacks hold `\(name)`, the state does not")
+      case (_?, nil):
+        parts.append("the state holds a stack at `\(name)` the stacks do not")
+      case (let a?, let b?):
+        if a.nextID != Int64(b.nextID.generation) {
+          parts.append(
+            "`\(name)` has next ID \(a.nextID) in the state, \(b.nextID.generation) in the stacks")
+        } else if a.ids != b.elements.map({ Int64($0.id.generation) }) {
+          let recorded = b.elements.map { $0.id.generation }
+          parts.append("`\(name)` holds IDs \(a.ids) in the state, \(recorded) in the stacks")
+        } else {
+          for (index, element) in b.elements.enumerated() {
+            let stored = try? JSONSerialization.jsonObject(
+              with: Data(element.state.utf8), options: [.fragmentsAllowed])
+            guard let stored, same(stored, a.states[index]) else {
+              parts.append(
+                "`\(name)` element \(element.id) differs between the state and the stacks")
+              break
+            }
+          }
+        }
+      default:
+        break
+      }
+      if parts.count >= 3 { break }
+    }
+    return parts.isEmpty ? nil : parts.joined(separator: "; ")
+  }
+
+  private static func same(_ a: Any, _ b: Any) -> Bool {
+    switch (a, b) {
+    case (let a as [String: Any], let b as [String: Any]):
+      a.count == b.count && a.allSatisfy { key, value in b[key].map { same(value, $0) } ?? false }
+    case (let a as [Any], let b as [Any]):
+      a.count == b.count && zip(a, b).allSatisfy(same)
+    case (let a as NSNumber, let b as NSNumber):
+      a == b
+    case (let a as String, let b as String):
+      a == b
+    case (is NSNull, is NSNull):
+      true
+    default:
+      false
+    }
+  }
+
+  /// Whether a value has the shape of an encoded stack.
+  private static func stack(_ value: Any) -> (nextID: Int64, elements: [[String: Any]])? {
+    guard let object = value as? [String: Any], object.count == 2,
+      let next = object["nextID"] as? NSNumber, let elements = object["elements"] as? [Any]
+    else { return nil }
+    var result: [[String: Any]] = []
+    for element in elements {
+      guard let element = element as? [String: Any], element.count == 2,
+        element["id"] is NSNumber, element["state"] != nil
+      else { return nil }
+      result.append(element)
+    }
+    return (next.int64Value, result)
+  }
+
+  /// Whether a value has the shape of an encoded routes array: every element one route,
+  /// `{"<style>":{"screen":…}}`; returns each route's screen.
+  private static func routes(_ value: Any) -> [Any]? {
+    guard let array = value as? [Any], !array.isEmpty else { return nil }
+    var screens: [Any] = []
+    for element in array {
+      guard let route = element as? [String: Any], route.count == 1,
+        let style = route.keys.first, StackPath.routeStyles.contains(style),
+        let body = route[style] as? [String: Any], let screen = body["screen"]
+      else { return nil }
+      screens.append(screen)
+    }
+    return screens
+  }
+
+  private static func collect(_ value: Any, path: String, into found: inout [Found]) {
+    if let screens = routes(value), let array = value as? [Any] {
+      // A coordinator's routes: a stack whose IDs are the positions (see `StackPath`).
+      found.append(
+        Found(
+          path: path, nextID: Int64(StackElementID.routesNextID.generation),
+          ids: array.indices.map(Int64.init), states: array))
+      for (position, screen) in screens.enumerated() {
+        collect(screen, path: path + "[#\(position)]", into: &found)
+      }
+      return
+    }
+    if let (nextID, elements) = stack(value) {
+      found.append(
+        Found(
+          path: path, nextID: nextID,
+          ids: elements.map { ($0["id"] as! NSNumber).int64Value },
+          states: elements.map { $0["state"]! }))
+      for element in elements {
+        let id = (element["id"] as! NSNumber).int64Value
+        collect(element["state"]!, path: path + "[#\(id)]", into: &found)
+      }
+      return
+    }
+    if let object = value as? [String: Any] {
+      for (key, child) in object {
+        let next: String
+        if key == "_0" {
+          next = path
+        } else if StackPath.isDigits(key) {
+          next = path + "[\"\(key)\"]"
+        } else {
+          next = path.isEmpty ? key : path + "." + key
+        }
+        collect(child, path: next, into: &found)
+      }
+    } else if let array = value as? [Any] {
+      for (index, child) in array.enumerated() {
+        collect(child, path: path + "[\(index)]", into: &found)
+      }
+    }
+  }
+}
+
+/// Checks, without the app's types, that an entry's type is the case path of its payload.
+///
+/// A payload in the synthesized `Codable` form of an enum is `{"case": {…associated values…}}`;
+/// the type names the cases from the outermost in, descending into an associated value that is
+/// itself an enum: `path.element.counter.incrementButtonTapped` for
+/// `{"path":{"_0":{"element":{"action":{"counter":{"_0":{"incrementButtonTapped":{}}}},`
+/// `"id":3}}}}`.
+/// A payload of another shape (an app's own encoding) is not judged.
+enum ActionTypeCheck {
+  /// A sentence when the type cannot be the payload's case path; `nil` when it can.
+  static func mismatch(type: String, payload: String) -> String? {
+    if type.hasPrefix("stackjournal.") { return nil }
+    guard
+      let document = try? JSONSerialization.jsonObject(
+        with: Data(payload.utf8), options: [.fragmentsAllowed]),
+      let top = document as? [String: Any], top.count == 1, top.values.first is [String: Any]
+    else { return nil }
+    let names = type.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    var candidates: [Any] = [document]
+    for (index, name) in names.enumerated() {
+      // The enums this level may be: the candidates that are objects of one key.
+      let matching = candidates.compactMap { candidate -> Any? in
+        guard let object = candidate as? [String: Any], object.count == 1,
+          let value = object[name]
+        else { return nil }
+        return value
+      }
+      guard !matching.isEmpty else {
+        let found = candidates.compactMap { ($0 as? [String: Any])?.keys.first }.sorted()
+        let level = names[..<index].joined(separator: ".")
+        let cases =
+          found.isEmpty ? "no case" : "case " + found.map { "`" + $0 + "`" }.joined(separator: ", ")
+        return "the type `\(type)` does not match the payload: "
+          + (level.isEmpty ? "" : "after `\(level)` ") + "the payload holds \(cases), not `\(name)`"
+      }
+      // The associated values of the case: each may be the next enum.
+      candidates = matching.flatMap { value -> [Any] in
+        guard let values = value as? [String: Any] else { return [] }
+        return Array(values.values)
+      }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import StackStorage
+import XCTest
+
+final class TimestampTests: XCTestCase {
+  /// Found by fuzzing: a leap second read as the next second turned 9999-12-31T23:59:60.999Z
+  /// into `+10000-01-01…`, which the stored form cannot read back. Leap seconds are refused.
+  func testALeapSecondIsNotAStoredTime() {
+    XCTAssertNil(Timestamp.date(from: "9999-12-31T23:59:60.999Z"))
+    XCTAssertNil(Timestamp.date(from: "2026-06-30T23:59:60.000Z"))
+    let last = Timestamp.date(from: "9999-12-31T23:59:59.999Z")
+    XCTAssertEqual(last.map(Timestamp.string(from:)), "9999-12-31T23:59:59.999Z")
+  }
+
+  /// Found by fuzzing: November 31st read as December 1st. A day the month lacks is refused.
+  func testADayTheMonthDoesNotHaveIsNotAStoredTime() {
+    XCTAssertNil(Timestamp.date(from: "2026-11-31T14:02:26.123Z"))
+    XCTAssertNil(Timestamp.date(from: "2025-02-29T00:00:00.000Z"))
+    XCTAssertNotNil(Timestamp.date(from: "2024-02-29T00:00:00.000Z"))
+    XCTAssertNotNil(Timestamp.date(from: "2026-12-31T00:00:00.000Z"))
+  }
+
+  /// Year 0 exists in the stored (proleptic Gregorian) form, and years before it keep four
+  /// digits after their sign.
+  func testYearZeroAndEarlierYears() throws {
+    let zero = try XCTUnwrap(Timestamp.midnight(year: 0, month: 1, day: 1))
+    XCTAssertEqual(Timestamp.string(from: zero), "0000-01-01T00:00:00.000Z")
+    XCTAssertEqual(Timestamp.date(from: "0000-01-01T00:00:00.000Z"), zero)
+    XCTAssertEqual(
+      Timestamp.string(from: zero.addingTimeInterval(-86_400)), "-0001-12-31T00:00:00.000Z")
+    XCTAssertNil(Timestamp.midnight(year: 2025, month: 2, day: 29))
+    XCTAssertNotNil(Timestamp.midnight(year: 2024, month: 2, day: 29))
+  }
+}

@@ -141,8 +141,9 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
   let router = Router()
   router.add(middleware: JSONErrorMiddleware())
   let journal = registry.journal
-  let replayer = Replayer<SignupWizard.State, SignupWizard.Action>(journal: journal) {
-    SignupWizard()
+  // A replayer is cheap to make; one per request keeps the closures free of shared state.
+  @Sendable func replayer() -> Replayer<SignupWizard.State, SignupWizard.Action> {
+    Replayer(journal: journal) { SignupWizard() }
   }
 
   router.get("/health/live") { _, _ in try json(Health(status: "live")) }
@@ -220,14 +221,14 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
     if let at = query.get("at") {
       let sequence = try parseSequence(at)
       guard try journal.session(id) != nil else { throw StorageError(code: .unknownSession, message: "") }
-      let restored = try replayer.restore(session: id, at: .sequence(sequence))
+      let restored = try replayer().restore(session: id, at: .sequence(sequence))
       return try json(
         StackResponse(session: id.rawValue, sequence: restored.sequence, stack: try StackView(restored.state)))
     }
     if let time = query.get("time") {
       let date = try parseTime(time)
       guard try journal.session(id) != nil else { throw StorageError(code: .unknownSession, message: "") }
-      let restored = try replayer.restore(session: id, at: .date(date))
+      let restored = try replayer().restore(session: id, at: .date(date))
       return try json(
         StackResponse(session: id.rawValue, sequence: restored.sequence, stack: try StackView(restored.state)))
     }
@@ -255,7 +256,7 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
     }
     let target: RestoreTarget =
       if let at = fork.at { .sequence(at) } else if let time = fork.time { .date(try parseTime(time)) } else { .head }
-    let into = fork.into.map(SessionID.init) ?? SessionID.random()
+    let into = fork.into.map { SessionID($0) } ?? SessionID.random()
     if into.problem != nil {
       throw APIError(
         .badRequest, code: "invalidSessionID",
@@ -291,8 +292,8 @@ public func runService(_ configuration: ServiceConfiguration, logger: Logger) as
     services: [IdleSweeper(registry: registry, interval: configuration.sweepInterval)],
     onServerRunning: { channel in
       // One line a parent process can wait for, with the port actually bound (for `--port 0`).
-      print("listening on \(configuration.host):\(channel.localAddress?.port ?? configuration.port)")
-      fflush(stdout)
+      let port = channel.localAddress?.port ?? configuration.port
+      FileHandle.standardOutput.write(Data("listening on \(configuration.host):\(port)\n".utf8))
     },
     logger: logger)
   try await app.runService()

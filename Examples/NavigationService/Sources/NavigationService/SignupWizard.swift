@@ -136,3 +136,8 @@ public struct ConfirmStep {
     Reduce { _, _ in .none }
   }
 }
+
+// The enum `@Reducer` generates `Path.State` and `Path.Action`; their conformances are declared
+// here, as for any `@Reducer enum`.
+extension SignupWizard.Path.State: Equatable, Codable, Sendable {}
+extension SignupWizard.Path.Action: Equatable, Codable, Sendable {}

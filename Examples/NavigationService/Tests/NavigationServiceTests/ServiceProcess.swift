@@ -138,23 +138,21 @@ final class ServiceProcess: @unchecked Sendable {
   }
 }
 
-/// The actions of the wizard, as JSON.
+/// The actions of the wizard, as JSON: Swift's synthesized `Codable` form, where an unlabeled
+/// associated value is under `_0`.
 enum Actions {
   static let start = #"{"startTapped": {}}"#
   static let cancel = #"{"cancelTapped": {}}"#
+  static func element(_ id: Int, _ step: String, _ action: String) -> String {
+    #"{"path": {"_0": {"element": {"id": \#(id), "action": {"\#(step)": {"_0": \#(action)}}}}}}"#
+  }
   static func name(_ id: Int, _ name: String) -> String {
-    #"{"path": {"element": {"id": \#(id), "action": {"name": {"nameChanged": {"name": "\#(name)"}}}}}}"#
+    element(id, "name", #"{"nameChanged": {"name": "\#(name)"}}"#)
   }
-  static func nameNext(_ id: Int) -> String {
-    #"{"path": {"element": {"id": \#(id), "action": {"name": {"nextTapped": {}}}}}}"#
-  }
+  static func nameNext(_ id: Int) -> String { element(id, "name", #"{"nextTapped": {}}"#) }
   static func plan(_ id: Int, _ plan: String) -> String {
-    #"{"path": {"element": {"id": \#(id), "action": {"plan": {"planChosen": {"plan": "\#(plan)"}}}}}}"#
+    element(id, "plan", #"{"planChosen": {"plan": "\#(plan)"}}"#)
   }
-  static func planNext(_ id: Int) -> String {
-    #"{"path": {"element": {"id": \#(id), "action": {"plan": {"nextTapped": {}}}}}}"#
-  }
-  static func submit(_ id: Int) -> String {
-    #"{"path": {"element": {"id": \#(id), "action": {"confirm": {"submitTapped": {}}}}}}"#
-  }
+  static func planNext(_ id: Int) -> String { element(id, "plan", #"{"nextTapped": {}}"#) }
+  static func submit(_ id: Int) -> String { element(id, "confirm", #"{"submitTapped": {}}"#) }
 }

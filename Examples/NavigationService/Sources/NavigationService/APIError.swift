@@ -31,7 +31,9 @@ public struct APIError: Error, HTTPResponseError, Sendable {
   }
 
   public func response(from request: Request, context: some RequestContext) throws -> Response {
-    let data = try JSONEncoder().encode(
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let data = try encoder.encode(
       Body(error: .init(code: code, message: message, retryable: retryAfter != nil)))
     var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
     if let retryAfter { headers[.retryAfter] = String(retryAfter) }

@@ -5,7 +5,7 @@ import PackageDescription
 /// the library's build does not carry Hummingbird.
 let package = Package(
   name: "NavigationService",
-  platforms: [.macOS(.v14)],
+  platforms: [.macOS(.v15)],  // Synchronization.Mutex
   products: [
     .executable(name: "navigation-service", targets: ["navigation-service"]),
   ],

@@ -132,7 +132,13 @@ func describe(_ error: DecodingError) -> String {
   @unknown default:
     path = []
   }
-  let text = path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+  // Keys come from the client: only plain identifiers are repeated, anything else is `?`.
+  let text = path.map { key -> String in
+    if let index = key.intValue { return String(index) }
+    let plain = key.stringValue.count <= 40
+      && key.stringValue.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+    return plain ? key.stringValue : "?"
+  }.joined(separator: ".")
   return text.isEmpty ? "at the top level" : "at \(String(text.prefix(120)))"
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import StackNavigation
+import Synchronization
 import StackRestoration
 import StackStorage
 
@@ -8,6 +9,8 @@ import StackStorage
 final class SessionHandle: Sendable {
   let store: RecordingStore<SignupWizard.State, SignupWizard.Action>
   private let queue = SerialQueue()
+  /// Requests running or waiting on this session, and when the last one finished.
+  private let activity = Mutex<(running: Int, finished: ContinuousClock.Instant)>((0, .now))
 
   init(store: RecordingStore<SignupWizard.State, SignupWizard.Action>) {
     self.store = store
@@ -18,7 +21,15 @@ final class SessionHandle: Sendable {
       async throws -> T
   ) async throws -> T {
     let store = self.store
+    activity.withLock { $0.running += 1 }
+    defer { activity.withLock { $0 = ($0.running - 1, .now) } }
     return try await queue.run { try await body(store) }
+  }
+
+  /// Whether no request has touched the session since `deadline` and none is running: only then
+  /// may it be dropped, so that two stores of one session never write at once.
+  func isIdle(since deadline: ContinuousClock.Instant) -> Bool {
+    activity.withLock { $0.running == 0 && $0.finished < deadline }
   }
 }
 
@@ -122,7 +133,9 @@ public actor SessionRegistry {
   /// Drops the sessions idle for longer than `idleTimeout`; returns how many.
   @discardableResult
   public func evictIdle(now: ContinuousClock.Instant = .now) -> Int {
-    let idle = entries.filter { now - $0.value.lastUsed > idleTimeout }.map(\.key)
+    let deadline = now - idleTimeout
+    let idle = entries.filter { $0.value.lastUsed < deadline && $0.value.handle.isIdle(since: deadline) }
+      .map(\.key)
     for id in idle { entries[id] = nil }
     evictions += idle.count
     return idle.count

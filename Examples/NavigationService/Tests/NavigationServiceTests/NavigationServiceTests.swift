@@ -157,6 +157,10 @@ struct NavigationServiceTests {
       try await service.request("POST", "/sessions/s/actions", body: #"{"<b>launch</b>": {}}"#),
       400, "undecodableAction")
     expectError(
+      try await service.request(
+        "POST", "/sessions/s/actions", body: #"{"path": {"_0": {"<img src=x>": {"id": 0}}}}"#),
+      400, "undecodableAction")
+    expectError(
       try await service.request("POST", "/sessions/s/actions", body: "<html>not json"), 400,
       "undecodableAction")
     expectError(try await service.request("GET", "/sessions/s/stack?at=-1"), 400, "badSequence")

@@ -228,6 +228,50 @@ struct NavigationServiceTests {
     #expect(second.terminate() == 0)
   }
 
+  @Test("SIGTERM while clients write: exit 0, and every acknowledged action is in the journal")
+  func shutdownUnderLoad() async throws {
+    let folder = try TemporaryFolder()
+    var service = try ServiceProcess(database: folder.database)
+    let clients = 10
+    for client in 0..<clients {
+      _ = try await service.request("POST", "/sessions", body: #"{"id": "w\#(client)"}"#)
+    }
+    let writer = service
+    let acknowledged = await withTaskGroup(of: (Int, Int).self) { group in
+      for client in 0..<clients {
+        group.addTask {
+          var last = 0
+          // Push and pop until the service goes away; count what it acknowledged.
+          for index in 0..<10_000 {
+            let action = index % 2 == 0 ? Actions.start : Actions.cancel
+            guard
+              let reply = try? await writer.request(
+                "POST", "/sessions/w\(client)/actions", body: action),
+              reply.status == 200, let sequence = reply.sequence
+            else { break }
+            last = sequence
+          }
+          return (client, last)
+        }
+      }
+      try? await Task.sleep(for: .milliseconds(500))
+      #expect(writer.terminate() == 0)
+      var result: [Int: Int] = [:]
+      for await (client, last) in group { result[client] = last }
+      return result
+    }
+    #expect(acknowledged.values.contains { $0 > 0 }, "no action was acknowledged before SIGTERM")
+    service = try ServiceProcess(database: folder.database)
+    for client in 0..<clients {
+      let stack = try await service.request("GET", "/sessions/w\(client)/stack")
+      let head = stack.sequence ?? -1
+      #expect(head >= acknowledged[client] ?? 0, "w\(client): head \(head)")
+      // Pushes are odd sequences: ID n was handed out at sequence 2n + 1.
+      #expect(stack.nextID == (head + 1) / 2, "w\(client): \(stack.text)")
+    }
+    #expect(service.terminate() == 0)
+  }
+
   @Test("health endpoints, and SIGTERM stops the service cleanly")
   func healthAndShutdown() async throws {
     let folder = try TemporaryFolder()

@@ -7,7 +7,7 @@ let package = Package(
   name: "NavigationService",
   platforms: [.macOS(.v15)],  // Synchronization.Mutex
   products: [
-    .executable(name: "navigation-service", targets: ["navigation-service"]),
+    .executable(name: "navigation-service", targets: ["navigation-service"])
   ],
   dependencies: [
     // The identity of a path dependency is its folder name, which differs between checkouts.

@@ -14,7 +14,8 @@ public struct APIError: Error, HTTPResponseError, Sendable {
   /// Seconds after which the request may be retried (`Retry-After`), for conflicts.
   public var retryAfter: Int?
 
-  public init(_ status: HTTPResponse.Status, code: String, message: String, retryAfter: Int? = nil) {
+  public init(_ status: HTTPResponse.Status, code: String, message: String, retryAfter: Int? = nil)
+  {
     self.status = status
     self.code = code
     self.message = String(message.prefix(500))
@@ -49,9 +50,11 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     case let error as StorageError:
       switch error.code {
       case .unknownSession:
-        return APIError(.notFound, code: "unknownSession", message: "No session has that identifier.")
+        return APIError(
+          .notFound, code: "unknownSession", message: "No session has that identifier.")
       case .sessionExists:
-        return APIError(.conflict, code: "sessionExists", message: "A session with that identifier exists.")
+        return APIError(
+          .conflict, code: "sessionExists", message: "A session with that identifier exists.")
       case .invalidSessionID:
         return APIError(.badRequest, code: "invalidSessionID", message: error.message)
       case .sequenceConflict:
@@ -79,14 +82,16 @@ public struct APIError: Error, HTTPResponseError, Sendable {
           .contentTooLarge, code: "bodyTooLarge",
           message: "The request body is larger than \(ServiceConfiguration.maximumBodySize) bytes.")
       default:
-        return APIError(error.status, code: "http\(error.status.code)", message: error.status.reasonPhrase)
+        return APIError(
+          error.status, code: "http\(error.status.code)", message: error.status.reasonPhrase)
       }
     case let error as any HTTPResponseError where error.status == .contentTooLarge:
       return APIError(
         .contentTooLarge, code: "bodyTooLarge",
         message: "The request body is larger than \(ServiceConfiguration.maximumBodySize) bytes.")
     case let error as any HTTPResponseError:
-      return APIError(error.status, code: "http\(error.status.code)", message: error.status.reasonPhrase)
+      return APIError(
+        error.status, code: "http\(error.status.code)", message: error.status.reasonPhrase)
     default:
       return APIError(.internalServerError, code: "internal", message: "The request failed.")
     }

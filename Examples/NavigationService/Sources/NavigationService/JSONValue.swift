@@ -33,12 +33,12 @@ public enum JSONValue: Codable, Equatable, Sendable {
     var container = encoder.singleValueContainer()
     switch self {
     case .null: try container.encodeNil()
-    case let .bool(value): try container.encode(value)
-    case let .integer(value): try container.encode(value)
-    case let .number(value): try container.encode(value)
-    case let .string(value): try container.encode(value)
-    case let .array(value): try container.encode(value)
-    case let .object(value): try container.encode(value)
+    case .bool(let value): try container.encode(value)
+    case .integer(let value): try container.encode(value)
+    case .number(let value): try container.encode(value)
+    case .string(let value): try container.encode(value)
+    case .array(let value): try container.encode(value)
+    case .object(let value): try container.encode(value)
     }
   }
 

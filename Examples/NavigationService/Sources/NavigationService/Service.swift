@@ -71,7 +71,6 @@ struct Health: Encodable {
   var evictions: Int?
 }
 
-
 /// Encodes a value as a JSON response.
 func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
   let encoder = JSONEncoder()
@@ -126,8 +125,8 @@ func parseTime(_ text: String) throws -> Date {
 func describe(_ error: DecodingError) -> String {
   let path: [any CodingKey]
   switch error {
-  case let .dataCorrupted(context), let .keyNotFound(_, context), let .typeMismatch(_, context),
-    let .valueNotFound(_, context):
+  case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
+    .valueNotFound(_, let context):
     path = context.codingPath
   @unknown default:
     path = []
@@ -135,8 +134,11 @@ func describe(_ error: DecodingError) -> String {
   // Keys come from the client: only plain identifiers are repeated, anything else is `?`.
   let text = path.map { key -> String in
     if let index = key.intValue { return String(index) }
-    let plain = key.stringValue.count <= 40
-      && key.stringValue.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+    let plain =
+      key.stringValue.count <= 40
+      && key.stringValue.unicodeScalars.allSatisfy {
+        $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
+      }
     return plain ? key.stringValue : "?"
   }.joined(separator: ".")
   return text.isEmpty ? "at the top level" : "at \(String(text.prefix(120)))"
@@ -180,12 +182,14 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
         if id.problem != nil {
           throw APIError(
             .badRequest, code: "invalidSessionID",
-            message: "A session identifier is 1 to \(SessionID.maximumLength) printable characters.")
+            message: "A session identifier is 1 to \(SessionID.maximumLength) printable characters."
+          )
         }
       }
     }
     let handle = try await registry.create(id)
-    let (sequence, state) = try await handle.perform { store in (store.sequence, await store.state) }
+    let (sequence, state) = try await handle.perform { store in (store.sequence, await store.state)
+    }
     return try json(
       SessionCreated(session: id.rawValue, sequence: sequence, stack: try StackView(state)),
       status: .created)
@@ -226,20 +230,27 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
     let query = request.uri.queryParameters
     if let at = query.get("at") {
       let sequence = try parseSequence(at)
-      guard try journal.session(id) != nil else { throw StorageError(code: .unknownSession, message: "") }
+      guard try journal.session(id) != nil else {
+        throw StorageError(code: .unknownSession, message: "")
+      }
       let restored = try replayer().restore(session: id, at: .sequence(sequence))
       return try json(
-        StackResponse(session: id.rawValue, sequence: restored.sequence, stack: try StackView(restored.state)))
+        StackResponse(
+          session: id.rawValue, sequence: restored.sequence, stack: try StackView(restored.state)))
     }
     if let time = query.get("time") {
       let date = try parseTime(time)
-      guard try journal.session(id) != nil else { throw StorageError(code: .unknownSession, message: "") }
+      guard try journal.session(id) != nil else {
+        throw StorageError(code: .unknownSession, message: "")
+      }
       let restored = try replayer().restore(session: id, at: .date(date))
       return try json(
-        StackResponse(session: id.rawValue, sequence: restored.sequence, stack: try StackView(restored.state)))
+        StackResponse(
+          session: id.rawValue, sequence: restored.sequence, stack: try StackView(restored.state)))
     }
     let (handle, rehydrated) = try await registry.handle(id)
-    let (sequence, state) = try await handle.perform { store in (store.sequence, await store.state) }
+    let (sequence, state) = try await handle.perform { store in (store.sequence, await store.state)
+    }
     return try json(
       StackResponse(
         session: id.rawValue, sequence: sequence, stack: try StackView(state),
@@ -255,20 +266,25 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
     } catch {
       throw APIError(
         .badRequest, code: "badRequest",
-        message: "The body is {\"at\": SEQUENCE} or {\"time\": ISO8601}, with an optional \"into\".")
+        message: "The body is {\"at\": SEQUENCE} or {\"time\": ISO8601}, with an optional \"into\"."
+      )
     }
     if let at = fork.at, at < 0 {
       throw APIError(.badRequest, code: "badSequence", message: "A sequence is 0 or more.")
     }
     let target: RestoreTarget =
-      if let at = fork.at { .sequence(at) } else if let time = fork.time { .date(try parseTime(time)) } else { .head }
+      if let at = fork.at { .sequence(at) } else if let time = fork.time {
+        .date(try parseTime(time))
+      } else { .head }
     let into = fork.into.map { SessionID($0) } ?? SessionID.random()
     if into.problem != nil {
       throw APIError(
         .badRequest, code: "invalidSessionID",
         message: "A session identifier is 1 to \(SessionID.maximumLength) printable characters.")
     }
-    guard try journal.session(id) != nil else { throw StorageError(code: .unknownSession, message: "") }
+    guard try journal.session(id) != nil else {
+      throw StorageError(code: .unknownSession, message: "")
+    }
     if try journal.session(into) != nil {
       throw StorageError(code: .sessionExists, message: "")
     }

@@ -1,8 +1,8 @@
 import Foundation
 import StackNavigation
-import Synchronization
 import StackRestoration
 import StackStorage
+import Synchronization
 
 /// The store of one session, with the requests on it run one after another so that the sequence
 /// and stack a response reports are those of its own action.
@@ -17,7 +17,8 @@ final class SessionHandle: Sendable {
   }
 
   func perform<T: Sendable>(
-    _ body: @escaping @Sendable (RecordingStore<SignupWizard.State, SignupWizard.Action>)
+    _ body:
+      @escaping @Sendable (RecordingStore<SignupWizard.State, SignupWizard.Action>)
       async throws -> T
   ) async throws -> T {
     let store = self.store
@@ -134,8 +135,10 @@ public actor SessionRegistry {
   @discardableResult
   public func evictIdle(now: ContinuousClock.Instant = .now) -> Int {
     let deadline = now - idleTimeout
-    let idle = entries.filter { $0.value.lastUsed < deadline && $0.value.handle.isIdle(since: deadline) }
-      .map(\.key)
+    let idle = entries.filter {
+      $0.value.lastUsed < deadline && $0.value.handle.isIdle(since: deadline)
+    }
+    .map(\.key)
     for id in idle { entries[id] = nil }
     evictions += idle.count
     return idle.count

@@ -44,12 +44,12 @@ public struct SignupWizard {
         state.path.removeAll()
         return .none
 
-      case let .path(.element(id: id, action: .name(.nextTapped))):
+      case .path(.element(id: let id, action: .name(.nextTapped))):
         guard let name = state.path[id: id]?.name?.name, !name.isEmpty else { return .none }
         state.path.append(.plan(PlanStep.State(name: name)))
         return .none
 
-      case let .path(.element(id: id, action: .plan(.nextTapped))):
+      case .path(.element(id: let id, action: .plan(.nextTapped))):
         guard let step = state.path[id: id]?.plan, let plan = step.plan else { return .none }
         state.path.append(.confirm(ConfirmStep.State(name: step.name, plan: plan)))
         return .none
@@ -82,7 +82,7 @@ public struct NameStep {
   public init() {}
   public var body: some ReducerOf<Self> {
     Reduce { state, action in
-      if case let .nameChanged(name) = action { state.name = String(name.prefix(200)) }
+      if case .nameChanged(let name) = action { state.name = String(name.prefix(200)) }
       return .none
     }
   }
@@ -110,7 +110,7 @@ public struct PlanStep {
   public init() {}
   public var body: some ReducerOf<Self> {
     Reduce { state, action in
-      if case let .planChosen(plan) = action, Self.plans.contains(plan) { state.plan = plan }
+      if case .planChosen(let plan) = action, Self.plans.contains(plan) { state.plan = plan }
       return .none
     }
   }

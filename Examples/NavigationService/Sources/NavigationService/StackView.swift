@@ -18,7 +18,7 @@ public struct StackView: Codable, Equatable, Sendable {
       guard let element = state.path[id: id] else { continue }
       ids.append(id.generation)
       // A synthesized enum encoding has one key, the case: `{"name": {"_0": {…}}}`.
-      guard case let .object(object) = try JSONValue(encoding: element),
+      guard case .object(let object) = try JSONValue(encoding: element),
         let (name, payload) = object.first, object.count == 1
       else {
         cases.append("?")
@@ -26,7 +26,7 @@ public struct StackView: Codable, Equatable, Sendable {
         continue
       }
       cases.append(name)
-      if case let .object(fields) = payload, fields.count == 1, let inner = fields["_0"] {
+      if case .object(let fields) = payload, fields.count == 1, let inner = fields["_0"] {
         states.append(inner)
       } else {
         states.append(payload)

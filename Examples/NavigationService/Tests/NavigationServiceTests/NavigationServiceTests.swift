@@ -151,7 +151,8 @@ struct NavigationServiceTests {
       try await service.request("POST", "/sessions/nobody/actions", body: Actions.start), 404,
       "unknownSession")
     expectError(
-      try await service.request("POST", "/sessions/%3Cscript%3Ealert(1)%3C%2Fscript%3E/actions", body: Actions.start),
+      try await service.request(
+        "POST", "/sessions/%3Cscript%3Ealert(1)%3C%2Fscript%3E/actions", body: Actions.start),
       404, "unknownSession")
     expectError(
       try await service.request("POST", "/sessions/s/actions", body: #"{"<b>launch</b>": {}}"#),
@@ -165,8 +166,10 @@ struct NavigationServiceTests {
       "undecodableAction")
     expectError(try await service.request("GET", "/sessions/s/stack?at=-1"), 400, "badSequence")
     expectError(try await service.request("GET", "/sessions/s/stack?at=abc"), 400, "badSequence")
-    expectError(try await service.request("GET", "/sessions/s/stack?at=2"), 422, "sequenceOutOfRange")
-    expectError(try await service.request("GET", "/sessions/s/stack?time=yesterday"), 400, "badTime")
+    expectError(
+      try await service.request("GET", "/sessions/s/stack?at=2"), 422, "sequenceOutOfRange")
+    expectError(
+      try await service.request("GET", "/sessions/s/stack?time=yesterday"), 400, "badTime")
     expectError(
       try await service.request("GET", "/sessions/s/stack?time=1999-01-01T00:00:00Z"), 422,
       "sequenceOutOfRange")
@@ -190,7 +193,8 @@ struct NavigationServiceTests {
   @Test("an idle session is evicted and rehydrated from the journal on the next request")
   func eviction() async throws {
     let folder = try TemporaryFolder()
-    let service = try ServiceProcess(database: folder.database, extraArguments: ["--idle-seconds", "0.3"])
+    let service = try ServiceProcess(
+      database: folder.database, extraArguments: ["--idle-seconds", "0.3"])
     _ = try await service.request("POST", "/sessions", body: #"{"id": "idle"}"#)
     try await service.send("idle", Actions.start)
     try await Task.sleep(for: .seconds(1.5))

@@ -66,7 +66,8 @@ final class ServiceProcess: @unchecked Sendable {
     }
     guard let found else {
       process.terminate()
-      throw ServiceError(description: "the service did not start: \(String(decoding: buffer, as: UTF8.self))")
+      throw ServiceError(
+        description: "the service did not start: \(String(decoding: buffer, as: UTF8.self))")
     }
     port = found
     // Keep draining the output so the child never blocks on a full pipe.

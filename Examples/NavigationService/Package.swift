@@ -1,0 +1,42 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// An HTTP service that keeps navigation sessions in a StackJournal file. Its own package so that
+/// the library's build does not carry Hummingbird.
+let package = Package(
+  name: "NavigationService",
+  platforms: [.macOS(.v15)],  // Synchronization.Mutex
+  products: [
+    .executable(name: "navigation-service", targets: ["navigation-service"])
+  ],
+  dependencies: [
+    // The identity of a path dependency is its folder name, which differs between checkouts.
+    .package(name: "StackJournal", path: "../.."),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+  ],
+  targets: [
+    .target(
+      name: "NavigationService",
+      dependencies: [
+        .product(name: "StackNavigation", package: "StackJournal"),
+        .product(name: "StackStorage", package: "StackJournal"),
+        .product(name: "StackRestoration", package: "StackJournal"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ]
+    ),
+    .executableTarget(
+      name: "navigation-service",
+      dependencies: [
+        "NavigationService",
+        .product(name: "Hummingbird", package: "hummingbird"),
+      ]
+    ),
+    .testTarget(
+      name: "NavigationServiceTests",
+      dependencies: ["navigation-service"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

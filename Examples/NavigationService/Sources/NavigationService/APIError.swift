@@ -1,0 +1,117 @@
+import Foundation
+import Hummingbird
+import StackRestoration
+import StackStorage
+
+/// An error the API reports as `{"error": {"code": …, "message": …}}` with a 4xx or 5xx status.
+///
+/// Messages are the service's own words; what a client sent appears only as JSON-escaped text,
+/// bounded, and the body is always `application/json`, never markup.
+public struct APIError: Error, HTTPResponseError, Sendable {
+  public var status: HTTPResponse.Status
+  public var code: String
+  public var message: String
+  /// Seconds after which the request may be retried (`Retry-After`), for conflicts.
+  public var retryAfter: Int?
+
+  public init(_ status: HTTPResponse.Status, code: String, message: String, retryAfter: Int? = nil)
+  {
+    self.status = status
+    self.code = code
+    self.message = String(message.prefix(500))
+    self.retryAfter = retryAfter
+  }
+
+  struct Body: Encodable {
+    struct Detail: Encodable {
+      var code: String
+      var message: String
+      var retryable: Bool
+    }
+    var error: Detail
+  }
+
+  public func response(from request: Request, context: some RequestContext) throws -> Response {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let data = try encoder.encode(
+      Body(error: .init(code: code, message: message, retryable: retryAfter != nil)))
+    var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+    if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+    return Response(
+      status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+  }
+
+  /// The API error for an error thrown while serving a request.
+  static func from(_ error: any Error) -> APIError {
+    switch error {
+    case let error as APIError:
+      return error
+    case let error as StorageError:
+      switch error.code {
+      case .unknownSession:
+        return APIError(
+          .notFound, code: "unknownSession", message: "No session has that identifier.")
+      case .sessionExists:
+        return APIError(
+          .conflict, code: "sessionExists", message: "A session with that identifier exists.")
+      case .invalidSessionID:
+        return APIError(.badRequest, code: "invalidSessionID", message: error.message)
+      case .sequenceConflict:
+        return APIError(
+          .conflict, code: "sequenceConflict",
+          message: "Another writer appended to this session first; send the action again.",
+          retryAfter: 0)
+      case .busy:
+        return APIError(
+          .serviceUnavailable, code: "busy", message: "The journal is busy; try again.",
+          retryAfter: 1)
+      case .sequenceOutOfRange:
+        return APIError(.unprocessableContent, code: "sequenceOutOfRange", message: error.message)
+      default:
+        return APIError(.internalServerError, code: error.code.name, message: "The journal failed.")
+      }
+    case let error as RestorationError where error.code == .outOfRange:
+      return APIError(.unprocessableContent, code: "sequenceOutOfRange", message: error.message)
+    case let error as HTTPError:
+      switch error.status {
+      case .notFound:
+        return APIError(.notFound, code: "notFound", message: "No such endpoint.")
+      case .contentTooLarge:
+        return APIError(
+          .contentTooLarge, code: "bodyTooLarge",
+          message: "The request body is larger than \(ServiceConfiguration.maximumBodySize) bytes.")
+      default:
+        return APIError(
+          error.status, code: "http\(error.status.code)", message: error.status.reasonPhrase)
+      }
+    case let error as any HTTPResponseError where error.status == .contentTooLarge:
+      return APIError(
+        .contentTooLarge, code: "bodyTooLarge",
+        message: "The request body is larger than \(ServiceConfiguration.maximumBodySize) bytes.")
+    case let error as any HTTPResponseError:
+      return APIError(
+        error.status, code: "http\(error.status.code)", message: error.status.reasonPhrase)
+    default:
+      return APIError(.internalServerError, code: "internal", message: "The request failed.")
+    }
+  }
+}
+
+/// Turns every error, including the router's own 404 and 405, into an ``APIError`` body.
+struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+  func handle(
+    _ request: Request, context: Context,
+    next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    do {
+      return try await next(request, context)
+    } catch {
+      let apiError = APIError.from(error)
+      if apiError.status.code >= 500 {
+        context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+      }
+      throw apiError
+    }
+  }
+}

@@ -129,6 +129,7 @@ let package = Package(
     .executableTarget(
       name: "stackjournal-bench",
       dependencies: ["StackJournalTestSupport", "StackRestoration", "StackStorage",
+        "StackStoragePostgres",
         .product(name: "GRDB", package: "GRDB.swift")]
     ),
     .executableTarget(

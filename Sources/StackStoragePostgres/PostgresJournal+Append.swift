@@ -188,7 +188,7 @@
         let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
         throw StorageError(
           code: .invalidData,
-          message: "The \(what()) is not JSON: \(JSONText.literal(shown)). A journal stores "
+          message: "The \(what()) is not JSON: `\(StorageError.printable(shown))`. A journal stores "
             + "JSON, which exports and `--json` output copy as it is; encode it with "
             + "JSONEncoder. Nothing was written.")
       }

@@ -51,8 +51,8 @@
       ).collect()
       var version = 0
       for row in recorded {
-        let (number, name, checksum) = try row.decode((Int32, String, String).self)
-        let number = Int(number)
+        let (recordedVersion, name, checksum) = try row.decode((Int32, String, String).self)
+        let number = Int(recordedVersion)
         guard number <= PostgresMigration.latestVersion else {
           throw StorageError(
             code: .newerSchema,

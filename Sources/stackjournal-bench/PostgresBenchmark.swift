@@ -49,18 +49,20 @@ extension Benchmark {
       let recording = try RecordingRun(
         journal: source, path: "", depth: depth, session: "source", seed: 1)
       try runAsync { try await recording.send(count) }
-      var entries: [JournalEntry] = []
+      var recorded: [JournalEntry] = []
       try source.entries(session: "source") {
-        entries.append($0)
+        recorded.append($0)
         return true
       }
-      var snapshots: [Int64: EncodedState] = [:]
+      let entries = recorded
+      var snapshotsDue: [Int64: EncodedState] = [:]
       for sequence in stride(from: 0, through: Int64(count), by: Self.snapshotInterval) {
         guard let snapshot = try source.snapshot(session: "source", atOrBelow: sequence),
           snapshot.sequence == sequence
         else { continue }
-        snapshots[sequence] = EncodedState(json: snapshot.state, stacks: snapshot.stacks)
+        snapshotsDue[sequence] = EncodedState(json: snapshot.state, stacks: snapshot.stacks)
       }
+      let snapshots = snapshotsDue
       let initial = try XCTUnwrapOrThrow(snapshots[0])
 
       let directory = try TemporaryDirectory(prefix: "stackjournal-bench-postgres")
@@ -159,11 +161,6 @@ extension Benchmark {
 
     func append(_ failure: String) { lock.withLock { failures.append(failure) } }
     var first: String? { lock.withLock { failures.first } }
-  }
-
-  struct BenchmarkFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
   }
 
   private func XCTUnwrapOrThrow<T>(_ value: T?) throws -> T {

@@ -11,7 +11,16 @@ let package = Package(
     .library(name: "StackStorage", targets: ["StackStorage"]),
     .library(name: "StackRestoration", targets: ["StackRestoration"]),
     .library(name: "StackJournalCLI", targets: ["StackJournalCLI"]),
+    .library(name: "StackStoragePostgres", targets: ["StackStoragePostgres"]),
     .executable(name: "stackjournal", targets: ["stackjournal"]),
+  ],
+  // `swift build --traits PostgreSQL` adds the PostgreSQL backend; without the trait nothing of
+  // postgres-nio or SwiftNIO is compiled, so the default build stays as lean as before.
+  traits: [
+    .trait(
+      name: "PostgreSQL",
+      description: "The PostgreSQL journal backend (StackStoragePostgres) and `--db postgres://…`."
+    )
   ],
   dependencies: [
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
@@ -23,6 +32,7 @@ let package = Package(
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.1"..<"604.0.0"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
   ],
   targets: [
     .target(
@@ -59,7 +69,7 @@ let package = Package(
     .target(
       name: "StackJournalMigrations",
       path: "Migrations",
-      exclude: ["README.md"],
+      exclude: ["README.md", "postgres"],
       resources: [
         .embedInCode("0001_initial.sql"),
         .embedInCode("0002_clustered_rows.sql"),
@@ -71,6 +81,29 @@ let package = Package(
         "StackNavigation",
         "StackJournalMigrations",
         .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
+    // The PostgreSQL backend. Without the `PostgreSQL` trait its sources compile to nothing and
+    // it depends on nothing of postgres-nio.
+    .target(
+      name: "StackStoragePostgres",
+      dependencies: [
+        "StackNavigation",
+        "StackStorage",
+        "StackJournalPostgresMigrations",
+        .product(
+          name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+        .product(
+          name: "_ConnectionPoolModule", package: "postgres-nio",
+          condition: .when(traits: ["PostgreSQL"])),
+      ]
+    ),
+    .target(
+      name: "StackJournalPostgresMigrations",
+      path: "Migrations/postgres",
+      exclude: ["README.md"],
+      resources: [
+        .embedInCode("0001_initial.sql")
       ]
     ),
     .target(
@@ -98,11 +131,12 @@ let package = Package(
     ),
     .target(
       name: "StackJournalTestSupport",
-      dependencies: ["StackNavigation", "StackStorage", "StackRestoration"]
+      dependencies: ["StackNavigation", "StackStorage", "StackRestoration", "StackStoragePostgres"]
     ),
     .executableTarget(
       name: "stackjournal-bench",
       dependencies: ["StackJournalTestSupport", "StackRestoration", "StackStorage",
+        "StackStoragePostgres",
         .product(name: "GRDB", package: "GRDB.swift")]
     ),
     .executableTarget(
@@ -131,6 +165,16 @@ let package = Package(
       dependencies: [
         "StackRestoration", "StackJournalTestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
+    // Runs without the trait too (the migration files); the rest needs `--traits PostgreSQL`.
+    .testTarget(
+      name: "StackStoragePostgresTests",
+      dependencies: [
+        "StackStoragePostgres", "StackStorage", "StackJournalTestSupport",
+        "StackJournalPostgresMigrations",
+        .product(
+          name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
       ]
     ),
     .testTarget(

@@ -18,6 +18,11 @@ struct DatabaseOptions: ParsableArguments {
     }
   }
 
+  /// Whether a `--db` value is a PostgreSQL URL rather than a file path.
+  static func isPostgresURL(_ text: String) -> Bool {
+    text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+  }
+
   private static var environmentPath: String? {
     ProcessInfo.processInfo.environment["STACKJOURNAL_DB"].flatMap { $0.isEmpty ? nil : $0 }
   }
@@ -53,6 +58,17 @@ struct DatabaseOptions: ParsableArguments {
   /// Throws a clear error when the path is a directory; a missing file is reported by the
   /// journal itself.
   func requireFile() throws {
+    if Self.isPostgresURL(path) {
+      #if PostgreSQL
+        throw CLIFailure(
+          message: "The CLI reads and writes SQLite journals only so far; use the library's "
+            + "PostgresJournal for a postgres:// journal, or give the path of a .sqlite file.")
+      #else
+        throw CLIFailure(
+          message: "This stackjournal was built without PostgreSQL support; build it with "
+            + "`swift build --traits PostgreSQL` to use a postgres:// journal.")
+      #endif
+    }
     if path.hasSuffix("/") {
       throw CLIFailure(
         message: "\(path) ends with a slash, so it names a directory, not a journal file; give "

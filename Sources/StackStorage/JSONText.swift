@@ -48,13 +48,13 @@ public enum JSONText {
   }
 
   /// The UTF-8 text of JSON bytes, or `nil` when they are not valid UTF-8.
-  static func text(_ data: Data) -> String? {
+  package static func text(_ data: Data) -> String? {
     String(data: data, encoding: .utf8)
   }
 
   /// Whether the bytes are one JSON value, a fragment such as `42` or `"note"` included, as
   /// `JSONSerialization` reads it: what an import of a session export accepts.
-  static func isJSON(_ bytes: some Sequence<UInt8>) -> Bool {
+  package static func isJSON(_ bytes: some Sequence<UInt8>) -> Bool {
     (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil
   }
 }

@@ -15,7 +15,7 @@ public enum SHA256 {
   ]
 
   /// The digest of `bytes` as 64 lowercase hexadecimal digits.
-  static func hex(_ bytes: some Collection<UInt8>) -> String {
+  package static func hex(_ bytes: some Collection<UInt8>) -> String {
     digest(bytes).map { byte in
       let digits = String(byte, radix: 16)
       return byte < 0x10 ? "0" + digits : digits

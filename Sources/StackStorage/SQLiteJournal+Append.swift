@@ -143,7 +143,7 @@ extension SQLiteJournal {
 
 /// An append with everything that does not need the database computed up front, outside the
 /// transaction.
-struct PreparedAppend: Sendable {
+package struct PreparedAppend: Sendable {
   var session: SessionID
   var expected: Int64
   var type: String
@@ -175,7 +175,7 @@ struct PreparedAppend: Sendable {
   }
 
   /// The stacks sorted by path; throws when two share a path.
-  static func canonical(_ stacks: [StackRecord]) throws -> [StackRecord] {
+  package static func canonical(_ stacks: [StackRecord]) throws -> [StackRecord] {
     let sorted =
       zip(stacks, stacks.dropFirst()).allSatisfy { $0.path < $1.path }
       ? stacks : stacks.sorted { $0.path < $1.path }

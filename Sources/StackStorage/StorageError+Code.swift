@@ -59,6 +59,17 @@ extension StorageError {
     public static let diskFull = Code("diskFull")
     /// Another SQLite error.
     public static let database = Code("database")
+    /// A database server could not be reached: nothing listens there, or the network failed.
+    public static let connectionRefused = Code("connectionRefused")
+    /// A database server refused the user name or password.
+    public static let authenticationFailed = Code("authenticationFailed")
+    /// A database server has no database of that name.
+    public static let databaseNotFound = Code("databaseNotFound")
+    /// The connection to a database server broke during an operation (a server restart, say):
+    /// its outcome is unknown; the next operation connects again.
+    public static let connectionLost = Code("connectionLost")
+    /// A database server gave no connection within the journal's timeout.
+    public static let timedOut = Code("timedOut")
   }
 }
 

@@ -16,7 +16,7 @@ public enum Timestamp {
   }
 
   /// The date to the nearest millisecond: what a stored time reads back as.
-  static func rounded(_ date: Date) -> Date {
+  package static func rounded(_ date: Date) -> Date {
     Date(timeIntervalSince1970: Double(milliseconds(date)) / 1000)
   }
 

@@ -1,15 +1,20 @@
 import Foundation
 
 /// The chain of upcasters of a journal, applied to payloads and states as they are read.
-struct Upcasting: Sendable {
+package struct Upcasting: Sendable {
   /// The app's current payload version; `nil` reads payloads raw.
-  var currentVersion: Int?
-  var upcasters: [PayloadUpcaster]
+  package var currentVersion: Int?
+  package var upcasters: [PayloadUpcaster]
+
+  package init(currentVersion: Int?, upcasters: [PayloadUpcaster]) {
+    self.currentVersion = currentVersion
+    self.upcasters = upcasters
+  }
 
   /// The payload turned into the current version, or as stored when no version is set.
   ///
   /// `place` says where the payload comes from, for error messages.
-  func upcast(
+  package func upcast(
     _ payload: Data,
     kind: PayloadUpcaster.Kind,
     type: String?,

@@ -6,7 +6,7 @@ import XCTest
 
 final class RestoreTests: XCTestCase {
   func testRestoreAtEverySequenceEqualsTheLiveState() async throws {
-    for test in try TestJournal.both() {
+    for test in try Backends.all(.init(snapshotInterval: 16)) {
       let live = try await recordScriptedSession("user-1", into: test.journal, count: 200)
       let head = try test.journal.headSequence(session: "user-1")
       XCTAssertGreaterThanOrEqual(head, 200)
@@ -25,7 +25,7 @@ final class RestoreTests: XCTestCase {
   }
 
   func testDeepLinkPushPopAndSelfDismissal() async throws {
-    for test in try TestJournal.both() {
+    for test in try Backends.all(.init(snapshotInterval: 16)) {
       let store = try RecordingStore.open(
         session: "deep-link", journal: test.journal, initialState: DemoScript.deepLink
       ) {
@@ -81,33 +81,34 @@ final class RestoreTests: XCTestCase {
   }
 
   func testAPushAfterRestoringGetsTheIDTheOriginalRunHandedOut() async throws {
-    let test = try TestJournal.onDisk()
-    let live = try await recordScriptedSession("ids", into: test.journal, count: 200, seed: 11)
-    let head = try test.journal.headSequence(session: "ids")
-    let replayer = replayer(test.journal)
-    var checked = 0
-    for sequence in 0..<head {
-      guard let next = live.action(at: sequence + 1) else { continue }
-      switch next {
-      case .pushCounterTapped, .pushNumberFactTapped: break
-      default: continue
+    for test in try Backends.all(.init(snapshotInterval: 16)) {
+      let live = try await recordScriptedSession("ids", into: test.journal, count: 200, seed: 11)
+      let head = try test.journal.headSequence(session: "ids")
+      let replayer = replayer(test.journal)
+      var checked = 0
+      for sequence in 0..<head {
+        guard let next = live.action(at: sequence + 1) else { continue }
+        switch next {
+        case .pushCounterTapped, .pushNumberFactTapped: break
+        default: continue
+        }
+        var restored = try replayer.restore(session: "ids", at: .sequence(sequence)).state
+        _ = RootFeature().reduce(into: &restored, action: next)
+        XCTAssertEqual(restored.path.ids.last, live[sequence + 1]?.path.ids.last, "after \(sequence)")
+        assertRestored(restored, equals: live[sequence + 1])
+        checked += 1
       }
-      var restored = try replayer.restore(session: "ids", at: .sequence(sequence)).state
-      _ = RootFeature().reduce(into: &restored, action: next)
-      XCTAssertEqual(restored.path.ids.last, live[sequence + 1]?.path.ids.last, "after \(sequence)")
-      assertRestored(restored, equals: live[sequence + 1])
-      checked += 1
-    }
-    XCTAssertGreaterThan(checked, 10)
+      XCTAssertGreaterThan(checked, 10)
 
-    var everyID: Set<StackElementID> = []
-    try test.journal.entries(session: "ids") { entry in
-      for change in entry.delta.changes { everyID.formUnion(change.pushed.map(\.id)) }
-      return true
+      var everyID: Set<StackElementID> = []
+      try test.journal.entries(session: "ids") { entry in
+        for change in entry.delta.changes { everyID.formUnion(change.pushed.map(\.id)) }
+        return true
+      }
+      var atHead = try replayer.restore(session: "ids").state
+      atHead.path.append(.counter(.init()))
+      XCTAssertGreaterThan(atHead.path.ids.last!, everyID.max()!)
     }
-    var atHead = try replayer.restore(session: "ids").state
-    atHead.path.append(.counter(.init()))
-    XCTAssertGreaterThan(atHead.path.ids.last!, everyID.max()!)
   }
 
   func testReplayDoesNotRunEffects() async throws {
@@ -142,24 +143,25 @@ final class RestoreTests: XCTestCase {
   }
 
   func testRestoreAtADate() async throws {
-    let test = try TestJournal.onDisk()
-    let store = try RecordingStore.open(
-      session: "dates", journal: test.journal, initialState: RootFeature.State()
-    ) {
-      RootFeature()
-    }
-    var moments: [Date] = []
-    for count in 1...5 {
-      try await Task.sleep(for: .milliseconds(15))
-      try await store.send(.pushCounterTapped(count: count))
-      try await Task.sleep(for: .milliseconds(15))
-      moments.append(Date())
-    }
-    let replayer = replayer(test.journal)
-    for (index, moment) in moments.enumerated() {
-      let restored = try replayer.restore(session: "dates", at: .date(moment))
-      XCTAssertEqual(restored.sequence, Int64(index + 1))
-      XCTAssertEqual(restored.state.path.count, index + 1)
+    for test in try Backends.all(.init(snapshotInterval: 16)) {
+      let store = try RecordingStore.open(
+        session: "dates", journal: test.journal, initialState: RootFeature.State()
+      ) {
+        RootFeature()
+      }
+      var moments: [Date] = []
+      for count in 1...5 {
+        try await Task.sleep(for: .milliseconds(15))
+        try await store.send(.pushCounterTapped(count: count))
+        try await Task.sleep(for: .milliseconds(15))
+        moments.append(Date())
+      }
+      let replayer = replayer(test.journal)
+      for (index, moment) in moments.enumerated() {
+        let restored = try replayer.restore(session: "dates", at: .date(moment))
+        XCTAssertEqual(restored.sequence, Int64(index + 1))
+        XCTAssertEqual(restored.state.path.count, index + 1)
+      }
     }
   }
 
@@ -177,81 +179,84 @@ final class RestoreTests: XCTestCase {
   }
 
   func testReopeningASessionRehydratesItsHead() async throws {
-    let test = try TestJournal.onDisk()
-    do {
+    for test in try Backends.all(.init(snapshotInterval: 16)) where test.canReopen {
+      do {
+        let store = try RecordingStore.open(
+          session: "reopen", journal: test.journal, initialState: DemoScript.deepLink
+        ) {
+          RootFeature()
+        }
+        try await store.send(.path(.popFrom(id: 2)))
+        try await store.send(.pushCounterTapped(count: 9))
+      }
+      let reopened = try test.reopen()
       let store = try RecordingStore.open(
-        session: "reopen", journal: test.journal, initialState: DemoScript.deepLink
+        session: "reopen", journal: reopened, initialState: RootFeature.State()
       ) {
         RootFeature()
       }
-      try await store.send(.path(.popFrom(id: 2)))
-      try await store.send(.pushCounterTapped(count: 9))
+      XCTAssertEqual(store.sequence, 2)
+      var state = await store.state
+      XCTAssertEqual(state.path.ids, [0, 1, 3])
+      try await store.send(.pushCounterTapped(count: 1))
+      state = await store.state
+      XCTAssertEqual(state.path.ids, [0, 1, 3, 4])
     }
-    let reopened = try SQLiteJournal(path: test.path!)
-    let store = try RecordingStore.open(
-      session: "reopen", journal: reopened, initialState: RootFeature.State()
-    ) {
-      RootFeature()
-    }
-    XCTAssertEqual(store.sequence, 2)
-    var state = await store.state
-    XCTAssertEqual(state.path.ids, [0, 1, 3])
-    try await store.send(.pushCounterTapped(count: 1))
-    state = await store.state
-    XCTAssertEqual(state.path.ids, [0, 1, 3, 4])
   }
 
   func testForkContinuesFromASequenceAndLeavesTheOriginalUntouched() async throws {
-    let test = try TestJournal.inMemory()
-    let live = try await recordScriptedSession("original", into: test.journal, count: 40)
-    let head = try test.journal.headSequence(session: "original")
-    let fork = try RecordingStore.fork(
-      "original", at: .sequence(20), into: "fork", journal: test.journal
-    ) {
-      RootFeature()
+    for test in try Backends.all(.init(snapshotInterval: 16)) {
+      let live = try await recordScriptedSession("original", into: test.journal, count: 40)
+      let head = try test.journal.headSequence(session: "original")
+      let fork = try RecordingStore.fork(
+        "original", at: .sequence(20), into: "fork", journal: test.journal
+      ) {
+        RootFeature()
+      }
+      let forkState = await fork.state
+      assertRestored(forkState, equals: live[20])
+      try await fork.send(.pushCounterTapped(count: 100))
+      XCTAssertEqual(fork.sequence, 1)
+      XCTAssertEqual(try test.journal.headSequence(session: "original"), head)
+      assertRestored(
+        try replayer(test.journal).restore(session: "original").state, equals: live[head])
+      let info = try XCTUnwrap(test.journal.session("fork"))
+      XCTAssertEqual(info.forkedFrom, "original")
+      XCTAssertEqual(info.forkedAt, 20)
+      var restoredFork = try replayer(test.journal).restore(session: "fork").state
+      XCTAssertEqual(restoredFork.path.ids.last, live[20]!.path.nextID)
+      restoredFork.path.append(.counter(.init()))
+      XCTAssertEqual(
+        restoredFork.path.ids.last, StackElementID(generation: live[20]!.path.nextID.generation + 1))
     }
-    let forkState = await fork.state
-    assertRestored(forkState, equals: live[20])
-    try await fork.send(.pushCounterTapped(count: 100))
-    XCTAssertEqual(fork.sequence, 1)
-    XCTAssertEqual(try test.journal.headSequence(session: "original"), head)
-    assertRestored(
-      try replayer(test.journal).restore(session: "original").state, equals: live[head])
-    let info = try XCTUnwrap(test.journal.session("fork"))
-    XCTAssertEqual(info.forkedFrom, "original")
-    XCTAssertEqual(info.forkedAt, 20)
-    var restoredFork = try replayer(test.journal).restore(session: "fork").state
-    XCTAssertEqual(restoredFork.path.ids.last, live[20]!.path.nextID)
-    restoredFork.path.append(.counter(.init()))
-    XCTAssertEqual(
-      restoredFork.path.ids.last, StackElementID(generation: live[20]!.path.nextID.generation + 1))
   }
 
   func testASecondWriterOnTheSameSessionIsRejectedAndChangesNothing() async throws {
-    let test = try TestJournal.onDisk()
-    let first = try RecordingStore.open(
-      session: "shared", journal: test.journal, initialState: RootFeature.State()
-    ) {
-      RootFeature()
+    for test in try Backends.all(.init(snapshotInterval: 16)) where test.canReopen {
+      let first = try RecordingStore.open(
+        session: "shared", journal: test.journal, initialState: RootFeature.State()
+      ) {
+        RootFeature()
+      }
+      let second = try RecordingStore.open(
+        session: "shared", journal: test.reopen(),
+        initialState: RootFeature.State()
+      ) {
+        RootFeature()
+      }
+      try await first.send(.pushCounterTapped(count: 1))
+      do {
+        try await second.send(.pushCounterTapped(count: 2))
+        XCTFail("the stale writer must be rejected")
+      } catch let error as StorageError {
+        XCTAssertEqual(error.code, .sequenceConflict)
+      }
+      let secondState = await second.state
+      XCTAssertEqual(secondState, RootFeature.State(), "the rejected action was not applied")
+      XCTAssertEqual(try test.journal.headSequence(session: "shared"), 1)
+      XCTAssertEqual(
+        try replayer(test.journal).restore(session: "shared").state.path[id: 0],
+        .counter(.init(count: 1)))
     }
-    let second = try RecordingStore.open(
-      session: "shared", journal: SQLiteJournal(path: test.path!),
-      initialState: RootFeature.State()
-    ) {
-      RootFeature()
-    }
-    try await first.send(.pushCounterTapped(count: 1))
-    do {
-      try await second.send(.pushCounterTapped(count: 2))
-      XCTFail("the stale writer must be rejected")
-    } catch let error as StorageError {
-      XCTAssertEqual(error.code, .sequenceConflict)
-    }
-    let secondState = await second.state
-    XCTAssertEqual(secondState, RootFeature.State(), "the rejected action was not applied")
-    XCTAssertEqual(try test.journal.headSequence(session: "shared"), 1)
-    XCTAssertEqual(
-      try replayer(test.journal).restore(session: "shared").state.path[id: 0],
-      .counter(.init(count: 1)))
   }
 }

@@ -6,7 +6,7 @@ import XCTest
 
 final class VerificationTests: XCTestCase {
   func testACleanJournalVerifies() async throws {
-    for test in try TestJournal.both() {
+    for test in try Backends.all(.init(snapshotInterval: 16)) {
       _ = try await recordScriptedSession("clean", into: test.journal, count: 120)
       let report = try replayer(test.journal).verify(session: "clean")
       XCTAssertTrue(report.isClean, "\(test.name): \(String(describing: report.divergence))")

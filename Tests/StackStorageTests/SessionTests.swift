@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StackJournalTestSupport
 import StackNavigation
 import XCTest
 
@@ -7,7 +8,7 @@ import XCTest
 
 final class SessionTests: StorageTestCase {
   func testCreateListAndMetadata() throws {
-    try forEachStorage { journal, _ in
+    try forEachBackend { journal, _ in
       let t0 = Date(timeIntervalSince1970: 1_700_000_000.1234)
       let info = try journal.createSession(
         "first", initial: StateEncoding.encode(Root()), version: 1,
@@ -47,6 +48,7 @@ final class SessionTests: StorageTestCase {
       XCTAssertNil(try journal.session("third"))
       assertStorageError(.unknownSession) { try journal.setMetadata(nil, session: "third") }
       assertStorageError(.unknownSession) { try journal.deleteSession("third") }
+      guard let journal = journal as? SQLiteJournal else { return }
       let stored = try journal.database.read { db in
         try String.fetchOne(
           db, sql: "SELECT json_extract(metadata, '$.user') FROM sessions WHERE id = 'second'")
@@ -56,7 +58,7 @@ final class SessionTests: StorageTestCase {
   }
 
   func testMetadataPayloadsAndStatesThatAreNotJSONAreRefused() throws {
-    try forEachStorage { journal, _ in
+    try forEachBackend { journal, _ in
       let refused = assertStorageError(.invalidData) {
         try journal.createSession(
           "s", initial: StateEncoding.encode(Root()), version: 1, metadata: Data("hello".utf8))
@@ -95,6 +97,8 @@ final class SessionTests: StorageTestCase {
       try journal.setMetadata(Data(#""note""#.utf8), session: "s")
       _ = try journal.append(
         session: "s", expectedSequence: 0, .test("x", payload: "42", state: Root()))
+      XCTAssertEqual(try journal.session("s")?.metadata, Data(#""note""#.utf8))
+      guard let journal = journal as? SQLiteJournal else { return }
       let file = directory.path("s-\(UUID().uuidString).ndjson")
       var export = Data()
       _ = try journal.exportSession("s") { export.append($0) }
@@ -106,7 +110,7 @@ final class SessionTests: StorageTestCase {
   }
 
   func testIdentifiersAreUniqueAndForksNameTheirSource() throws {
-    try forEachStorage { journal, _ in
+    try forEachBackend { journal, _ in
       var root = Root()
       _ = try journal.createSession("source", initial: StateEncoding.encode(root), version: 1)
       root.tabA.append(.home)

@@ -52,6 +52,18 @@ class StorageTestCase: XCTestCase {
     }
   }
 
+  /// Runs `body` with a fresh journal of every backend under test: SQLite in memory and on
+  /// disk always, PostgreSQL when the package is built with the `PostgreSQL` trait and
+  /// `STACKJOURNAL_TEST_POSTGRES_URL` names a server (otherwise a line says it was skipped).
+  func forEachBackend(
+    _ options: BackendOptions = .init(),
+    _ body: (any JournalBackend, String) throws -> Void
+  ) throws {
+    for backend in try Backends.all(options) {
+      try body(backend.journal, backend.name)
+    }
+  }
+
   /// Asserts that `body` throws a ``StorageError`` with the given code, and returns it.
   @discardableResult
   func assertStorageError<T>(

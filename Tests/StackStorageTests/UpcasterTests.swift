@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StackJournalTestSupport
 import StackNavigation
 import XCTest
 
@@ -25,9 +26,8 @@ final class UpcasterTests: StorageTestCase {
   ]
 
   func testOldPayloadsAreUpcastOnReadAndTheRowsStayAsWritten() throws {
-    let path = directory.path("upcast.sqlite")
-    do {
-      let writer = try SQLiteJournal(path: path)
+    for backend in try Backends.all() where backend.canReopen {
+      let writer = backend.journal
       _ = try writer.createSession("s", initial: StateEncoding.encode(Root()), version: 1)
       _ = try writer.append(
         session: "s", expectedSequence: 0,
@@ -41,47 +41,45 @@ final class UpcasterTests: StorageTestCase {
       _ = try writer.append(
         session: "s", expectedSequence: 3,
         .test("selectTab", payload: #"{"v3":{"tab":"b"}}"#, version: 3, state: Root()))
-    }
 
-    let reader = try SQLiteJournal(
-      path: path, options: .init(payloadVersion: 3, upcasters: Self.upcasters))
-    var payloads: [String] = []
-    try reader.entries(session: "s") { entry in
-      XCTAssertEqual(entry.version, 3)
-      payloads.append(String(decoding: entry.payload, as: UTF8.self))
-      return true
-    }
-    XCTAssertEqual(
-      payloads,
-      [
-        #"{"v3":{"value":1}}"#, #"{"v3":{"count":2}}"#, #"{"v3":{"value":3}}"#,
-        #"{"v3":{"tab":"b"}}"#,
-      ])
-    let snapshot = try XCTUnwrap(try reader.snapshot(session: "s", atOrBelow: 0))
-    XCTAssertEqual(snapshot.version, 3)
-    XCTAssertTrue(String(decoding: snapshot.state, as: UTF8.self).hasPrefix(#"{"state":{"#))
+      let reader = try backend.reopen(.init(payloadVersion: 3, upcasters: Self.upcasters))
+      var payloads: [String] = []
+      try reader.entries(session: "s") { entry in
+        XCTAssertEqual(entry.version, 3)
+        payloads.append(String(decoding: entry.payload, as: UTF8.self))
+        return true
+      }
+      XCTAssertEqual(
+        payloads,
+        [
+          #"{"v3":{"value":1}}"#, #"{"v3":{"count":2}}"#, #"{"v3":{"value":3}}"#,
+          #"{"v3":{"tab":"b"}}"#,
+        ], backend.name)
+      let snapshot = try XCTUnwrap(try reader.snapshot(session: "s", atOrBelow: 0))
+      XCTAssertEqual(snapshot.version, 3)
+      XCTAssertTrue(String(decoding: snapshot.state, as: UTF8.self).hasPrefix(#"{"state":{"#))
 
-    let stored = try reader.database.read { db in
-      try String.fetchAll(db, sql: "SELECT payload FROM journal ORDER BY sequence")
+      var raw: [Int] = []
+      var rawPayloads: [String] = []
+      try backend.reopen(.init()).entries(session: "s") {
+        raw.append($0.version)
+        rawPayloads.append(String(decoding: $0.payload, as: UTF8.self))
+        return true
+      }
+      XCTAssertEqual(raw, [1, 1, 2, 3], "Without a payload version, payloads are read raw")
+      XCTAssertEqual(
+        rawPayloads, [#"{"count":1}"#, #"{"count":2}"#, #"{"value":3}"#, #"{"v3":{"tab":"b"}}"#],
+        "\(backend.name): the rows stay as written")
     }
-    XCTAssertEqual(
-      stored, [#"{"count":1}"#, #"{"count":2}"#, #"{"value":3}"#, #"{"v3":{"tab":"b"}}"#])
-
-    var raw: [Int] = []
-    try SQLiteJournal(path: path).entries(session: "s") {
-      raw.append($0.version)
-      return true
-    }
-    XCTAssertEqual(raw, [1, 1, 2, 3], "Without a payload version, payloads are read raw")
   }
 
   func testAPayloadNewerThanTheAppIsAClearError() throws {
-    try forEachStorage { journal, _ in
+    for backend in try Backends.all() where backend.canReopen {
+      let journal = backend.journal
       _ = try journal.createSession("s", initial: StateEncoding.encode(Root()), version: 1)
       _ = try journal.append(
         session: "s", expectedSequence: 0, .test("x", version: 5, state: Root()))
-      let old = try SQLiteJournal(
-        database: journal.database, path: journal.path, options: .init(payloadVersion: 4))
+      let old = try backend.reopen(.init(payloadVersion: 4))
       let error = assertStorageError(.newerPayloadVersion) {
         try old.entries(session: "s") { _ in true }
       }
@@ -89,9 +87,8 @@ final class UpcasterTests: StorageTestCase {
       XCTAssertTrue(error?.message.contains("version 5") ?? false)
       XCTAssertEqual(try old.snapshot(session: "s", atOrBelow: 0)?.version, 4)
 
-      let failing = try SQLiteJournal(
-        database: journal.database, path: journal.path,
-        options: .init(
+      let failing = try backend.reopen(
+        .init(
           payloadVersion: 6,
           upcasters: [
             PayloadUpcaster(kind: .action, from: 5) { _ in

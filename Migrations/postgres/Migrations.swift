@@ -1,0 +1,13 @@
+// Lists the SQL files of this folder, embedded in the binary (see Package.swift).
+
+/// The SQL migrations of the PostgreSQL journal schema, embedded in the binary.
+///
+/// Every `NNNN_name.sql` file of the `Migrations/postgres/` folder is listed here, oldest first,
+/// and has an `.embedInCode` rule in `Package.swift`. A test checks that the folder and this list
+/// agree.
+public enum EmbeddedPostgresMigrations {
+  /// Each migration's file name and bytes, oldest first.
+  public static let files: [(name: String, bytes: [UInt8])] = [
+    ("0001_initial.sql", PackageResources._001_initial_sql)
+  ]
+}

@@ -1,0 +1,64 @@
+#if PostgreSQL
+  import Dispatch
+  import Foundation
+
+  /// Runs the client's async work on threads of its own, so a synchronous ``JournalBackend``
+  /// call can wait for it from any thread, a thread of Swift's cooperative pool included,
+  /// without starving the work it waits for.
+  final class BlockingBridge: TaskExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(
+      label: "StackStoragePostgres.client", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+      let job = UnownedJob(job)
+      let executor = asUnownedTaskExecutor()
+      queue.async { job.runSynchronously(on: executor) }
+    }
+
+    /// Starts long-running work (the client's `run()`) on the bridge's threads.
+    func start(_ body: sending @escaping () async -> Void) -> Task<Void, Never> {
+      Task(executorPreference: self) { await body() }
+    }
+
+    /// Runs `body` on the bridge's threads and waits for its result, at most `timeout`.
+    ///
+    /// Returns `nil` when the time ran out; the work is then cancelled.
+    func wait<T: Sendable>(
+      timeout: Duration,
+      _ body: sending @escaping () async throws -> T
+    ) -> Result<T, any Error>? {
+      let done = DispatchSemaphore(value: 0)
+      let box = ResultBox<T>()
+      let task = Task(executorPreference: self) {
+        let result: Result<T, any Error>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        box.set(result)
+        done.signal()
+      }
+      let (seconds, attoseconds) = timeout.components
+      let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+      guard done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else {
+        task.cancel()
+        return nil
+      }
+      return box.get()
+    }
+  }
+
+  private final class ResultBox<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<T, any Error>?
+
+    func set(_ result: Result<T, any Error>) {
+      lock.lock()
+      defer { lock.unlock() }
+      self.result = result
+    }
+
+    func get() -> Result<T, any Error>? {
+      lock.lock()
+      defer { lock.unlock() }
+      return result
+    }
+  }
+#endif

@@ -1,0 +1,204 @@
+#if PostgreSQL
+  import Foundation
+  import PostgresNIO
+  import StackNavigation
+  import StackStorage
+
+  extension PostgresJournal {
+    /// Appends an action whose delta the caller computed, after `expectedSequence`, and returns
+    /// its sequence.
+    ///
+    /// One statement: `append_entry(…)` moves the head from `expectedSequence` under the session
+    /// row's lock, inserts the entry, applies the delta to the stack rows (checking that it fits
+    /// them) and, when ``snapshotDue(at:)``, writes `entry.snapshot`. Throws
+    /// ``StorageError/Code/sequenceConflict`` or ``StorageError/Code/inconsistentDelta``,
+    /// writing nothing.
+    public func append(
+      session: SessionID,
+      expectedSequence: Int64,
+      _ entry: JournalEntryDelta
+    ) throws -> Int64 {
+      try requireWritable("appending to session \(session)")
+      let payload = try text(entry.payload, "payload of the `\(entry.type)` action")
+      var snapshot: (state: String, stacks: String)?
+      if snapshotDue(at: expectedSequence + 1), let state = entry.snapshot {
+        snapshot = (
+          try text(state.json, "state after `\(entry.type)`"),
+          try StorageJSON.text(try PreparedAppend.canonical(state.stacks))
+        )
+      }
+      return try insert(
+        session: session, expected: expectedSequence, recordedAt: entry.recordedAt,
+        type: entry.type, version: entry.version, payload: payload,
+        delta: try StorageJSON.text(entry.delta), reordered: entry.reordered.sorted(),
+        snapshot: snapshot)
+    }
+
+    /// Appends an action after `expectedSequence` and returns its sequence.
+    ///
+    /// Reads the head's stack rows, computes the delta to `draft.state.stacks`, then appends it
+    /// as ``append(session:expectedSequence:_:)-(_,_,JournalEntryDelta)`` does, in one
+    /// statement guarded by the expected sequence. Throws
+    /// ``StorageError/Code/sequenceConflict``, writing nothing, when another writer appended
+    /// first.
+    public func append(
+      session: SessionID,
+      expectedSequence: Int64,
+      _ draft: JournalEntryDraft
+    ) throws -> Int64 {
+      try requireWritable("appending to session \(session)")
+      let payload = try text(draft.payload, "payload of the `\(draft.type)` action")
+      let stacks = try PreparedAppend.canonical(draft.state.stacks)
+      let (head, before) = try loadHeadStacks(session)
+      guard head == expectedSequence else {
+        throw sequenceConflict(session, head: head, expected: expectedSequence)
+      }
+      let delta = StackDelta.between(before, stacks)
+      var after = before
+      try delta.apply(to: &after)
+      var snapshot: (state: String, stacks: String)?
+      if snapshotDue(at: expectedSequence + 1) {
+        snapshot = (
+          try text(draft.state.json, "state after `\(draft.type)`"), try StorageJSON.text(stacks)
+        )
+      }
+      return try insert(
+        session: session, expected: expectedSequence, recordedAt: draft.recordedAt,
+        type: draft.type, version: draft.version, payload: payload,
+        delta: try StorageJSON.text(delta), reordered: Self.reordered(delta, before: before),
+        snapshot: snapshot)
+    }
+
+    /// Whether the entry of `sequence` comes with a snapshot: its sequence is a multiple of
+    /// ``Options/snapshotInterval``.
+    public func snapshotDue(at sequence: Int64) -> Bool {
+      let interval = Int64(options.snapshotInterval)
+      return interval > 0 && sequence > 0 && sequence % interval == 0
+    }
+
+    /// The paths of the stacks in which an element that stayed moved to another position.
+    static func reordered(_ delta: StackDelta, before: [StackRecord]) -> [String] {
+      let old = Dictionary(before.map { ($0.path, $0.ids) }, uniquingKeysWith: { first, _ in first })
+      var paths: [String] = []
+      for change in delta.changes where !change.removed {
+        guard let oldIDs = old[change.path] else { continue }
+        let popped = Set(change.popped)
+        let stayed = oldIDs.filter { !popped.contains($0) }
+        let newPositions = Dictionary(
+          change.ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { _, last in last })
+        let oldPositions = Dictionary(
+          oldIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { _, last in last })
+        if stayed.contains(where: { newPositions[$0] != oldPositions[$0] }) {
+          paths.append(change.path)
+        }
+      }
+      return paths
+    }
+
+    private func insert(
+      session: SessionID,
+      expected: Int64,
+      recordedAt: Date,
+      type: String,
+      version: Int,
+      payload: String,
+      delta: String,
+      reordered: [String],
+      snapshot: (state: String, stacks: String)?
+    ) throws -> Int64 {
+      let query: PostgresQuery = """
+        SELECT \(unescaped: table("append_entry"))(\(session.rawValue), \(expected),
+          \(Timestamp.string(from: recordedAt)), \(type), \(Int32(clamping: version)), \(payload),
+          \(delta), \(reordered), \(snapshot?.state), \(snapshot?.stacks))
+        """
+      do {
+        return try run("appending to session \(session)") { client in
+          let rows = try await client.query(query).collect()
+          guard let row = rows.first else { throw CancellationError() }
+          return try row.decode(Int64.self)
+        }
+      } catch let error as StorageError {
+        throw journalError(error, session: session, expected: expected)
+      }
+    }
+
+    /// A conflict or a refused delta raised by the journal's functions, as the SQLite journal
+    /// reports them.
+    func journalError(_ error: StorageError, session: SessionID, expected: Int64 = 0)
+      -> StorageError
+    {
+      guard let psql = error.underlying as? PSQLError, psql.code == .server,
+        let state = psql.serverInfo?[.sqlState]
+      else { return error }
+      let message = psql.serverInfo?[.message] ?? ""
+      switch state {
+      case JournalSQLState.sequenceConflict:
+        return sequenceConflict(session, head: Int64(message) ?? -1, expected: expected)
+      case JournalSQLState.unknownSession:
+        return unknownSession(SessionID(message))
+      case JournalSQLState.inconsistentDelta:
+        let path = psql.serverInfo?[.detail] ?? ""
+        return StorageError(
+          code: .inconsistentDelta,
+          message: "The change to the stack `\(StorageError.printable(path))` "
+            + "\(StorageError.printable(message)). The delta does not match the session's stack "
+            + "rows; nothing was written. Reopen the session to record from its head.",
+          underlying: psql)
+      case "23505" where psql.serverInfo?[.constraintName] == "sessions_pkey":
+        return StorageError(
+          code: .sessionExists,
+          message: "A session \(session) already exists in \(location.description). Choose "
+            + "another identifier, or delete that session first.")
+      default:
+        return error
+      }
+    }
+
+    func sequenceConflict(_ session: SessionID, head: Int64, expected: Int64) -> StorageError {
+      StorageError(
+        code: .sequenceConflict,
+        message: "Session \(session) is at sequence \(head), but this append expected "
+          + "\(expected): another writer appended first. Nothing was written; reload the "
+          + "session's head and retry.")
+    }
+
+    func unknownSession(_ session: SessionID) -> StorageError {
+      StorageError(
+        code: .unknownSession,
+        message: "There is no session \(session) in \(location.description). List the sessions "
+          + "to find its identifier, or create it first.")
+    }
+
+    func outOfRange(_ session: SessionID, _ sequence: Int64, head: Int64) -> StorageError {
+      StorageError(
+        code: .sequenceOutOfRange,
+        message: "Session \(session) has no sequence \(sequence): its journal runs from 0 to "
+          + "\(head).")
+    }
+
+    /// The UTF-8 text of JSON bytes, or an ``StorageError/Code/invalidData`` error.
+    func text(_ json: Data, _ what: @autoclosure () -> String) throws -> String {
+      guard let text = JSONText.text(json) else {
+        throw StorageError(
+          code: .invalidData,
+          message: "The \(what()) is not UTF-8 text; a journal stores JSON as text. Encode it "
+            + "with JSONEncoder.")
+      }
+      guard JSONText.isJSON(json) else {
+        let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+        throw StorageError(
+          code: .invalidData,
+          message: "The \(what()) is not JSON: `\(StorageError.printable(shown))`. A journal stores "
+            + "JSON, which exports and `--json` output copy as it is; encode it with "
+            + "JSONEncoder. Nothing was written.")
+      }
+      guard !text.utf8.contains(0) else {
+        throw StorageError(
+          code: .invalidData,
+          message: "The \(what()) contains a NUL character, which PostgreSQL text cannot hold. "
+            + "Nothing was written.")
+      }
+      return text
+    }
+  }
+#endif

@@ -1,0 +1,286 @@
+#if PostgreSQL
+  import Foundation
+  import PostgresNIO
+  import StackNavigation
+  import StackStorage
+
+  extension PostgresJournal {
+    /// How many entries ``entries(session:after:through:_:)`` reads per page.
+    static let entryPageSize = 256
+
+    /// The sequence of the session's last entry; 0 before the first one.
+    public func headSequence(session: SessionID) throws -> Int64 {
+      let rows = try rows(
+        "reading the head of session \(session)",
+        "SELECT head_sequence FROM \(unescaped: table("sessions")) WHERE id = \(session.rawValue)")
+      guard let row = rows.first else { throw unknownSession(session) }
+      return try row.decode(Int64.self)
+    }
+
+    /// Calls `body` with the entries after `after` through `through` (the head when `nil`), in
+    /// ascending order, read a page at a time; `body` returns `false` to stop.
+    ///
+    /// `body` runs outside any database access, so it may call the journal. Payloads are upcast
+    /// to ``Options/payloadVersion`` when it is set.
+    public func entries(
+      session: SessionID,
+      after: Int64,
+      through: Int64?,
+      _ body: (JournalEntry) throws -> Bool
+    ) throws {
+      let last = through ?? Int64.max
+      guard after < last else {
+        _ = try headSequence(session: session)
+        return
+      }
+      let schema = location.schema
+      var cursor = after
+      while cursor < last {
+        let rows = try rows(
+          "reading the journal of session \(session)",
+          """
+          SELECT j.sequence, j.recorded_at, j.type, j.version, j.payload, j.delta
+          FROM \(unescaped: schema).sessions s
+          LEFT JOIN LATERAL (
+            SELECT sequence, recorded_at, type, version, payload, delta
+            FROM \(unescaped: schema).journal
+            WHERE session = s.id AND sequence > \(cursor) AND sequence <= \(last)
+            ORDER BY sequence LIMIT \(Int64(Self.entryPageSize))
+          ) j ON true
+          WHERE s.id = \(session.rawValue)
+          ORDER BY j.sequence
+          """)
+        guard !rows.isEmpty else { throw unknownSession(session) }
+        var count = 0
+        for row in rows {
+          let (sequence, recordedAt, type, version, payload, delta) = try row.decode(
+            (Int64?, String?, String?, Int32?, String?, String?).self)
+          guard let sequence, let recordedAt, let type, let version, let payload, let delta
+          else { continue }
+          count += 1
+          let place = "entry \(sequence) of session \(session)"
+          let (upcastVersion, upcast) = try upcasting.upcast(
+            Data(payload.utf8), kind: .action, type: type, version: Int(version), place: place,
+            path: location.description)
+          let entry = JournalEntry(
+            session: session, sequence: sequence,
+            recordedAt: try date(recordedAt, "time of \(place)"), type: type,
+            version: upcastVersion, payload: upcast,
+            delta: try decode(StackDelta.self, delta, "delta of \(place)"))
+          cursor = sequence
+          guard try body(entry) else { return }
+        }
+        if count < Self.entryPageSize { return }
+      }
+    }
+
+    /// The snapshot with the greatest sequence at or below `atOrBelow`, or `nil`.
+    public func snapshot(session: SessionID, atOrBelow sequence: Int64) throws -> Snapshot? {
+      let schema = location.schema
+      let rows = try rows(
+        "reading a snapshot of session \(session)",
+        """
+        SELECT n.sequence, n.version, n.state, n.stacks, n.recorded_at
+        FROM \(unescaped: schema).sessions s
+        LEFT JOIN LATERAL (
+          SELECT sequence, version, state, stacks, recorded_at
+          FROM \(unescaped: schema).snapshots
+          WHERE session = s.id AND sequence <= \(sequence)
+          ORDER BY sequence DESC LIMIT 1
+        ) n ON true
+        WHERE s.id = \(session.rawValue)
+        """)
+      guard let row = rows.first else { throw unknownSession(session) }
+      let (found, version, state, stacks, recordedAt) = try row.decode(
+        (Int64?, Int32?, String?, String?, String?).self)
+      guard let found, let version, let state, let stacks, let recordedAt else { return nil }
+      let place = "the snapshot at sequence \(found) of session \(session)"
+      let (upcastVersion, upcast) = try upcasting.upcast(
+        Data(state.utf8), kind: .state, type: nil, version: Int(version), place: place,
+        path: location.description)
+      return Snapshot(
+        session: session, sequence: found, version: upcastVersion, state: upcast,
+        stacks: try decode([StackRecord].self, stacks, "stacks of \(place)"),
+        recordedAt: try date(recordedAt, "time of \(place)"))
+    }
+
+    /// The sequence of the last entry recorded at or before `date` (the latest time, then the
+    /// highest sequence); before the first entry kept, the oldest snapshot's sequence if `date`
+    /// is at or after its time. One statement, so one consistent view.
+    public func sequence(session: SessionID, atOrBefore date: Date) throws -> Int64 {
+      let time = Timestamp.string(from: date)
+      let schema = location.schema
+      let rows = try rows(
+        "finding the entry of session \(session) at \(time)",
+        """
+        SELECT s.created_at,
+          (SELECT sequence FROM \(unescaped: schema).journal
+            WHERE session = s.id AND recorded_at <= \(time)
+            ORDER BY recorded_at DESC, sequence DESC LIMIT 1),
+          o.sequence, o.recorded_at
+        FROM \(unescaped: schema).sessions s
+        LEFT JOIN LATERAL (
+          SELECT sequence, recorded_at FROM \(unescaped: schema).snapshots
+          WHERE session = s.id ORDER BY sequence LIMIT 1
+        ) o ON true
+        WHERE s.id = \(session.rawValue)
+        """)
+      guard let row = rows.first else { throw unknownSession(session) }
+      let (createdAt, found, oldest, oldestTime) = try row.decode(
+        (String, Int64?, Int64?, String?).self)
+      if let found { return found }
+      guard createdAt <= time else {
+        throw StorageError(
+          code: .sequenceOutOfRange,
+          message: "Session \(session) was created at \(createdAt), after \(time). Ask for a "
+            + "time at or after its creation.")
+      }
+      guard let oldest, oldest > 0, let oldestTime else { return 0 }
+      guard oldestTime <= time else {
+        throw StorageError(
+          code: .sequenceOutOfRange,
+          message: "Session \(session) was compacted: its history now starts at sequence "
+            + "\(oldest), recorded at \(oldestTime), after \(time). Ask for a time at or after "
+            + "that.")
+      }
+      return oldest
+    }
+
+    /// The stacks at the session's head, read from the stack rows in one statement.
+    public func headStacks(session: SessionID) throws -> [StackRecord] {
+      try loadHeadStacks(session).stacks
+    }
+
+    /// The head and its stacks, read in one statement.
+    func loadHeadStacks(_ session: SessionID) throws -> (head: Int64, stacks: [StackRecord]) {
+      let schema = location.schema
+      let rows = try rows(
+        "reading the stacks of session \(session)",
+        """
+        SELECT s.head_sequence, st.path, st.next_id, e.id, e.case_name, e.state
+        FROM \(unescaped: schema).sessions s
+        LEFT JOIN \(unescaped: schema).stacks st ON st.session = s.id
+        LEFT JOIN \(unescaped: schema).stack_elements e
+          ON e.session = st.session AND e.path = st.path
+        WHERE s.id = \(session.rawValue)
+        ORDER BY st.path, e.position
+        """)
+      guard !rows.isEmpty else { throw unknownSession(session) }
+      var head: Int64 = 0
+      var records: [StackRecord] = []
+      for row in rows {
+        let (rowHead, path, nextID, id, caseName, state) = try row.decode(
+          (Int64, String?, Int64?, Int64?, String?, String?).self)
+        head = rowHead
+        guard let path, let nextID else { continue }
+        if records.last?.path != path {
+          records.append(
+            StackRecord(path: path, nextID: StackElementID(generation: Int(nextID)), elements: []))
+        }
+        if let id, let state {
+          records[records.count - 1].elements.append(
+            StoredElement(id: StackElementID(generation: Int(id)), caseName: caseName, state: state))
+        }
+      }
+      return (head, records.sorted { $0.path < $1.path })
+    }
+
+    /// The stacks at a sequence: the nearest snapshot's stacks with the deltas that follow it
+    /// applied, read in one statement. Needs no app types and runs no upcaster.
+    public func stacks(session: SessionID, at sequence: Int64) throws -> [StackRecord] {
+      let schema = location.schema
+      let rows = try rows(
+        "rebuilding the stacks of session \(session) at \(sequence)",
+        """
+        WITH n AS (
+          SELECT sequence, stacks FROM \(unescaped: schema).snapshots
+          WHERE session = \(session.rawValue) AND sequence <= \(sequence)
+          ORDER BY sequence DESC LIMIT 1
+        )
+        SELECT 0 AS kind, s.head_sequence AS number, n.sequence, n.stacks
+        FROM \(unescaped: schema).sessions s LEFT JOIN n ON true
+        WHERE s.id = \(session.rawValue)
+        UNION ALL
+        SELECT 1, NULL, j.sequence, j.delta FROM \(unescaped: schema).journal j, n
+        WHERE j.session = \(session.rawValue) AND j.sequence > n.sequence
+          AND j.sequence <= \(sequence)
+        ORDER BY 1, 3
+        """)
+      guard let first = rows.first else { throw unknownSession(session) }
+      let (_, headValue, start, snapshotStacks) = try first.decode(
+        (Int32, Int64?, Int64?, String?).self)
+      let head = headValue ?? 0
+      guard (0...head).contains(sequence) else { throw outOfRange(session, sequence, head: head) }
+      guard let start, let snapshotStacks else {
+        throw StorageError(
+          code: .snapshotMissing,
+          message: "Session \(session) has no snapshot at or below sequence \(sequence), not "
+            + "even its initial state; its stacks cannot be rebuilt.")
+      }
+      var stacks = try decode(
+        [StackRecord].self, snapshotStacks, "stacks of the snapshot at \(start) of \(session)")
+      for row in rows.dropFirst() {
+        let (_, _, entry, deltaText) = try row.decode((Int32, Int64?, Int64?, String?).self)
+        let entryNumber = entry ?? 0
+        let delta = try decode(
+          StackDelta.self, deltaText ?? "", "delta of entry \(entryNumber) of \(session)")
+        do {
+          try delta.apply(to: &stacks)
+        } catch var error as StorageError {
+          error.message = "Entry \(entryNumber) of session \(session): " + error.message
+          throw error
+        }
+      }
+      return stacks
+    }
+
+    /// Writes a snapshot of the state at a recorded sequence, now; one already stored at that
+    /// sequence is kept as it is. Throws ``StorageError/Code/sequenceOutOfRange`` beyond the
+    /// head.
+    public func writeSnapshot(
+      session: SessionID,
+      sequence: Int64,
+      state: EncodedState,
+      version: Int
+    ) throws {
+      try requireWritable("writing a snapshot of session \(session)")
+      let stateText = try text(state.json, "state of the snapshot of session \(session)")
+      let stacksText = try StorageJSON.text(try PreparedAppend.canonical(state.stacks))
+      let now = Timestamp.string(from: Date())
+      let schema = location.schema
+      let rows = try rows(
+        "writing a snapshot of session \(session)",
+        """
+        WITH s AS (
+          SELECT head_sequence FROM \(unescaped: schema).sessions WHERE id = \(session.rawValue)
+        ), inserted AS (
+          INSERT INTO \(unescaped: schema).snapshots
+            (session, sequence, version, state, stacks, recorded_at)
+          SELECT \(session.rawValue), \(sequence), \(Int32(clamping: version)), \(stateText),
+            \(stacksText), \(now)
+          FROM s WHERE \(sequence) BETWEEN 0 AND s.head_sequence
+          ON CONFLICT (session, sequence) DO NOTHING
+          RETURNING 1
+        )
+        SELECT head_sequence FROM s
+        """)
+      guard let row = rows.first else { throw unknownSession(session) }
+      let head = try row.decode(Int64.self)
+      guard (0...head).contains(sequence) else { throw outOfRange(session, sequence, head: head) }
+    }
+
+    /// Decodes a stored JSON column, or throws an ``StorageError/Code/invalidData`` error.
+    func decode<T: Decodable>(_ type: T.Type, _ text: String, _ what: @autoclosure () -> String)
+      throws -> T
+    {
+      do {
+        return try JSONDecoder().decode(type, from: Data(text.utf8))
+      } catch {
+        throw StorageError(
+          code: .invalidData,
+          message: "The \(what()) cannot be read. The row was left as it is; run "
+            + "`stackjournal verify`.", underlying: error)
+      }
+    }
+  }
+#endif

@@ -1,0 +1,139 @@
+#if PostgreSQL
+  import Foundation
+  import PostgresNIO
+  import StackStorage
+
+  extension PostgresJournal {
+    /// Creates a session whose sequence 0 is `initial`: the session, snapshot 0 and the stack
+    /// rows, in one statement.
+    ///
+    /// Throws ``StorageError/Code/sessionExists`` when the identifier is taken; a fork's source
+    /// must exist and hold the sequence.
+    public func createSession(
+      _ id: SessionID,
+      initial: EncodedState,
+      version: Int,
+      metadata: Data?,
+      forkedFrom: (SessionID, Int64)?,
+      at date: Date
+    ) throws -> SessionInfo {
+      try requireWritable("creating session \(id)")
+      let stacks = try PreparedAppend.canonical(initial.stacks)
+      var validated: [StackRecord] = []
+      try StackDelta.between([], stacks).apply(to: &validated)
+      let metadataText = try metadata.map { try text($0, "metadata of session \(id)") }
+      let stateText = try text(initial.json, "initial state of session \(id)")
+      let stacksText = try StorageJSON.text(stacks)
+      let query: PostgresQuery = """
+        SELECT \(unescaped: table("create_session"))(\(id.rawValue),
+          \(Timestamp.string(from: date)), \(metadataText), \(forkedFrom?.0.rawValue),
+          \(forkedFrom?.1), \(Int32(clamping: version)), \(stateText), \(stacksText))
+        """
+      do {
+        _ = try rows("creating session \(id)", query)
+      } catch let error as StorageError {
+        let mapped = journalError(error, session: id)
+        if let (source, sequence) = forkedFrom, let psql = error.underlying as? PSQLError,
+          psql.serverInfo?[.sqlState] == JournalSQLState.outOfRange
+        {
+          throw outOfRange(
+            source, sequence, head: Int64(psql.serverInfo?[.message] ?? "") ?? -1)
+        }
+        throw mapped
+      }
+      return SessionInfo(
+        id: id, createdAt: Timestamp.rounded(date), metadata: metadata,
+        forkedFrom: forkedFrom?.0, forkedAt: forkedFrom?.1)
+    }
+
+    /// The session, or `nil` when no session has that identifier.
+    public func session(_ id: SessionID) throws -> SessionInfo? {
+      try fetchSessions("reading session \(id)", id: id).first
+    }
+
+    /// Every session with its entry count, head and activity, oldest first.
+    public func sessions() throws -> [SessionInfo] {
+      try fetchSessions("listing sessions", id: nil)
+    }
+
+    /// Deletes the session with its journal, snapshots and stack rows, in one transaction.
+    public func deleteSession(_ id: SessionID) throws {
+      try requireWritable("deleting session \(id)")
+      let schema = location.schema
+      let found = try run("deleting session \(id)") { client in
+        try await client.withTransaction(logger: self.logger) { connection in
+          let session = id.rawValue
+          let rows = try await connection.query(
+            "SELECT 1 FROM \(unescaped: schema).sessions WHERE id = \(session) FOR UPDATE",
+            logger: self.logger
+          ).collect()
+          guard !rows.isEmpty else { return false }
+          for table in ["stack_elements", "stacks", "snapshots", "journal"] {
+            try await connection.query(
+              "DELETE FROM \(unescaped: schema).\(unescaped: table) WHERE session = \(session)",
+              logger: self.logger)
+          }
+          try await connection.query(
+            "DELETE FROM \(unescaped: schema).sessions WHERE id = \(session)", logger: self.logger)
+          return true
+        }
+      }
+      guard found else { throw unknownSession(id) }
+    }
+
+    /// Replaces the session's metadata (JSON, or `nil` for none).
+    public func setMetadata(_ metadata: Data?, session: SessionID) throws {
+      try requireWritable("setting the metadata of session \(session)")
+      let metadataText = try metadata.map { try text($0, "metadata of session \(session)") }
+      let found = try rows(
+        "setting the metadata of session \(session)",
+        """
+        UPDATE \(unescaped: table("sessions")) SET metadata = \(metadataText)
+        WHERE id = \(session.rawValue) RETURNING id
+        """)
+      guard !found.isEmpty else { throw unknownSession(session) }
+    }
+
+    private func fetchSessions(_ activity: String, id: SessionID?) throws -> [SessionInfo] {
+      let schema = location.schema
+      let only = id?.rawValue
+      let query: PostgresQuery = """
+        SELECT s.id, s.created_at, s.metadata, s.head_sequence, s.forked_from, s.forked_at,
+          (SELECT count(*) FROM \(unescaped: schema).journal j WHERE j.session = s.id),
+          (SELECT min(recorded_at) FROM \(unescaped: schema).journal j WHERE j.session = s.id),
+          (SELECT max(recorded_at) FROM \(unescaped: schema).journal j WHERE j.session = s.id)
+        FROM \(unescaped: schema).sessions s
+        WHERE \(only)::text IS NULL OR s.id = \(only)
+        ORDER BY s.created_at, s.id
+        """
+      let rows = try rows(activity, query)
+      return try rows.map { row in
+        let (rawID, created, metadata, head, forkedFrom, forkedAt, count, first, last) =
+          try row.decode(
+            (String, String, String?, Int64, String?, Int64?, Int64, String?, String?).self)
+        let id = SessionID(rawID)
+        return SessionInfo(
+          id: id,
+          createdAt: try date(created, "creation time of session \(id)"),
+          metadata: metadata.map { Data($0.utf8) },
+          entryCount: Int(count),
+          headSequence: head,
+          firstActivity: try first.map { try date($0, "first entry time of session \(id)") },
+          lastActivity: try last.map { try date($0, "last entry time of session \(id)") },
+          forkedFrom: forkedFrom.map(SessionID.init(rawValue:)),
+          forkedAt: forkedAt)
+      }
+    }
+
+    /// The date of a stored time, or an ``StorageError/Code/invalidData`` error.
+    func date(_ text: String, _ what: @autoclosure () -> String) throws -> Date {
+      guard let date = Timestamp.date(from: text) else {
+        throw StorageError(
+          code: .invalidData,
+          message: "The \(what()) is \(JSONText.literal(text)), not a time in the form "
+            + "2025-01-31T09:30:00.000Z. The row was left as it is.")
+      }
+      return date
+    }
+  }
+#endif

@@ -1,0 +1,183 @@
+#if PostgreSQL
+  import Foundation
+  import Logging
+  import NIOCore
+  import PostgresNIO
+  import StackStorage
+
+  /// A journal of many sessions in one PostgreSQL database, shared by every process and machine
+  /// that connects to it, with the semantics of ``SQLiteJournal``.
+  ///
+  /// ```swift
+  /// let journal = try PostgresJournal(url: "postgres://app@db.internal/app")
+  /// defer { journal.close() }
+  /// let store = try RecordingStore.open(
+  ///   session: "user-42", journal: journal, initialState: AppFeature.State(),
+  ///   reducer: { AppFeature() })
+  /// ```
+  ///
+  /// Opening connects once to check the journal's PostgreSQL schema (see
+  /// ``PostgresLocation/schema``): a schema that is not a journal, or one newer than this build,
+  /// is refused and left unchanged; pending migrations are applied, each in its own transaction.
+  /// It then keeps a pool of connections (postgres-nio's `PostgresClient`). An append is one
+  /// statement, `append_entry(…)`, which moves the session's head under its row lock: of two
+  /// writers racing on one session, one gets ``StorageError/Code/sequenceConflict`` and writes
+  /// nothing. Commits use the server's `synchronous_commit` (on by default): an append that
+  /// returned is on the server's disk.
+  ///
+  /// When the server restarts under a writer, the call in flight throws
+  /// ``StorageError/Code/connectionLost`` (its outcome is unknown: read the head) and the next
+  /// call connects again.
+  public final class PostgresJournal: JournalBackend, @unchecked Sendable {
+    /// Where the journal is.
+    public let location: PostgresLocation
+    /// The journal's schema version, after migrating.
+    public let schemaVersion: Int
+    /// The schema version this build writes.
+    public static var latestSchemaVersion: Int { PostgresMigration.latestVersion }
+
+    let options: Options
+    let upcasting: Upcasting
+    let client: PostgresClient
+    let bridge: BlockingBridge
+    let logger = Logger(label: "StackStoragePostgres")
+    private let runTask: Task<Void, Never>
+    private let closed = NSLock()
+    private var isClosed = false
+
+    /// Opens the journal at a URL such as `postgres://user:password@host:5432/database`.
+    public convenience init(url: String, options: Options = .init()) throws {
+      try self.init(location: PostgresLocation(url: url), options: options)
+    }
+
+    /// Opens the journal at `location`: checks (and unless read-only, migrates) its schema, then
+    /// starts the connection pool.
+    ///
+    /// Throws a ``StorageError`` naming the server: ``StorageError/Code/connectionRefused``,
+    /// ``StorageError/Code/authenticationFailed``, ``StorageError/Code/databaseNotFound``,
+    /// ``StorageError/Code/notStackJournal``, ``StorageError/Code/newerSchema``,
+    /// ``StorageError/Code/checksumMismatch`` or ``StorageError/Code/olderSchema``.
+    public init(location: PostgresLocation, options: Options = .init()) throws {
+      self.location = location
+      self.options = options
+      self.upcasting = Upcasting(
+        currentVersion: options.payloadVersion, upcasters: options.upcasters)
+      let bridge = BlockingBridge()
+      self.bridge = bridge
+      let connectionConfiguration = Self.connectionConfiguration(location, options)
+      let migrate = options.migrate && !options.readOnly
+      let outcome = bridge.wait(timeout: options.connectTimeout + options.operationTimeout) {
+        let connection = try await PostgresConnection.connect(
+          configuration: connectionConfiguration, id: 0,
+          logger: Logger(label: "StackStoragePostgres"))
+        do {
+          let version = try await PostgresSchemaMigrator.prepare(
+            connection, location, migrate: migrate)
+          try? await connection.close()
+          return version
+        } catch {
+          try? await connection.close()
+          throw error
+        }
+      }
+      switch outcome {
+      case .success(let version)?:
+        self.schemaVersion = version
+      case .failure(let error)?:
+        throw StorageError(postgres: error, location, doing: "opening the journal")
+      case nil:
+        throw StorageError(
+          code: .timedOut,
+          message: "PostgreSQL at \(location.description) did not answer within "
+            + "\(options.connectTimeout + options.operationTimeout) while opening the journal. "
+            + "Check that the server is up and reachable.")
+      }
+      var configuration = PostgresClient.Configuration(
+        host: location.host, port: location.port, username: location.user,
+        password: location.password, database: location.database,
+        tls: location.requireTLS ? .require(.makeClientConfiguration()) : .disable)
+      configuration.options.connectTimeout = options.connectTimeout
+      configuration.options.maximumConnections = max(1, options.maximumConnections)
+      configuration.options.additionalStartupParameters = Self.startupParameters(options)
+      let client = PostgresClient(configuration: configuration)
+      self.client = client
+      self.runTask = bridge.start { await client.run() }
+    }
+
+    deinit {
+      close()
+    }
+
+    /// Closes the pool's connections. Calls after this one fail.
+    public func close() {
+      closed.lock()
+      let wasClosed = isClosed
+      isClosed = true
+      closed.unlock()
+      guard !wasClosed else { return }
+      runTask.cancel()
+      let task = runTask
+      _ = bridge.wait(timeout: .seconds(10)) { await task.value }
+    }
+
+    static func startupParameters(_ options: Options) -> [(String, String)] {
+      var parameters = [("application_name", "stackjournal")]
+      if options.readOnly { parameters.append(("default_transaction_read_only", "on")) }
+      return parameters
+    }
+
+    static func connectionConfiguration(_ location: PostgresLocation, _ options: Options)
+      -> PostgresConnection.Configuration
+    {
+      var configuration = PostgresConnection.Configuration(
+        host: location.host, port: location.port, username: location.user,
+        password: location.password, database: location.database,
+        tls: location.requireTLS ? .require(try! .init(configuration: .makeClientConfiguration()))
+          : .disable)
+      configuration.options.connectTimeout = TimeAmount.nanoseconds(
+        Int64(options.connectTimeout.components.seconds) * 1_000_000_000)
+      configuration.options.additionalStartupParameters = startupParameters(options)
+      return configuration
+    }
+
+    /// Runs `body` with the pool, waiting at most the operation timeout, and turns failures into
+    /// ``StorageError``s that say what was being done.
+    func run<T: Sendable>(
+      _ activity: @autoclosure () -> String,
+      _ body: sending @escaping (PostgresClient) async throws -> T
+    ) throws -> T {
+      let client = self.client
+      switch bridge.wait(timeout: options.operationTimeout, { try await body(client) }) {
+      case .success(let value)?:
+        return value
+      case .failure(let error)?:
+        throw StorageError(postgres: error, location, doing: activity())
+      case nil:
+        throw StorageError(
+          code: .timedOut,
+          message: "PostgreSQL at \(location.description) gave no result within "
+            + "\(options.operationTimeout) while \(activity()); the server may be down or "
+            + "restarting. If this was a write, whether it happened is unknown: read the "
+            + "session's head before retrying.")
+      }
+    }
+
+    /// The rows of one statement.
+    func rows(_ activity: @autoclosure () -> String, _ query: PostgresQuery) throws
+      -> [PostgresRow]
+    {
+      try run(activity()) { client in try await client.query(query).collect() }
+    }
+
+    /// The qualified name of one of the journal's tables or functions.
+    func table(_ name: String) -> String { "\(location.schema).\(name)" }
+
+    func requireWritable(_ activity: @autoclosure () -> String) throws {
+      guard options.readOnly else { return }
+      throw StorageError(
+        code: .readOnly,
+        message: "Cannot write while \(activity()): the journal at \(location.description) was "
+          + "opened read-only. Open it without `readOnly` to write.")
+    }
+  }
+#endif

@@ -1,0 +1,138 @@
+#if PostgreSQL
+  import PostgresNIO
+  import StackStorage
+  import _ConnectionPoolModule
+
+  /// The SQLSTATEs the journal's functions raise (see `Migrations/postgres/0001_initial.sql`).
+  enum JournalSQLState {
+    static let unknownSession = "SJ404"
+    static let sequenceConflict = "SJ409"
+    static let outOfRange = "SJ416"
+    static let inconsistentDelta = "SJ422"
+  }
+
+  extension StorageError {
+    /// Wraps an error of postgres-nio, the pool or the journal in one line that names the
+    /// server and what was being done.
+    init(postgres error: any Error, _ location: PostgresLocation, doing activity: String) {
+      if let error = error as? StorageError {
+        self = error
+        return
+      }
+      let place = location.description
+      if let error = error as? PSQLError {
+        switch error.code {
+        case .server:
+          let state = error.serverInfo?[.sqlState] ?? ""
+          let serverMessage = Self.printable(error.serverInfo?[.message] ?? "")
+          switch state {
+          case "28P01", "28000":
+            self.init(
+              code: .authenticationFailed,
+              message: "PostgreSQL at \(place) refused the user \(location.user): "
+                + "\(serverMessage). Check the user and the password in the URL (or "
+                + "PGPASSWORD).", underlying: error)
+          case "3D000":
+            self.init(
+              code: .databaseNotFound,
+              message: "PostgreSQL at \(location.host):\(location.port) has no database "
+                + "\(location.database). Create it (createdb \(location.database)) or fix the "
+                + "URL.", underlying: error)
+          case "57P01", "57P02", "57P03":
+            self.init(
+              code: .connectionLost,
+              message: "PostgreSQL at \(place) is shutting down or restarting (\(serverMessage)) "
+                + "while \(activity). If this was a write, whether it happened is unknown: read "
+                + "the session's head; the next call connects again.", underlying: error)
+          case "25006":
+            self.init(
+              code: .readOnly,
+              message: "PostgreSQL at \(place) refused a write while \(activity): the "
+                + "connection is read-only.", underlying: error)
+          case "53300":
+            self.init(
+              code: .connectionRefused,
+              message: "PostgreSQL at \(place) has too many connections (\(serverMessage)) "
+                + "while \(activity); lower the journal's maximumConnections or raise the "
+                + "server's max_connections.", underlying: error)
+          default:
+            self.init(
+              code: .database,
+              message: "PostgreSQL failed while \(activity) at \(place): \(serverMessage) "
+                + "(SQLSTATE \(Self.printable(state))).", underlying: error)
+          }
+        case .connectionError:
+          let reason = Self.connectionReason(error.underlying)
+          self.init(
+            code: .connectionRefused,
+            message: "Cannot connect to PostgreSQL at \(location.host):\(location.port) while "
+              + "\(activity): \(reason). Check that the server is running and the URL's host "
+              + "and port.", underlying: error)
+        case .serverClosedConnection, .uncleanShutdown, .clientClosedConnection:
+          self.init(
+            code: .connectionLost,
+            message: "The connection to PostgreSQL at \(place) broke while \(activity) (the "
+              + "server restarted or the network failed). If this was a write, whether it "
+              + "happened is unknown: read the session's head; the next call connects again.",
+            underlying: error)
+        case .sslUnsupported:
+          self.init(
+            code: .connectionRefused,
+            message: "PostgreSQL at \(place) does not offer TLS, which the URL requires "
+              + "(sslmode=require).", underlying: error)
+        default:
+          self.init(
+            code: .database,
+            message: "PostgreSQL failed while \(activity) at \(place): \(String(reflecting: error.code)).",
+            underlying: error)
+        }
+        return
+      }
+      if let error = error as? ConnectionPoolError {
+        let reason =
+          error == .connectionCreationCircuitBreakerTripped
+          ? "no connection could be made for a while" : "\(error)"
+        self.init(
+          code: .connectionRefused,
+          message: "Cannot connect to PostgreSQL at \(location.host):\(location.port) while "
+            + "\(activity): \(reason). Check that the server is running.", underlying: error)
+        return
+      }
+      if error is CancellationError {
+        self.init(
+          code: .timedOut,
+          message: "Cancelled while \(activity) at \(place).", underlying: error)
+        return
+      }
+      self.init(
+        code: .database,
+        message: "PostgreSQL failed while \(activity) at \(place): \(Self.printable("\(error)")).",
+        underlying: error)
+    }
+
+    /// The reason a connection failed, short.
+    static func connectionReason(_ underlying: (any Error)?) -> String {
+      let text = underlying.map { "\($0)" } ?? ""
+      if text.contains("refused") { return "connection refused" }
+      if text.localizedCaseInsensitiveContains("timeout")
+        || text.localizedCaseInsensitiveContains("timed out")
+      {
+        return "no answer (timed out)"
+      }
+      if text.contains("resolve") || text.contains("DNS") || text.contains("getaddrinfo") {
+        return "the host name does not resolve"
+      }
+      return text.isEmpty ? "the connection failed" : printable(text)
+    }
+
+    /// Text from the server or the network, on one line and without control codes, bounded.
+    static func printable(_ text: String) -> String {
+      let cleaned = String(
+        String.UnicodeScalarView(
+          text.unicodeScalars.map {
+            $0.properties.generalCategory == .control ? " " : $0
+          }))
+      return cleaned.count > 300 ? String(cleaned.prefix(300)) + "…" : cleaned
+    }
+  }
+#endif

@@ -1,0 +1,156 @@
+#if PostgreSQL
+  import Foundation
+  #if canImport(Glibc)
+    import Glibc
+  #endif
+  import StackJournalTestSupport
+  import StackStorage
+  import XCTest
+
+  @testable import StackStoragePostgres
+
+  final class PostgresSchemaTests: PostgresTestCase {
+    func testAFreshSchemaIsMigratedAndRecordedWithChecksums() async throws {
+      let journal = try PostgresJournal(url: url)
+      XCTAssertEqual(journal.schemaVersion, PostgresJournal.latestSchemaVersion)
+      journal.close()
+      let schema = location.schema
+      let recorded = try await execute([
+        "SELECT version || ' ' || name || ' ' || checksum FROM \(schema).schema_migrations",
+        "SELECT obj_description('\(schema)'::regnamespace, 'pg_namespace')",
+      ])
+      XCTAssertEqual(
+        recorded[0],
+        PostgresMigration.all.map { "\($0.version) \($0.name) \($0.checksum)" })
+      XCTAssertEqual(recorded[1], ["StackJournal journal"])
+      // Opening again applies nothing and keeps the sessions.
+      let again = try PostgresJournal(url: url)
+      XCTAssertEqual(try again.sessions().count, 0)
+      let count = try await execute(["SELECT count(*)::text FROM \(schema).schema_migrations"])
+      XCTAssertEqual(count[0], ["\(PostgresMigration.latestVersion)"])
+    }
+
+    func testASchemaThatIsNotOursIsRefusedAndLeftUnchanged() async throws {
+      let schema = location.schema
+      _ = try await execute([
+        "CREATE SCHEMA \(schema)", "CREATE TABLE \(schema).sessions (id int)",
+        "INSERT INTO \(schema).sessions VALUES (7)",
+      ])
+      let error = assertStorageError(.notStackJournal) { try PostgresJournal(url: url) }
+      XCTAssertTrue(error?.message.contains("`\(schema)`") ?? false, "\(String(describing: error))")
+      let tables = try await execute([
+        "SELECT string_agg(relname, ',' ORDER BY relname) FROM pg_class "
+          + "WHERE relnamespace = '\(schema)'::regnamespace AND relkind = 'r'",
+        "SELECT string_agg(id::text, ',') FROM \(schema).sessions",
+      ])
+      XCTAssertEqual(tables, [["sessions"], ["7"]], "nothing was created or changed")
+    }
+
+    func testANewerSchemaIsRefusedAndLeftUnchanged() async throws {
+      let journal = try PostgresJournal(url: url)
+      journal.close()
+      let schema = location.schema
+      _ = try await execute([
+        "INSERT INTO \(schema).schema_migrations VALUES "
+          + "(\(PostgresMigration.latestVersion + 1), '9999_future.sql', 'abc', 'now')"
+      ])
+      let error = assertStorageError(.newerSchema) { try PostgresJournal(url: url) }
+      XCTAssertTrue(error?.message.contains("9999_future.sql") ?? false)
+      assertStorageError(.newerSchema) {
+        try PostgresJournal(url: url, options: .init(readOnly: true))
+      }
+      let rows = try await execute(["SELECT count(*)::text FROM \(schema).schema_migrations"])
+      XCTAssertEqual(rows[0], ["\(PostgresMigration.latestVersion + 1)"])
+    }
+
+    func testAnEditedMigrationIsRefused() async throws {
+      try PostgresJournal(url: url).close()
+      _ = try await execute([
+        "UPDATE \(location.schema).schema_migrations SET checksum = 'edited' WHERE version = 1"
+      ])
+      let error = assertStorageError(.checksumMismatch) { try PostgresJournal(url: url) }
+      XCTAssertTrue(error?.message.contains("edited") ?? false, "\(String(describing: error))")
+    }
+
+    func testReadOnlyNeitherCreatesNorWrites() async throws {
+      let missing = assertStorageError(.olderSchema) {
+        try PostgresJournal(url: url, options: .init(readOnly: true))
+      }
+      XCTAssertTrue(missing?.message.contains("no schema") ?? false, "\(String(describing: missing))")
+      let rows = try await execute([
+        "SELECT count(*)::text FROM pg_namespace WHERE nspname = '\(location.schema)'"
+      ])
+      XCTAssertEqual(rows[0], ["0"])
+      let writer = try PostgresJournal(url: url)
+      _ = try writer.createSession(
+        "s", initial: EncodedState(json: Data("{}".utf8), stacks: []), version: 1)
+      let reader = try PostgresJournal(url: url, options: .init(readOnly: true))
+      XCTAssertEqual(try reader.headSequence(session: "s"), 0)
+      assertStorageError(.readOnly) { try reader.deleteSession("s") }
+      XCTAssertNotNil(try reader.session("s"))
+    }
+
+    func testConnectionFailuresAreOneLineErrorsThatNameTheServer() throws {
+      var refused = try XCTUnwrap(location)
+      refused.port = try freePort()
+      let noServer = assertStorageError(.connectionRefused) {
+        try PostgresJournal(location: refused)
+      }
+      XCTAssertTrue(
+        noServer?.message.contains("\(refused.host):\(refused.port)") ?? false,
+        "\(String(describing: noServer))")
+      XCTAssertTrue(noServer?.message.contains("connection refused") ?? false)
+
+      var wrongPassword = try XCTUnwrap(location)
+      wrongPassword.password = "not-the-password"
+      let auth = assertStorageError(.authenticationFailed) {
+        try PostgresJournal(location: wrongPassword)
+      }
+      XCTAssertTrue(auth?.message.contains("user \(location.user)") ?? false)
+      XCTAssertFalse(auth?.message.contains("not-the-password") ?? true, "no password shown")
+
+      var missing = try XCTUnwrap(location)
+      missing.database = "no_such_database_\(UInt32.random(in: 0...UInt32.max))"
+      let database = assertStorageError(.databaseNotFound) {
+        try PostgresJournal(location: missing)
+      }
+      XCTAssertTrue(database?.message.contains(missing.database) ?? false)
+
+      for error in [noServer, auth, database] {
+        XCTAssertFalse(error?.message.contains("\n") ?? true, "one line: \(String(describing: error))")
+      }
+      let badURL = assertStorageError(.invalidData) {
+        try PostgresJournal(url: "postgres://host-without-user/db")
+      }
+      XCTAssertTrue(badURL?.message.contains("names no user") ?? false)
+    }
+
+    private func freePort() throws -> Int {
+      let socket = Socket()
+      return socket.port
+    }
+  }
+
+  /// A TCP port nothing listens on: bound, read and closed again.
+  private struct Socket {
+    let port: Int
+    init() {
+      let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      address.sin_port = 0
+      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+      _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+      }
+      _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          getsockname(descriptor, $0, &length)
+        }
+      }
+      port = Int(UInt16(bigEndian: address.sin_port))
+      close(descriptor)
+    }
+  }
+#endif

@@ -162,24 +162,21 @@ struct ReportPage {
     ])
   }
 
-  /// `[path, nextID, ids, pushed, popped, changed, removed]` per change, elements as
-  /// `[id, case, state]` with the state as `show --json` prints it.
+  /// `[path, nextID, ids, pushed, popped, changed, removed, kind]` per change, elements as
+  /// `show --json` prints them (`{"id", "case", "state"}`, and `"route"` for a coordinator's
+  /// route), `kind` as `show --json` gives it for the stack (`stack` or `routes`).
   static func changesJSON(_ delta: StackDelta) -> JSONValue {
-    func element(_ stored: StoredElement) -> JSONValue {
-      .array([
-        .int(stored.id.generation), .optional(stored.caseName), StackRendering.state(stored),
-      ])
-    }
-    return .array(
+    .array(
       delta.changes.map { change in
         .array([
           .string(change.path),
           .int(change.nextID.generation),
           .array(change.ids.map { .int($0.generation) }),
-          .array(change.pushed.map(element)),
+          .array(change.pushed.map(StackRendering.elementJSON)),
           .array(change.popped.map { .int($0.generation) }),
-          .array(change.changed.map(element)),
+          .array(change.changed.map(StackRendering.elementJSON)),
           .int(change.removed ? 1 : 0),
+          .string(StackRendering.kind(nextID: change.nextID)),
         ])
       })
   }

@@ -112,10 +112,15 @@ enum StackRendering {
   static func stackJSON(_ stack: StackRecord) -> JSONValue {
     .object([
       ("path", .string(stack.path)),
-      ("kind", .string(isRoutes(stack) ? "routes" : "stack")),
+      ("kind", .string(kind(nextID: stack.nextID))),
       ("nextID", .int(stack.nextID.generation)),
       ("elements", .array(stack.elements.map(elementJSON))),
     ])
+  }
+
+  /// `routes` for a coordinator's routes (a stack that hands out no ID), `stack` otherwise.
+  static func kind(nextID: StackElementID) -> String {
+    nextID == .routesNextID ? "routes" : "stack"
   }
 
   /// Whether a stored stack is a coordinator's routes: its IDs are the routes' positions and it

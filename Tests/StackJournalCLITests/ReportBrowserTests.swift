@@ -1,6 +1,7 @@
 import Foundation
 import StackJournalTestSupport
 import StackNavigation
+import StackRestoration
 import StackStorage
 import XCTest
 
@@ -54,9 +55,11 @@ final class ReportBrowserTests: CLITestCase {
       const info = s.querySelector(':scope > .stack-head .stack-info').textContent;
       const cards = [...s.querySelector(':scope > .deck').children]
         .filter((c) => c.classList.contains('card') && !c.classList.contains('popped'));
+      const next = /next ID #(\\d+)/.exec(info);
       return {
         path: s.dataset.path,
-        nextID: Number(/next ID #(\\d+)/.exec(info)[1]),
+        kind: next ? 'stack' : 'routes',
+        nextID: next ? Number(next[1]) : 2 ** 53,
         elements: cards.reverse().map((c) => {
           const name = c.querySelector(':scope > .card-head .card-case').textContent;
           return {
@@ -363,6 +366,54 @@ final class ReportBrowserTests: CLITestCase {
     XCTAssertTrue(
       try XCTUnwrap(try child.string("document.getElementById('session-facts').textContent"))
         .contains("forked fromdemo-1 at sequence 5"))
+  }
+
+  func testACoordinatorsRoutesAreRebuiltAsShowPrintsThem() async throws {
+    let db = directory.path("coordinators.sqlite")
+    let journal = try SQLiteJournal(path: db, options: .init(snapshotInterval: 2))
+    let flow = try RecordingStore.open(
+      session: "flow", journal: journal, initialState: Coordinator.State()
+    ) { Coordinator() }
+    for action: Coordinator.Action in [
+      .router(.routeAction(0, action: .home(.startTapped))),
+      .router(.routeAction(1, action: .numbersList(.numberSelected(42)))),
+      .router(.routeAction(2, action: .numberDetail(.showDouble(42)))),
+      .router(.routeAction(3, action: .numberDetail(.goBackToRootTapped))),
+    ] {
+      try await flow.send(action).finish()
+    }
+    let parent = try RecordingStore.open(
+      session: "parent", journal: journal, initialState: ParentCoordinator.State()
+    ) { ParentCoordinator() }
+    for action: ParentCoordinator.Action in [
+      .router(.routeAction(0, action: .home(.startFlowTapped))),
+      .router(.routeAction(1, action: .numbersFlow(.router(.routeAction(
+        0, action: .numbersList(.numberSelected(7))))))),
+    ] {
+      try await parent.send(action).finish()
+    }
+    for (session, head) in [("flow", flow.sequence), ("parent", parent.sequence)] {
+      let tab = try open(session, db: db)
+      for sequence in 0...Int(head) {
+        try select(sequence, in: tab)
+        let expected = try show(session, db: db, at: sequence)
+        let state = try XCTUnwrap(
+          try parse(try tab.string("JSON.stringify(\(Self.stateJSON))")) as? NSDictionary)
+        XCTAssertEqual(state["stacks"] as? NSArray, expected, "\(session) at \(sequence)")
+      }
+    }
+    let tab = try open("flow", db: db, hash: "seq=3")
+    XCTAssertEqual(
+      try tab.string("document.querySelector('#stacks .stack-info').textContent"), "4 routes")
+    XCTAssertEqual(
+      try tab.evaluate(
+        "[...document.querySelectorAll('#stacks .card')].map((c) => c.dataset.id + ' ' + "
+          + "c.querySelector('.card-case').textContent + ' ' + "
+          + "c.querySelector('.card-route').textContent)") as? [String],
+      [
+        "3 sheet → numberDetail", "2 push → numberDetail", "1 sheet (navigation) → numbersList",
+        "0 sheet (navigation) → home",
+      ])
   }
 
   func testThePageFitsAPhoneWidthWindow() throws {

@@ -42,16 +42,13 @@
 
   // ---- Reconstruction: the stacks at a sequence, from the stacks at `from` and the deltas.
 
-  function element(stored) {
-    return { id: stored[0], case: stored[1], state: stored[2] };
-  }
 
   // Applies one entry's changes to stacks (sorted by path) and returns new stacks; the stacks
   // given are not modified, so earlier moments stay valid. Throws when a change does not fit.
   function applyChanges(stacks, changes) {
     const result = stacks.slice();
     for (const change of changes) {
-      const [path, nextID, ids, pushed, popped, changed, removed] = change;
+      const [path, nextID, ids, pushed, popped, changed, removed, kind] = change;
       const index = result.findIndex((stack) => stack.path === path);
       const where = 'the change to the stack ' + JSON.stringify(path);
       if (removed) {
@@ -65,12 +62,12 @@
         if (!byID.delete(id)) throw new Error(where + ' pops #' + id + ', which it does not hold');
       }
       for (const stored of changed) {
-        if (!byID.has(stored[0])) throw new Error(where + ' changes #' + stored[0]);
-        byID.set(stored[0], element(stored));
+        if (!byID.has(stored.id)) throw new Error(where + ' changes #' + stored.id);
+        byID.set(stored.id, stored);
       }
       for (const stored of pushed) {
-        if (byID.has(stored[0])) throw new Error(where + ' pushes #' + stored[0] + ' twice');
-        byID.set(stored[0], element(stored));
+        if (byID.has(stored.id)) throw new Error(where + ' pushes #' + stored.id + ' twice');
+        byID.set(stored.id, stored);
       }
       if (ids.length !== byID.size) throw new Error(where + ' lists the wrong number of IDs');
       const elements = ids.map((id) => {
@@ -78,7 +75,7 @@
         if (!item) throw new Error(where + ' lists #' + id + ', which it does not hold');
         return item;
       });
-      const stack = { path: path, nextID: nextID, elements: elements };
+      const stack = { path: path, kind: kind, nextID: nextID, elements: elements };
       if (index >= 0) {
         result[index] = stack;
       } else {
@@ -222,10 +219,10 @@
         continue;
       }
       for (const pushed of change[3]) {
-        effects.push(['push', '+#' + pushed[0] + (pushed[1] === null ? '' : ' ' + pushed[1])]);
+        effects.push(['push', '+#' + pushed.id + (pushed.case === null ? '' : ' ' + pushed.case)]);
       }
       for (const id of change[4]) effects.push(['pop', '−#' + id]);
-      for (const changed of change[5]) effects.push(['change', '~#' + changed[0]]);
+      for (const changed of change[5]) effects.push(['change', '~#' + changed.id]);
     }
     return effects;
   }
@@ -351,6 +348,12 @@
     const head = el('div', 'card-head');
     head.appendChild(el('span', 'card-id', '#' + item.id));
     head.appendChild(el('span', 'card-case', item.case === null ? '(no case)' : item.case));
+    if (item.route) {
+      // A coordinator's route: its presentation, then the screen it shows.
+      head.appendChild(el('span', 'card-route',
+        (item.route.embedInNavigationView ? '(navigation) ' : '') + '→ '
+        + (item.route.screen === null ? '(screen)' : item.route.screen)));
+    }
     if (isTop) head.appendChild(el('span', 'card-top', 'top'));
     if (role) head.appendChild(el('span', 'badge', role));
     node.appendChild(head);
@@ -383,8 +386,9 @@
     const head = el('div', 'stack-head');
     head.appendChild(el('h3', 'stack-path', stackName(stack.path)));
     const n = stack.elements.length;
-    head.appendChild(el('span', 'stack-info',
-      n + (n === 1 ? ' element' : ' elements') + ' · next ID #' + stack.nextID));
+    head.appendChild(el('span', 'stack-info', stack.kind === 'routes'
+      ? n + (n === 1 ? ' route' : ' routes')
+      : n + (n === 1 ? ' element' : ' elements') + ' · next ID #' + stack.nextID));
     const change = moment.changes.get(stack.path);
     if (change && change.created) head.appendChild(el('span', 'stack-note', 'new stack'));
     box.appendChild(head);
@@ -427,10 +431,10 @@
           created: false, pushed: new Set(), changed: new Map(), popped: [],
         };
         info.created = info.created || (!change[6] && !old);
-        for (const pushed of change[3]) info.pushed.add(pushed[0]);
+        for (const pushed of change[3]) info.pushed.add(pushed.id);
         for (const changed of change[5]) {
-          info.changed.set(changed[0],
-            fieldsByElement.get(change[0] + '\u0000' + changed[0]) || null);
+          info.changed.set(changed.id,
+            fieldsByElement.get(change[0] + '\u0000' + changed.id) || null);
         }
         const popped = old ? old.elements.filter((item) => poppedIDs.has(item.id)) : [];
         info.popped.push(...popped.reverse());

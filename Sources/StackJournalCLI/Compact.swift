@@ -47,11 +47,13 @@ extension StackJournalCommand {
         let reader = try database.openReadOnly()
         let session = sessionArgument.id
         _ = try reader.requireSession(session)
-        var plan = try reader.compact(session: session, keepSnapshots: keepSnapshots, dryRun: true)
+        var plan = try JournalRetention().compact(
+          session, keepSnapshots: keepSnapshots, dryRun: true, in: reader)
         if !dryRun, !plan.isEmpty {
           let journal = try database.openForWriting()
-          plan = try journal.compact(session: session, keepSnapshots: keepSnapshots, dryRun: false)
-          if vacuum, plan.applied { try journal.vacuum() }
+          plan = try JournalRetention().compact(
+            session, keepSnapshots: keepSnapshots, dryRun: false, in: journal)
+          if vacuum, plan.applied { try JournalRetention().vacuum(journal) }
         }
         let out = Terminal.standardOutput
         defer { out.flush() }

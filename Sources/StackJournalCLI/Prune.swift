@@ -71,12 +71,12 @@ extension StackJournalCommand {
         let criteria = PruneCriteria(
           idleBefore: idle, forksOnly: forks, forksOf: forksOf.map(SessionID.init(rawValue:)),
           emptyOnly: empty, sessions: sessions.map(SessionID.init(rawValue:)))
-        var plan = try reader.prune(criteria, dryRun: true)
+        var plan = try JournalRetention().prune(criteria, dryRun: true, in: reader)
         if !dryRun, !plan.sessions.isEmpty {
           // Deletes what the read-only pass listed, skipping sessions that changed since.
           let journal = try database.openForWriting()
-          plan = try journal.prune(plan)
-          if vacuum, plan.applied { try journal.vacuum() }
+          plan = try JournalRetention().prune(plan, in: journal)
+          if vacuum, plan.applied { try JournalRetention().vacuum(journal) }
         }
         let out = Terminal.standardOutput
         defer { out.flush() }

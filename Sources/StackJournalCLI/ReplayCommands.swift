@@ -170,7 +170,7 @@ extension StackJournalCommand {
         let id = session.map(SessionID.init(rawValue:))
         if let id { _ = try journal.requireSession(id) }
         let storage = try VerifyReport.readable(database.path) {
-          try journal.verifyStorage(session: id)
+          try JournalVerifier().verify(journal, session: id)
         }
         var results: [VerifyReport.Replay]?
         if replay {

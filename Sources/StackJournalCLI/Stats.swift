@@ -29,7 +29,7 @@ extension StackJournalCommand {
         let journal = try database.openReadOnly()
         let id = session.map(SessionID.init(rawValue:))
         if let id { _ = try journal.requireSession(id) }
-        let stats = try journal.statistics(session: id)
+        let stats = try JournalStatistics().statistics(of: journal, session: id)
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {

@@ -26,7 +26,7 @@ extension StackJournalCommand {
           let journal = try database.openReadOnly()
           let id = session.map(SessionID.init(rawValue:))
           if let id { _ = try journal.requireSession(id) }
-          return try journal.verifyStorage(session: id)
+          return try JournalVerifier().verify(journal, session: id)
         }
         let report = VerifyReport(path: database.path, storage: storage, replay: nil)
         report.print(json: output.json)

@@ -202,6 +202,14 @@ let package = Package(
           name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
       ]
     ),
+    // The CLI's parsers, option groups, reports and table printer, without running the binary.
+    .testTarget(
+      name: "StackJournalCLIUnitTests",
+      dependencies: [
+        "StackJournalCLI", "StackJournalDemo", "StackStorage",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
     .testTarget(
       name: "StackJournalCLITests",
       dependencies: [

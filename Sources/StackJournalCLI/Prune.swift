@@ -22,7 +22,7 @@ extension StackJournalCommand {
 
     @Option(
       help: ArgumentHelp("Sessions idle since before TIME.", valueName: "time"))
-    var idleSince: String?
+    var idleSince: TimeExpression?
 
     @Flag(help: "Only forked sessions.")
     var forks = false
@@ -61,7 +61,7 @@ extension StackJournalCommand {
     public func run() async throws {
       try await reportingErrors {
         let idle = try idleSince.map {
-          try TimeExpression($0, option: "--idle-since").instant(option: "--idle-since")
+          try $0.instant(option: "--idle-since")
         }
         // Everything is checked read-only; the file is opened for writing only to write.
         let reader = try database.openReadOnly()

@@ -59,44 +59,24 @@ extension StackJournalCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var sessionArgument: SessionArgument
 
-    @Option(
-      parsing: .unconditional,
-      help: ArgumentHelp("The sequence to restore (default: the head).", valueName: "seq"))
-    var to: Int64?
-
-    @Option(
-      name: .customLong("at-time"),
-      help: ArgumentHelp("Restore the state as it was at TIME.", valueName: "time"))
-    var atTime: String?
+    @OptionGroup var moment: MomentOptions<ReplayMoment>
 
     @OptionGroup var output: OutputOptions
 
     /// Creates the command; argument parsing fills it.
     public init() {}
 
-    /// Checks that at most one moment is given.
-    public func validate() throws {
-      if to != nil && atTime != nil { throw ValidationError("Give --to or --at-time, not both.") }
-      if let to, to < 0 {
-        throw ValidationError("--to \(to): sequences start at 0, the initial state.")
-      }
-    }
-
     /// Restores and prints the state.
     public func run() async throws {
       try await reportingErrors {
-        let time = try atTime.map { try TimeExpression($0, option: "--at-time") }
         let journal = try App.openJournal(database)
         let session = sessionArgument.id
         let info = try journal.requireSession(session)
         let target: RestoreTarget
-        if let to {
-          try journal.requireSequence(to, session: session, option: "--to")
-          target = .sequence(to)
-        } else if let time {
-          target = .date(try time.resolve(in: journal, session: session, option: "--at-time"))
-        } else {
-          target = .head
+        switch try moment.moment(in: journal, session: info) {
+        case .head: target = .head
+        case .sequence(let to): target = .sequence(to)
+        case .time(let date): target = .date(date)
         }
         let restored = try App.replayer(journal).restore(session: session, at: target)
         let encoded = try StateEncoding.encode(restored.state)

@@ -5,8 +5,8 @@ import Foundation
 ///
 /// Skipping a value checks only what it needs to find where the value ends (quotes, escapes,
 /// nesting), not that the value is valid JSON; ``string()``, ``number()`` and ``literal(_:)``
-/// read exactly JSON's grammar. Works on any bytes indexed by `Int`: an `UnsafeBufferPointer` to read
-/// `Data` without copying it, or an `ArraySlice` of a file's line.
+/// read exactly JSON's grammar. Works on any bytes indexed by `Int`: an `UnsafeBufferPointer` to
+/// read `Data` without copying it, or an `ArraySlice` of a file's line.
 package struct JSONScanner<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == Int {
   /// The bytes scanned.
   package let bytes: Bytes

@@ -83,9 +83,9 @@ extension SQLiteJournal {
       }
       // Before the first entry kept: the oldest snapshot holds the state from its time on,
       // sequence 0 for a session never compacted.
-      let oldest = try SnapshotRecord.fetchOne(
+      let oldest = try SnapshotTimeRecord.fetchOne(
         db.cachedStatement(
-          sql: "SELECT \(SnapshotRecord.columns) FROM snapshots WHERE session = ? "
+          sql: "SELECT sequence, recorded_at FROM snapshots WHERE session = ? "
             + "ORDER BY sequence LIMIT 1"
         ),
         arguments: [session.rawValue]

@@ -18,10 +18,9 @@ extension SQLiteJournal {
     try read("rebuilding the stacks of session \(session) at \(sequence)") { db in
       let head = try requireHead(db, session)
       guard (0...head).contains(sequence) else { throw outOfRange(session, sequence, head: head) }
-      let snapshot = try SnapshotRecord.fetchOne(
+      let snapshot = try SnapshotStacksRecord.fetchOne(
         db.cachedStatement(
-          sql: "SELECT \(SnapshotRecord.columns) FROM snapshots "
-            + "WHERE session = ? AND sequence <= ? "
+          sql: "SELECT sequence, stacks FROM snapshots WHERE session = ? AND sequence <= ? "
             + "ORDER BY sequence DESC LIMIT 1"
         ),
         arguments: [session.rawValue, sequence]
@@ -47,7 +46,8 @@ extension SQLiteJournal {
       )
       while let record = try deltas.next() {
         let entry = record.sequence
-        let delta = try decode(StackDelta.self, record.delta, "delta of entry \(entry) of \(session)")
+        let delta = try decode(
+          StackDelta.self, record.delta, "delta of entry \(entry) of \(session)")
         do {
           try delta.apply(to: &stacks)
         } catch var error as StorageError {

@@ -40,7 +40,8 @@ final class PruneTests: StorageTestCase {
   func testPruningAPlanDeletesNoSessionItDidNotList() throws {
     try forEachStorage { journal, _ in
       _ = try journal.createSession("listed", initial: StateEncoding.encode(Root()), version: 1)
-      let planned = try JournalRetention().prune(PruneCriteria(emptyOnly: true), dryRun: true, in: journal)
+      let planned = try JournalRetention().prune(
+        PruneCriteria(emptyOnly: true), dryRun: true, in: journal)
       _ = try journal.createSession("later", initial: StateEncoding.encode(Root()), version: 1)
 
       let pruned = try JournalRetention().prune(planned, in: journal)

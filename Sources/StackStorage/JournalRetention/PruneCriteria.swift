@@ -1,7 +1,7 @@
 import Foundation
 
-/// Which sessions ``JournalRetention/prune(_:dryRun:in:)`` deletes: those that match every criterion
-/// given.
+/// Which sessions ``JournalRetention/prune(_:dryRun:in:)`` deletes: those that match every
+/// criterion given.
 public struct PruneCriteria: Sendable, Equatable {
   /// Sessions whose last activity (their creation when they have no entry) is before this date.
   public var idleBefore: Date?

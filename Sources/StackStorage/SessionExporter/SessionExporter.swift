@@ -5,7 +5,9 @@ import GRDB
 ///
 /// ```swift
 /// let handle = try FileHandle(forWritingTo: url)
-/// let header = try SessionExporter().export("user-42", of: journal) { try handle.write(contentsOf: $0) }
+/// let header = try SessionExporter().export("user-42", of: journal) {
+///   try handle.write(contentsOf: $0)
+/// }
 /// ```
 public struct SessionExporter: Sendable {
   /// How many entries are read per page.

@@ -24,11 +24,7 @@ extension StackJournalCommand {
       help: ArgumentHelp("How many of the latest snapshots to keep.", valueName: "k"))
     var keepSnapshots: Int
 
-    @Flag(help: "Only report what would be dropped.")
-    var dryRun = false
-
-    @Flag(help: "Rebuild the file afterwards to give freed space back (needs room for a copy).")
-    var vacuum = false
+    @OptionGroup var retention: RetentionOptions
 
     @OptionGroup var output: OutputOptions
 
@@ -49,11 +45,11 @@ extension StackJournalCommand {
         _ = try reader.requireSession(session)
         var plan = try JournalRetention().compact(
           session, keepSnapshots: keepSnapshots, dryRun: true, in: reader)
-        if !dryRun, !plan.isEmpty {
+        if !retention.dryRun, !plan.isEmpty {
           let journal = try database.openForWriting()
           plan = try JournalRetention().compact(
             session, keepSnapshots: keepSnapshots, dryRun: false, in: journal)
-          if vacuum, plan.applied { try JournalRetention().vacuum(journal) }
+          if retention.vacuum, plan.applied { try JournalRetention().vacuum(journal) }
         }
         let out = Terminal.standardOutput
         defer { out.flush() }
@@ -61,7 +57,7 @@ extension StackJournalCommand {
           out.rawLine(
             JSONValue.object([
               ("session", .string(session.rawValue)),
-              ("dryRun", .bool(dryRun)),
+              ("dryRun", .bool(retention.dryRun)),
               ("applied", .bool(plan.applied)),
               ("keptSnapshots", .array(plan.keptSnapshots.map { .int($0) })),
               ("droppedSnapshots", .array(plan.droppedSnapshots.map { .int($0) })),
@@ -79,7 +75,7 @@ extension StackJournalCommand {
               + "the oldest kept one: nothing to compact.")
           return
         }
-        let verb = dryRun ? "Would drop" : "Dropped"
+        let verb = retention.dryRun ? "Would drop" : "Dropped"
         out.line(
           "\(verb) from session \(session): \(plan.droppedEntryCount) entries"
             + (plan.droppedEntries.map { " (\($0.lowerBound)…\($0.upperBound))" } ?? "")
@@ -87,13 +83,14 @@ extension StackJournalCommand {
             + "\(TimeFormat.bytes(plan.droppedBytes)).")
         out.line(
           "Kept snapshots at \(plan.keptSnapshots.map(String.init).joined(separator: ", ")); the "
-            + "journal \(dryRun ? "would start" : "now starts") after \(plan.keptSnapshots[0]).")
+            + "journal \(retention.dryRun ? "would start" : "now starts") after "
+            + "\(plan.keptSnapshots[0]).")
         if !plan.forksBeforeCut.isEmpty {
           out.line(
             "Forks started in the dropped history (they keep their own state): "
               + plan.forksBeforeCut.map(\.description).joined(separator: ", "))
         }
-        if dryRun { out.line("Dry run: nothing was changed.") }
+        if retention.dryRun { out.line("Dry run: nothing was changed.") }
       }
     }
   }

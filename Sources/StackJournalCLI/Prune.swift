@@ -38,11 +38,7 @@ extension StackJournalCommand {
       help: ArgumentHelp("Only this session (repeatable).", valueName: "session"))
     var sessions: [String] = []
 
-    @Flag(help: "Only list what would be deleted.")
-    var dryRun = false
-
-    @Flag(help: "Rebuild the file afterwards to give freed space back (needs room for a copy).")
-    var vacuum = false
+    @OptionGroup var retention: RetentionOptions
 
     @OptionGroup var output: OutputOptions
 
@@ -72,18 +68,18 @@ extension StackJournalCommand {
           idleBefore: idle, forksOnly: forks, forksOf: forksOf.map(SessionID.init(rawValue:)),
           emptyOnly: empty, sessions: sessions.map(SessionID.init(rawValue:)))
         var plan = try JournalRetention().prune(criteria, dryRun: true, in: reader)
-        if !dryRun, !plan.sessions.isEmpty {
+        if !retention.dryRun, !plan.sessions.isEmpty {
           // Deletes what the read-only pass listed, skipping sessions that changed since.
           let journal = try database.openForWriting()
           plan = try JournalRetention().prune(plan, in: journal)
-          if vacuum, plan.applied { try JournalRetention().vacuum(journal) }
+          if retention.vacuum, plan.applied { try JournalRetention().vacuum(journal) }
         }
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {
           out.rawLine(
             JSONValue.object([
-              ("dryRun", .bool(dryRun)),
+              ("dryRun", .bool(retention.dryRun)),
               ("applied", .bool(plan.applied)),
               (
                 "sessions",
@@ -115,7 +111,7 @@ extension StackJournalCommand {
           return
         }
         out.line(
-          "\(dryRun ? "Would delete" : "Deleted") \(plan.sessions.count) session(s), "
+          "\(retention.dryRun ? "Would delete" : "Deleted") \(plan.sessions.count) session(s), "
             + "\(TimeFormat.bytes(plan.bytes)):")
         var table = Table([
           ("SESSION", .left), ("ENTRIES", .right), ("LAST ACTIVITY (UTC)", .left),
@@ -136,7 +132,7 @@ extension StackJournalCommand {
               + plan.orphanedForks.map(\.description).joined(separator: ", "))
         }
         if let changed { out.line(changed) }
-        if dryRun { out.line("Dry run: nothing was deleted.") }
+        if retention.dryRun { out.line("Dry run: nothing was deleted.") }
       }
     }
   }

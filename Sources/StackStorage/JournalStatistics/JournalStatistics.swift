@@ -93,25 +93,22 @@ public struct JournalStatistics: Sendable {
 
   /// The tables and indexes with their rows and pages, largest first when sizes are known.
   private static func objects(_ db: Database) throws -> [StorageStatistics.Object] {
-    let schema = try SchemaObject.fetchAll(
-      db,
-      sql: "SELECT name, type FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name")
-    // `dbstat` is missing from SQLite builds without SQLITE_ENABLE_DBSTAT_VTAB.
-    let bytesByName = (try? ObjectPages.fetchAll(
-      db, sql: "SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name"))
-      .map { pages in
-        Dictionary(pages.map { ($0.name, $0.bytes) }, uniquingKeysWith: { first, _ in first })
-      }
+    let schema = "FROM sqlite_master m WHERE m.type IN ('table', 'index') ORDER BY m.name"
+    // `dbstat` is missing from SQLite builds without SQLITE_ENABLE_DBSTAT_VTAB: no sizes then.
+    let withPages =
+      "SELECT m.name, m.type, coalesce((SELECT sum(d.pgsize) FROM dbstat d "
+      + "WHERE d.name = m.name), 0) AS bytes \(schema)"
+    let found =
+      try (try? SchemaObject.fetchAll(db, sql: withPages))
+      ?? SchemaObject.fetchAll(db, sql: "SELECT m.name, m.type, NULL AS bytes \(schema)")
     var objects: [StorageStatistics.Object] = []
-    for object in schema {
+    for object in found {
       var rows: Int64?
       if object.type == "table" {
         rows = try Int64.fetchOne(db, sql: "SELECT count(*) FROM \"\(object.name)\"")
       }
       objects.append(
-        .init(
-          name: object.name, kind: object.type, rows: rows,
-          bytes: bytesByName.map { $0[object.name] ?? 0 }))
+        .init(name: object.name, kind: object.type, rows: rows, bytes: object.bytes))
     }
     return objects.sorted { ($0.bytes ?? 0, $1.name) > ($1.bytes ?? 0, $0.name) }
   }
@@ -162,16 +159,11 @@ private struct SessionBytes: Decodable, FetchableRecord {
   var rows: Int
 }
 
-/// A table or index of the schema.
+/// A table or index of the schema with the bytes of its pages, when `dbstat` tells them.
 private struct SchemaObject: Decodable, FetchableRecord {
   var name: String
   var type: String
-}
-
-/// The bytes of the pages of a table or index, from `dbstat`.
-private struct ObjectPages: Decodable, FetchableRecord {
-  var name: String
-  var bytes: Int64
+  var bytes: Int64?
 }
 
 /// The first and last times of a journal.

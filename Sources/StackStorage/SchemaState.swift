@@ -7,6 +7,20 @@ struct SchemaState {
     var version: Int
     var name: String
     var checksum: String
+
+    init(version: Int, name: String, checksum: String) {
+      self.version = version
+      self.name = name
+      self.checksum = checksum
+    }
+
+    /// A row of text read by `SELECT CAST(version AS TEXT), name, checksum`; missing or
+    /// unreadable fields read as 0 and "".
+    init(texts: [String?]) {
+      func text(_ index: Int) -> String? { texts.indices.contains(index) ? texts[index] : nil }
+      self.init(
+        version: text(0).flatMap { Int($0) } ?? 0, name: text(1) ?? "", checksum: text(2) ?? "")
+    }
   }
 
   /// The value of `PRAGMA application_id` of every StackJournal database: "SJRN".
@@ -51,13 +65,7 @@ struct SchemaState {
     if hasMigrationTable {
       applied = try query(
         "SELECT CAST(version AS TEXT), name, checksum FROM schema_migrations ORDER BY version"
-      ).map { row in
-        Applied(
-          version: row.first.flatMap { $0.flatMap { Int($0) } } ?? 0,
-          name: row.count > 1 ? row[1] ?? "" : "",
-          checksum: row.count > 2 ? row[2] ?? "" : ""
-        )
-      }
+      ).map(Applied.init(texts:))
     }
     return SchemaState(
       applicationID: Int32(truncatingIfNeeded: integer(0)),

@@ -51,46 +51,43 @@ extension StackJournalCommand {
             session, keepSnapshots: keepSnapshots, dryRun: false, in: journal)
           if retention.vacuum, plan.applied { try JournalRetention().vacuum(journal) }
         }
-        let out = Terminal.standardOutput
-        defer { out.flush() }
-        if output.json {
-          out.rawLine(
-            JSONValue.object([
-              ("session", .string(session.rawValue)),
-              ("dryRun", .bool(retention.dryRun)),
-              ("applied", .bool(plan.applied)),
-              ("keptSnapshots", .array(plan.keptSnapshots.map { .int($0) })),
-              ("droppedSnapshots", .array(plan.droppedSnapshots.map { .int($0) })),
-              ("droppedEntries", .int(plan.droppedEntryCount)),
-              ("droppedFrom", plan.droppedEntries.map { .int($0.lowerBound) } ?? .null),
-              ("droppedThrough", plan.droppedEntries.map { .int($0.upperBound) } ?? .null),
-              ("droppedBytes", .int(plan.droppedBytes)),
-              ("forksBeforeCut", .array(plan.forksBeforeCut.map { .string($0.rawValue) })),
-            ]).pretty)
-          return
-        }
-        if plan.isEmpty {
+        try output.print {
+          JSONValue.object([
+            ("session", .string(session.rawValue)),
+            ("dryRun", .bool(retention.dryRun)),
+            ("applied", .bool(plan.applied)),
+            ("keptSnapshots", .array(plan.keptSnapshots.map { .int($0) })),
+            ("droppedSnapshots", .array(plan.droppedSnapshots.map { .int($0) })),
+            ("droppedEntries", .int(plan.droppedEntryCount)),
+            ("droppedFrom", plan.droppedEntries.map { .int($0.lowerBound) } ?? .null),
+            ("droppedThrough", plan.droppedEntries.map { .int($0.upperBound) } ?? .null),
+            ("droppedBytes", .int(plan.droppedBytes)),
+            ("forksBeforeCut", .array(plan.forksBeforeCut.map { .string($0.rawValue) })),
+          ])
+        } text: { out in
+          if plan.isEmpty {
+            out.line(
+              "Session \(session) has \(plan.keptSnapshots.count) snapshot(s) and no history below "
+                + "the oldest kept one: nothing to compact.")
+            return
+          }
+          let verb = retention.dryRun ? "Would drop" : "Dropped"
           out.line(
-            "Session \(session) has \(plan.keptSnapshots.count) snapshot(s) and no history below "
-              + "the oldest kept one: nothing to compact.")
-          return
-        }
-        let verb = retention.dryRun ? "Would drop" : "Dropped"
-        out.line(
-          "\(verb) from session \(session): \(plan.droppedEntryCount) entries"
-            + (plan.droppedEntries.map { " (\($0.lowerBound)…\($0.upperBound))" } ?? "")
-            + " and \(plan.droppedSnapshots.count) snapshot(s), "
-            + "\(TimeFormat.bytes(plan.droppedBytes)).")
-        out.line(
-          "Kept snapshots at \(plan.keptSnapshots.map(String.init).joined(separator: ", ")); the "
-            + "journal \(retention.dryRun ? "would start" : "now starts") after "
-            + "\(plan.keptSnapshots[0]).")
-        if !plan.forksBeforeCut.isEmpty {
+            "\(verb) from session \(session): \(plan.droppedEntryCount) entries"
+              + (plan.droppedEntries.map { " (\($0.lowerBound)…\($0.upperBound))" } ?? "")
+              + " and \(plan.droppedSnapshots.count) snapshot(s), "
+              + "\(TimeFormat.bytes(plan.droppedBytes)).")
           out.line(
-            "Forks started in the dropped history (they keep their own state): "
-              + plan.forksBeforeCut.map(\.description).joined(separator: ", "))
+            "Kept snapshots at \(plan.keptSnapshots.map(String.init).joined(separator: ", ")); the "
+              + "journal \(retention.dryRun ? "would start" : "now starts") after "
+              + "\(plan.keptSnapshots[0]).")
+          if !plan.forksBeforeCut.isEmpty {
+            out.line(
+              "Forks started in the dropped history (they keep their own state): "
+                + plan.forksBeforeCut.map(\.description).joined(separator: ", "))
+          }
+          if retention.dryRun { out.line("Dry run: nothing was changed.") }
         }
-        if retention.dryRun { out.line("Dry run: nothing was changed.") }
       }
     }
   }

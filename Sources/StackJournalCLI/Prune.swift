@@ -74,65 +74,62 @@ extension StackJournalCommand {
           plan = try JournalRetention().prune(plan, in: journal)
           if retention.vacuum, plan.applied { try JournalRetention().vacuum(journal) }
         }
-        let out = Terminal.standardOutput
-        defer { out.flush() }
-        if output.json {
-          out.rawLine(
-            JSONValue.object([
-              ("dryRun", .bool(retention.dryRun)),
-              ("applied", .bool(plan.applied)),
-              (
-                "sessions",
-                .array(
-                  plan.sessions.map { item in
-                    .object([
-                      ("id", .string(item.info.id.rawValue)),
-                      ("entries", .int(item.info.entryCount)),
-                      ("lastActivity", .optional(item.info.lastActivity.map(TimeFormat.iso))),
-                      ("forkedFrom", .optional(item.info.forkedFrom?.rawValue)),
-                      ("bytes", .int(item.size.totalBytes)),
-                    ])
-                  })
-              ),
-              ("bytes", .int(plan.bytes)),
-              ("orphanedForks", .array(plan.orphanedForks.map { .string($0.rawValue) })),
-              ("changed", .array(plan.changed.map { .string($0.rawValue) })),
-            ]).pretty)
-          return
-        }
-        let changed =
-          plan.changed.isEmpty
-          ? nil
-          : "Kept \(plan.changed.count) session(s) that changed since they were listed: "
-            + plan.changed.map(\.description).joined(separator: ", ")
-        guard !plan.sessions.isEmpty else {
-          out.line("No session matches; nothing was deleted.")
-          if let changed { out.line(changed) }
-          return
-        }
-        out.line(
-          "\(retention.dryRun ? "Would delete" : "Deleted") \(plan.sessions.count) session(s), "
-            + "\(TimeFormat.bytes(plan.bytes)):")
-        var table = Table([
-          ("SESSION", .left), ("ENTRIES", .right), ("LAST ACTIVITY (UTC)", .left),
-          ("SIZE", .right), ("FORKED FROM", .left),
-        ])
-        for item in plan.sessions {
-          table.add([
-            item.info.id.description, String(item.info.entryCount),
-            (item.info.lastActivity ?? item.info.createdAt).description.isEmpty
-              ? "-" : TimeFormat.display(item.info.lastActivity ?? item.info.createdAt),
-            TimeFormat.bytes(item.size.totalBytes), item.info.forkedFrom?.description ?? "",
+        try output.print {
+          JSONValue.object([
+            ("dryRun", .bool(retention.dryRun)),
+            ("applied", .bool(plan.applied)),
+            (
+              "sessions",
+              .array(
+                plan.sessions.map { item in
+                  .object([
+                    ("id", .string(item.info.id.rawValue)),
+                    ("entries", .int(item.info.entryCount)),
+                    ("lastActivity", .optional(item.info.lastActivity.map(TimeFormat.iso))),
+                    ("forkedFrom", .optional(item.info.forkedFrom?.rawValue)),
+                    ("bytes", .int(item.size.totalBytes)),
+                  ])
+                })
+            ),
+            ("bytes", .int(plan.bytes)),
+            ("orphanedForks", .array(plan.orphanedForks.map { .string($0.rawValue) })),
+            ("changed", .array(plan.changed.map { .string($0.rawValue) })),
           ])
-        }
-        table.lines(on: out).forEach { out.line("  " + $0) }
-        if !plan.orphanedForks.isEmpty {
+        } text: { out in
+          let changed =
+            plan.changed.isEmpty
+            ? nil
+            : "Kept \(plan.changed.count) session(s) that changed since they were listed: "
+              + plan.changed.map(\.description).joined(separator: ", ")
+          guard !plan.sessions.isEmpty else {
+            out.line("No session matches; nothing was deleted.")
+            if let changed { out.line(changed) }
+            return
+          }
           out.line(
-            "Kept forks of deleted sessions: "
-              + plan.orphanedForks.map(\.description).joined(separator: ", "))
+            "\(retention.dryRun ? "Would delete" : "Deleted") \(plan.sessions.count) session(s), "
+              + "\(TimeFormat.bytes(plan.bytes)):")
+          var table = Table([
+            ("SESSION", .left), ("ENTRIES", .right), ("LAST ACTIVITY (UTC)", .left),
+            ("SIZE", .right), ("FORKED FROM", .left),
+          ])
+          for item in plan.sessions {
+            table.add([
+              item.info.id.description, String(item.info.entryCount),
+              (item.info.lastActivity ?? item.info.createdAt).description.isEmpty
+                ? "-" : TimeFormat.display(item.info.lastActivity ?? item.info.createdAt),
+              TimeFormat.bytes(item.size.totalBytes), item.info.forkedFrom?.description ?? "",
+            ])
+          }
+          table.lines(on: out).forEach { out.line("  " + $0) }
+          if !plan.orphanedForks.isEmpty {
+            out.line(
+              "Kept forks of deleted sessions: "
+                + plan.orphanedForks.map(\.description).joined(separator: ", "))
+          }
+          if let changed { out.line(changed) }
+          if retention.dryRun { out.line("Dry run: nothing was deleted.") }
         }
-        if let changed { out.line(changed) }
-        if retention.dryRun { out.line("Dry run: nothing was deleted.") }
       }
     }
   }

@@ -80,35 +80,32 @@ extension StackJournalCommand {
         }
         let restored = try App.replayer(journal).restore(session: session, at: target)
         let encoded = try StateEncoding.encode(restored.state)
-        let out = Terminal.standardOutput
-        defer { out.flush() }
-        if output.json {
-          out.rawLine(
-            JSONValue.object([
-              ("session", .string(session.rawValue)),
-              ("sequence", .int(restored.sequence)),
-              ("headSequence", .int(info.headSequence)),
-              ("snapshotSequence", .int(restored.snapshotSequence)),
-              ("replayed", .int(restored.replayedCount)),
-              ("complete", .bool(restored.isComplete)),
-              ("skipped", .array(restored.skipped.map { .string($0.description) })),
-              ("issues", .array(restored.replayIssues.map(JSONValue.string))),
-              ("state", JSONValue(lenient: String(decoding: encoded.json, as: UTF8.self))),
-              ("stacks", .array(encoded.stacks.map(StackRendering.stackJSON))),
-            ]).pretty)
-          return
+        try output.print {
+          JSONValue.object([
+            ("session", .string(session.rawValue)),
+            ("sequence", .int(restored.sequence)),
+            ("headSequence", .int(info.headSequence)),
+            ("snapshotSequence", .int(restored.snapshotSequence)),
+            ("replayed", .int(restored.replayedCount)),
+            ("complete", .bool(restored.isComplete)),
+            ("skipped", .array(restored.skipped.map { .string($0.description) })),
+            ("issues", .array(restored.replayIssues.map(JSONValue.string))),
+            ("state", JSONValue(lenient: String(decoding: encoded.json, as: UTF8.self))),
+            ("stacks", .array(encoded.stacks.map(StackRendering.stackJSON))),
+          ])
+        } text: { out in
+          out.line(
+            out.styled("Session \(session) at sequence \(restored.sequence)", .bold)
+              + " (head \(info.headSequence)): snapshot \(restored.snapshotSequence) + "
+              + "\(restored.replayedCount) action(s) replayed through \(App.Feature.self)")
+          var dumped = ""
+          customDump(restored.state, to: &dumped)
+          dumped.split(separator: "\n", omittingEmptySubsequences: false).forEach {
+            out.line("  " + $0)
+          }
+          for item in restored.skipped { out.line(out.styled("  skipped: \(item)", .yellow)) }
+          for issue in restored.replayIssues { out.line(out.styled("  issue: \(issue)", .yellow)) }
         }
-        out.line(
-          out.styled("Session \(session) at sequence \(restored.sequence)", .bold)
-            + " (head \(info.headSequence)): snapshot \(restored.snapshotSequence) + "
-            + "\(restored.replayedCount) action(s) replayed through \(App.Feature.self)")
-        var dumped = ""
-        customDump(restored.state, to: &dumped)
-        dumped.split(separator: "\n", omittingEmptySubsequences: false).forEach {
-          out.line("  " + $0)
-        }
-        for item in restored.skipped { out.line(out.styled("  skipped: \(item)", .yellow)) }
-        for issue in restored.replayIssues { out.line(out.styled("  issue: \(issue)", .yellow)) }
       }
     }
   }

@@ -48,26 +48,23 @@ extension StackJournalCommand {
         }
         let stacks = try journal.stacks(session: session, at: sequence)
         let recordedAt = try journal.recordedAt(session: session, sequence: sequence)
-        let out = Terminal.standardOutput
-        defer { out.flush() }
-        if output.json {
-          out.rawLine(
-            JSONValue.object([
-              ("session", .string(session.rawValue)),
-              ("sequence", .int(sequence)),
-              ("headSequence", .int(info.headSequence)),
-              ("time", .string(TimeFormat.iso(recordedAt))),
-              ("stacks", .array(stacks.map(StackRendering.stackJSON))),
-            ]).pretty)
-          return
+        try output.print {
+          JSONValue.object([
+            ("session", .string(session.rawValue)),
+            ("sequence", .int(sequence)),
+            ("headSequence", .int(info.headSequence)),
+            ("time", .string(TimeFormat.iso(recordedAt))),
+            ("stacks", .array(stacks.map(StackRendering.stackJSON))),
+          ])
+        } text: { out in
+          let moment =
+            sequence == 0
+            ? "initial state" : sequence == info.headSequence ? "head" : "of \(info.headSequence)"
+          out.line(
+            out.styled("Session \(session) at sequence \(sequence)", .bold)
+              + " (\(moment), recorded \(TimeFormat.display(recordedAt)) UTC)")
+          StackRendering.lines(stacks, on: out).forEach(out.line)
         }
-        let moment =
-          sequence == 0
-          ? "initial state" : sequence == info.headSequence ? "head" : "of \(info.headSequence)"
-        out.line(
-          out.styled("Session \(session) at sequence \(sequence)", .bold)
-            + " (\(moment), recorded \(TimeFormat.display(recordedAt)) UTC)")
-        StackRendering.lines(stacks, on: out).forEach(out.line)
       }
     }
   }

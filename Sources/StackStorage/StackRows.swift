@@ -10,7 +10,7 @@ enum StackRows {
     let stackRows = try StackRowRecord.fetchCursor(stacks, arguments: [session])
     while let row = try stackRows.next() {
       records[row.path] = StackRecord(
-        path: row.path, nextID: StackElementID(generation: row.nextID), elements: [])
+        path: row.path, nextID: StackElementID(generation: row.nextId), elements: [])
     }
     let elements = try db.cachedStatement(
       sql: "SELECT path, id, case_name, state FROM stack_elements WHERE session = ? "

@@ -209,7 +209,7 @@ public struct JournalRetention: Sendable {
 }
 
 /// The journal rows a compaction drops: how many, which sequences, how many bytes.
-private struct DroppedEntries: Decodable, FetchableRecord {
+private struct DroppedEntries: StoredRowRecord {
   var count: Int64
   var first: Int64?
   var last: Int64?

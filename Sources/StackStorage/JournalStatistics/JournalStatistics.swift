@@ -147,33 +147,33 @@ public struct JournalStatistics: Sendable {
 }
 
 /// A snapshot's session and sequence.
-private struct SessionSnapshot: Decodable, FetchableRecord {
+private struct SessionSnapshot: StoredRowRecord {
   var session: String
   var sequence: Int64
 }
 
 /// The stored bytes and row count of one session in one table.
-private struct SessionBytes: Decodable, FetchableRecord {
+private struct SessionBytes: StoredRowRecord {
   var session: String
   var bytes: Int64
   var rows: Int
 }
 
 /// A table or index of the schema with the bytes of its pages, when `dbstat` tells them.
-private struct SchemaObject: Decodable, FetchableRecord {
+private struct SchemaObject: StoredRowRecord {
   var name: String
   var type: String
   var bytes: Int64?
 }
 
 /// The first and last times of a journal.
-private struct TimeSpan: Decodable, FetchableRecord {
+private struct TimeSpan: StoredRowRecord {
   var first: String?
   var last: String?
 }
 
 /// How many entries were recorded in one interval, numbered from the epoch.
-private struct ActivityBucket: Decodable, FetchableRecord {
+private struct ActivityBucket: StoredRowRecord {
   var bucket: Int64
   var entries: Int64
 }

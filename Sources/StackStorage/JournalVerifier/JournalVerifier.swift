@@ -102,7 +102,7 @@ public struct JournalVerifier: Sendable {
 }
 
 /// A row of `PRAGMA foreign_key_check`.
-private struct ForeignKeyViolation: Decodable, FetchableRecord {
+private struct ForeignKeyViolation: StoredRowRecord {
   var table: String
   var parent: String
 }

@@ -2,7 +2,7 @@ import GRDB
 
 /// A row of the `sessions` table with what the journal tells of it: its head, entry count and
 /// the times of its first and last entries.
-struct SessionRecord: Decodable, FetchableRecord {
+struct SessionRecord: StoredRowRecord {
   var id: String
   var createdAt: String
   var metadata: String?
@@ -12,18 +12,6 @@ struct SessionRecord: Decodable, FetchableRecord {
   var entryCount: Int
   var firstActivity: String?
   var lastActivity: String?
-
-  enum CodingKeys: String, CodingKey {
-    case id
-    case createdAt = "created_at"
-    case metadata
-    case headSequence = "head_sequence"
-    case forkedFrom = "forked_from"
-    case forkedAt = "forked_at"
-    case entryCount = "entry_count"
-    case firstActivity = "first_activity"
-    case lastActivity = "last_activity"
-  }
 
   /// The sessions a condition on `sessions s` selects, oldest first.
   static func fetchAll(

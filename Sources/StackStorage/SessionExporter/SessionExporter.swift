@@ -140,7 +140,7 @@ public struct SessionExporter: Sendable {
 
 /// How many rows of a session a table holds in a range, from which sequence, in which payload
 /// versions.
-private struct VersionSpan: Decodable, FetchableRecord {
+private struct VersionSpan: StoredRowRecord {
   var first: Int64?
   var count: Int64
   var low: Int?

@@ -7,20 +7,6 @@ struct SchemaState {
     var version: Int
     var name: String
     var checksum: String
-
-    init(version: Int, name: String, checksum: String) {
-      self.version = version
-      self.name = name
-      self.checksum = checksum
-    }
-
-    /// A row of text read by `SELECT CAST(version AS TEXT), name, checksum`; missing or
-    /// unreadable fields read as 0 and "".
-    init(texts: [String?]) {
-      func text(_ index: Int) -> String? { texts.indices.contains(index) ? texts[index] : nil }
-      self.init(
-        version: text(0).flatMap { Int($0) } ?? 0, name: text(1) ?? "", checksum: text(2) ?? "")
-    }
   }
 
   /// The value of `PRAGMA application_id` of every StackJournal database: "SJRN".
@@ -141,5 +127,15 @@ struct SchemaState {
 
   private static func hex(_ value: Int32) -> String {
     "0x" + String(UInt32(bitPattern: value), radix: 16, uppercase: true)
+  }
+}
+
+extension SchemaState.Applied {
+  /// A row of text read by `SELECT CAST(version AS TEXT), name, checksum`; missing or
+  /// unreadable fields read as 0 and "".
+  init(texts: [String?]) {
+    func text(_ index: Int) -> String? { texts.indices.contains(index) ? texts[index] : nil }
+    self.init(
+      version: text(0).flatMap { Int($0) } ?? 0, name: text(1) ?? "", checksum: text(2) ?? "")
   }
 }

@@ -127,15 +127,13 @@ public struct JournalStatistics: Sendable {
       let last = span?.last.flatMap(Timestamp.date(from:))
     else { return [] }
     let seconds = bucketSeconds(spanning: last.timeIntervalSince(first))
-    return try ActivityBucket.fetchAll(
-      db,
-      sql: "SELECT CAST(strftime('%s', substr(recorded_at, 1, 19)) AS INTEGER) / \(seconds) "
-        + "AS bucket, count(*) AS entries FROM journal \(filter) GROUP BY bucket ORDER BY bucket",
-      arguments: arguments
-    ).map { bucket in
-      .init(
-        start: Date(timeIntervalSince1970: Double(bucket.bucket * Int64(seconds))),
-        seconds: seconds, entries: bucket.entries)
+    let sql =
+      "SELECT CAST(strftime('%s', substr(recorded_at, 1, 19)) AS INTEGER) / \(seconds) "
+      + "AS bucket, count(*) AS entries FROM journal \(filter) GROUP BY bucket ORDER BY bucket"
+    let buckets = try ActivityBucket.fetchAll(db, sql: sql, arguments: arguments)
+    return buckets.map { bucket -> StorageStatistics.Activity in
+      let start = Date(timeIntervalSince1970: Double(bucket.bucket * Int64(seconds)))
+      return StorageStatistics.Activity(start: start, seconds: seconds, entries: bucket.entries)
     }
   }
 

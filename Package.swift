@@ -81,6 +81,8 @@ let package = Package(
         "StackNavigation",
         "StackJournalMigrations",
         .product(name: "GRDB", package: "GRDB.swift"),
+        // ReadOnlyConnection opens files through SQLite's C interface.
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
     ),
     // The PostgreSQL backend. Without the `PostgreSQL` trait its sources compile to nothing and
@@ -122,30 +124,43 @@ let package = Package(
         .embedInCode("Resources/report.js"),
       ]
     ),
+    // The demo features (a counter, a number fact, coordinators) and their script: the deep
+    // link and the random-action policy that `demo`, the bench and the recorder share.
+    .target(
+      name: "StackJournalDemo",
+      dependencies: ["StackNavigation"]
+    ),
     .executableTarget(
       name: "stackjournal",
       dependencies: [
-        "StackJournalCLI", "StackJournalTestSupport", "StackNavigation", "StackStorage",
+        "StackJournalCLI", "StackJournalDemo", "StackNavigation", "StackStorage",
         "StackRestoration", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // Test plumbing only: temporary files, running the built binaries, collecting issues.
     .target(
       name: "StackJournalTestSupport",
       dependencies: ["StackNavigation", "StackStorage", "StackRestoration", "StackStoragePostgres"]
     ),
     .executableTarget(
       name: "stackjournal-bench",
-      dependencies: ["StackJournalTestSupport", "StackRestoration", "StackStorage",
+      dependencies: [
+        "StackJournalDemo", "StackNavigation", "StackRestoration", "StackStorage",
         "StackStoragePostgres",
-        .product(name: "GRDB", package: "GRDB.swift")]
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
+      ]
     ),
     .executableTarget(
       name: "stackjournal-recorder",
-      dependencies: ["StackJournalTestSupport", "StackRestoration", "StackStorage"]
+      dependencies: ["StackJournalDemo", "StackRestoration", "StackStorage"]
     ),
     .testTarget(
       name: "StackNavigationTests",
-      dependencies: ["StackNavigation", "StackNavigationTesting", "StackJournalTestSupport"]
+      dependencies: [
+        "StackNavigation", "StackNavigationTesting", "StackJournalDemo", "StackJournalTestSupport",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
     ),
     .testTarget(
       name: "StackNavigationMacrosTests",
@@ -157,14 +172,24 @@ let package = Package(
     // The seed article's code, as written, with nothing but the test product.
     .testTarget(
       name: "SeedArticleTests",
-      dependencies: ["StackNavigationTesting", "StackRestoration", "StackJournalTestSupport"]
+      dependencies: [
+        "StackNavigation", "StackNavigationTesting", "StackStorage", "StackRestoration",
+        "StackJournalTestSupport",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
     ),
-    .testTarget(name: "StackStorageTests", dependencies: ["StackStorage", "StackJournalTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+    .testTarget(
+      name: "StackStorageTests",
+      dependencies: [
+        "StackStorage", "StackNavigation", "StackJournalDemo", "StackJournalTestSupport",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
     .testTarget(
       name: "StackRestorationTests",
       dependencies: [
-        "StackRestoration", "StackJournalTestSupport",
-        .product(name: "GRDB", package: "GRDB.swift"),
+        "StackRestoration", "StackNavigation", "StackStorage", "StackJournalDemo",
+        "StackJournalTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
     // Runs without the trait too (the migration files); the rest needs `--traits PostgreSQL`.
@@ -177,11 +202,21 @@ let package = Package(
           name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
       ]
     ),
+    // The CLI's parsers, option groups, reports and table printer, without running the binary.
+    .testTarget(
+      name: "StackJournalCLIUnitTests",
+      dependencies: [
+        "StackJournalCLI", "StackJournalDemo", "StackStorage",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
     .testTarget(
       name: "StackJournalCLITests",
       dependencies: [
-        "StackJournalTestSupport", "StackNavigation", "StackStorage", "StackRestoration",
-        .product(name: "GRDB", package: "GRDB.swift"),
+        "StackJournalDemo", "StackJournalTestSupport", "StackNavigation", "StackStorage",
+        "StackRestoration", .product(name: "GRDB", package: "GRDB.swift"),
+        // The tests run the built binaries: built before the tests.
+        "stackjournal", "stackjournal-recorder",
       ]
     ),
   ],

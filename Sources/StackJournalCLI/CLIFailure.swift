@@ -22,8 +22,8 @@ extension ExitCode {
 
 /// Runs a command's body, turning any error but a usage error into one line on standard error
 /// (`Error: …`) and exit status 2, so scripts can tell "problems found" (1) from "could not
-/// run" (2) and usage errors (64).
-func reportingErrors(_ body: () async throws -> Void) async throws {
+/// run" (2) and usage errors (64). Commands an app adds to its executable use it too.
+public func reportingErrors(_ body: () async throws -> Void) async throws {
   do {
     try await body()
   } catch let error as ExitCode {

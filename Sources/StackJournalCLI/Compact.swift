@@ -24,11 +24,7 @@ extension StackJournalCommand {
       help: ArgumentHelp("How many of the latest snapshots to keep.", valueName: "k"))
     var keepSnapshots: Int
 
-    @Flag(help: "Only report what would be dropped.")
-    var dryRun = false
-
-    @Flag(help: "Rebuild the file afterwards to give freed space back (needs room for a copy).")
-    var vacuum = false
+    @OptionGroup var retention: RetentionOptions
 
     @OptionGroup var output: OutputOptions
 
@@ -47,51 +43,51 @@ extension StackJournalCommand {
         let reader = try database.openReadOnly()
         let session = sessionArgument.id
         _ = try reader.requireSession(session)
-        var plan = try reader.compact(session: session, keepSnapshots: keepSnapshots, dryRun: true)
-        if !dryRun, !plan.isEmpty {
+        var plan = try JournalRetention().compact(
+          session, keepSnapshots: keepSnapshots, dryRun: true, in: reader)
+        if !retention.dryRun, !plan.isEmpty {
           let journal = try database.openForWriting()
-          plan = try journal.compact(session: session, keepSnapshots: keepSnapshots, dryRun: false)
-          if vacuum, plan.applied { try journal.vacuum() }
+          plan = try JournalRetention().compact(
+            session, keepSnapshots: keepSnapshots, dryRun: false, in: journal)
+          if retention.vacuum, plan.applied { try JournalRetention().vacuum(journal) }
         }
-        let out = Terminal.standardOutput
-        defer { out.flush() }
-        if output.json {
-          out.rawLine(
-            JSONValue.object([
-              ("session", .string(session.rawValue)),
-              ("dryRun", .bool(dryRun)),
-              ("applied", .bool(plan.applied)),
-              ("keptSnapshots", .array(plan.keptSnapshots.map { .int($0) })),
-              ("droppedSnapshots", .array(plan.droppedSnapshots.map { .int($0) })),
-              ("droppedEntries", .int(plan.droppedEntryCount)),
-              ("droppedFrom", plan.droppedEntries.map { .int($0.lowerBound) } ?? .null),
-              ("droppedThrough", plan.droppedEntries.map { .int($0.upperBound) } ?? .null),
-              ("droppedBytes", .int(plan.droppedBytes)),
-              ("forksBeforeCut", .array(plan.forksBeforeCut.map { .string($0.rawValue) })),
-            ]).pretty)
-          return
-        }
-        if plan.isEmpty {
+        try output.print {
+          JSONValue.object([
+            ("session", .string(session.rawValue)),
+            ("dryRun", .bool(retention.dryRun)),
+            ("applied", .bool(plan.applied)),
+            ("keptSnapshots", .array(plan.keptSnapshots.map { .int($0) })),
+            ("droppedSnapshots", .array(plan.droppedSnapshots.map { .int($0) })),
+            ("droppedEntries", .int(plan.droppedEntryCount)),
+            ("droppedFrom", plan.droppedEntries.map { .int($0.lowerBound) } ?? .null),
+            ("droppedThrough", plan.droppedEntries.map { .int($0.upperBound) } ?? .null),
+            ("droppedBytes", .int(plan.droppedBytes)),
+            ("forksBeforeCut", .array(plan.forksBeforeCut.map { .string($0.rawValue) })),
+          ])
+        } text: { out in
+          if plan.isEmpty {
+            out.line(
+              "Session \(session) has \(plan.keptSnapshots.count) snapshot(s) and no history below "
+                + "the oldest kept one: nothing to compact.")
+            return
+          }
+          let verb = retention.dryRun ? "Would drop" : "Dropped"
           out.line(
-            "Session \(session) has \(plan.keptSnapshots.count) snapshot(s) and no history below "
-              + "the oldest kept one: nothing to compact.")
-          return
-        }
-        let verb = dryRun ? "Would drop" : "Dropped"
-        out.line(
-          "\(verb) from session \(session): \(plan.droppedEntryCount) entries"
-            + (plan.droppedEntries.map { " (\($0.lowerBound)…\($0.upperBound))" } ?? "")
-            + " and \(plan.droppedSnapshots.count) snapshot(s), "
-            + "\(TimeFormat.bytes(plan.droppedBytes)).")
-        out.line(
-          "Kept snapshots at \(plan.keptSnapshots.map(String.init).joined(separator: ", ")); the "
-            + "journal \(dryRun ? "would start" : "now starts") after \(plan.keptSnapshots[0]).")
-        if !plan.forksBeforeCut.isEmpty {
+            "\(verb) from session \(session): \(plan.droppedEntryCount) entries"
+              + (plan.droppedEntries.map { " (\($0.lowerBound)…\($0.upperBound))" } ?? "")
+              + " and \(plan.droppedSnapshots.count) snapshot(s), "
+              + "\(TimeFormat.bytes(plan.droppedBytes)).")
           out.line(
-            "Forks started in the dropped history (they keep their own state): "
-              + plan.forksBeforeCut.map(\.description).joined(separator: ", "))
+            "Kept snapshots at \(plan.keptSnapshots.map(String.init).joined(separator: ", ")); the "
+              + "journal \(retention.dryRun ? "would start" : "now starts") after "
+              + "\(plan.keptSnapshots[0]).")
+          if !plan.forksBeforeCut.isEmpty {
+            out.line(
+              "Forks started in the dropped history (they keep their own state): "
+                + plan.forksBeforeCut.map(\.description).joined(separator: ", "))
+          }
+          if retention.dryRun { out.line("Dry run: nothing was changed.") }
         }
-        if dryRun { out.line("Dry run: nothing was changed.") }
       }
     }
   }

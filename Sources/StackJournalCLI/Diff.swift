@@ -42,22 +42,19 @@ extension StackJournalCommand {
         let before = try journal.stacks(session: session, at: from)
         let after = try journal.stacks(session: session, at: to)
         let changes = StackComparison.compare(before, after)
-        let out = Terminal.standardOutput
-        defer { out.flush() }
-        if output.json {
-          out.rawLine(
-            JSONValue.object([
-              ("session", .string(session.rawValue)), ("from", .int(from)), ("to", .int(to)),
-              ("stacks", .array(changes.map(\.json))),
-            ]).pretty)
-          return
+        try output.print {
+          JSONValue.object([
+            ("session", .string(session.rawValue)), ("from", .int(from)), ("to", .int(to)),
+            ("stacks", .array(changes.map(\.json))),
+          ])
+        } text: { out in
+          out.line(out.styled("Session \(session): sequence \(from) → \(to)", .bold))
+          guard !changes.isEmpty else {
+            out.line("The stacks are the same.")
+            return
+          }
+          for change in changes { change.lines(on: out).forEach(out.line) }
         }
-        out.line(out.styled("Session \(session): sequence \(from) → \(to)", .bold))
-        guard !changes.isEmpty else {
-          out.line("The stacks are the same.")
-          return
-        }
-        for change in changes { change.lines(on: out).forEach(out.line) }
       }
     }
   }

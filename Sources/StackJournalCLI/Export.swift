@@ -59,7 +59,9 @@ extension StackJournalCommand {
           }
           let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
           do {
-            header = try journal.exportSession(session) { try handle.write(contentsOf: $0) }
+            header = try SessionExporter().export(session, of: journal) {
+              try handle.write(contentsOf: $0)
+            }
             guard fsync(descriptor) == 0 else {
               throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
             }
@@ -76,7 +78,7 @@ extension StackJournalCommand {
           }
         } else {
           let out = Terminal.standardOutput
-          header = try journal.exportSession(session) {
+          header = try SessionExporter().export(session, of: journal) {
             out.write(String(decoding: $0, as: UTF8.self))
           }
           out.flush()

@@ -60,7 +60,7 @@ extension StackJournalCommand {
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if exists { try database.requireFile() }
         // The verdict is reached read-only; the file is opened for writing only to import.
-        let target = try exists ? database.openReadOnly().importTarget() : .newFile
+        let target = try exists ? SessionImporter().target(database.openReadOnly()) : .newFile
         let id = newSession.map(SessionID.init(rawValue:))
         let verdict = export.verdict(into: target, as: id, payloadVersion: payloadVersion)
         let session = id ?? export.header.session
@@ -76,8 +76,8 @@ extension StackJournalCommand {
         if !dryRun {
           result =
             try exists
-            ? database.openForWriting().importSession(export, as: id)
-            : SQLiteJournal.importSessionIntoNewJournal(export, as: id, at: path)
+            ? SessionImporter().importSession(export, as: id, into: database.openForWriting())
+            : SessionImporter().importSessionIntoNewJournal(export, as: id, at: path)
         }
         let out = Terminal.standardOutput
         defer { out.flush() }

@@ -21,10 +21,10 @@ enum JSONValue: Sendable {
 
   /// Parses JSON text; `nil` when it is not exactly one JSON value.
   init?(parsing text: String) {
-    var parser = Parser(bytes: Array(text.utf8))
+    var parser = JSONValueParser(text)
     guard let value = parser.value() else { return nil }
-    parser.skipWhitespace()
-    guard parser.offset == parser.bytes.count else { return nil }
+    parser.scanner.skipWhitespace()
+    guard parser.scanner.isAtEnd else { return nil }
     self = value
   }
 
@@ -100,142 +100,60 @@ enum JSONValue: Sendable {
   static func quoted(_ value: String) -> String {
     JSONText.literal(value)
   }
+}
 
-  private struct Parser {
-    let bytes: [UInt8]
-    var offset = 0
+/// Builds a ``JSONValue`` from the tokens of StackStorage's `JSONScanner`.
+private struct JSONValueParser {
+  var scanner: JSONScanner<[UInt8]>
 
-    mutating func skipWhitespace() {
-      while offset < bytes.count,
-        bytes[offset] == 0x20 || bytes[offset] == 0x0A || bytes[offset] == 0x0D
-          || bytes[offset] == 0x09
-      {
-        offset += 1
-      }
+  init(_ text: String) {
+    scanner = JSONScanner(bytes: Array(text.utf8))
+  }
+
+  mutating func value() -> JSONValue? {
+    scanner.skipWhitespace()
+    guard let first = scanner.current else { return nil }
+    switch first {
+    case UInt8(ascii: "{"):
+      return container(closing: UInt8(ascii: "}")) { parser in
+        parser.scanner.skipWhitespace()
+        guard let key = parser.scanner.string() else { return nil }
+        parser.scanner.skipWhitespace()
+        guard parser.scanner.consume(UInt8(ascii: ":")), let value = parser.value() else {
+          return nil
+        }
+        return (key, value)
+      }.map(JSONValue.object)
+    case UInt8(ascii: "["):
+      return container(closing: UInt8(ascii: "]")) { $0.value() }.map(JSONValue.array)
+    case UInt8(ascii: "\""):
+      return scanner.string().map(JSONValue.string)
+    case UInt8(ascii: "t"):
+      return scanner.literal("true") ? .bool(true) : nil
+    case UInt8(ascii: "f"):
+      return scanner.literal("false") ? .bool(false) : nil
+    case UInt8(ascii: "n"):
+      return scanner.literal("null") ? .null : nil
+    default:
+      return scanner.number().map(JSONValue.number)
     }
+  }
 
-    mutating func literal(_ word: String) -> Bool {
-      let utf8 = Array(word.utf8)
-      guard offset + utf8.count <= bytes.count, Array(bytes[offset..<offset + utf8.count]) == utf8
-      else { return false }
-      offset += utf8.count
-      return true
-    }
-
-    mutating func value() -> JSONValue? {
-      skipWhitespace()
-      guard offset < bytes.count else { return nil }
-      switch bytes[offset] {
-      case UInt8(ascii: "{"):
-        offset += 1
-        var members: [(String, JSONValue)] = []
-        skipWhitespace()
-        if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
-          offset += 1
-          return .object(members)
-        }
-        while true {
-          skipWhitespace()
-          guard let key = string() else { return nil }
-          skipWhitespace()
-          guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { return nil }
-          offset += 1
-          guard let value = value() else { return nil }
-          members.append((key, value))
-          skipWhitespace()
-          guard offset < bytes.count else { return nil }
-          if bytes[offset] == UInt8(ascii: ",") {
-            offset += 1
-            continue
-          }
-          guard bytes[offset] == UInt8(ascii: "}") else { return nil }
-          offset += 1
-          return .object(members)
-        }
-      case UInt8(ascii: "["):
-        offset += 1
-        var values: [JSONValue] = []
-        skipWhitespace()
-        if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
-          offset += 1
-          return .array(values)
-        }
-        while true {
-          guard let value = value() else { return nil }
-          values.append(value)
-          skipWhitespace()
-          guard offset < bytes.count else { return nil }
-          if bytes[offset] == UInt8(ascii: ",") {
-            offset += 1
-            continue
-          }
-          guard bytes[offset] == UInt8(ascii: "]") else { return nil }
-          offset += 1
-          return .array(values)
-        }
-      case UInt8(ascii: "\""):
-        return string().map(JSONValue.string)
-      case UInt8(ascii: "t"):
-        return literal("true") ? .bool(true) : nil
-      case UInt8(ascii: "f"):
-        return literal("false") ? .bool(false) : nil
-      case UInt8(ascii: "n"):
-        return literal("null") ? .null : nil
-      default:
-        return number().map(JSONValue.number)
-      }
-    }
-
-    /// A number in JSON's grammar, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, within
-    /// a Double's range, as written; `nil` for anything else (`+1`, `01`, `1.`, `.5`, `1e999`),
-    /// which printed back as it is would not be JSON every reader takes.
-    mutating func number() -> String? {
-      let start = offset
-      func consume(_ characters: String) -> Bool {
-        guard offset < bytes.count, characters.utf8.contains(bytes[offset]) else { return false }
-        offset += 1
-        return true
-      }
-      func digits() -> Bool {
-        let first = offset
-        while consume("0123456789") {}
-        return offset > first
-      }
-      _ = consume("-")
-      if !consume("0") {
-        guard consume("123456789") else { return nil }
-        _ = digits()
-      }
-      if consume("."), !digits() { return nil }
-      if consume("eE") {
-        _ = consume("+-")
-        guard digits() else { return nil }
-      }
-      let text = String(decoding: bytes[start..<offset], as: UTF8.self)
-      // Beyond a Double's range (`1e999`), readers such as JSONSerialization refuse the number
-      // (found by fuzzing); the journal never stores one, so such text is not read as JSON.
-      guard let value = Double(text), value.isFinite else { return nil }
-      return text
-    }
-
-    mutating func string() -> String? {
-      guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { return nil }
-      let start = offset
-      offset += 1
-      var escaped = false
-      while offset < bytes.count {
-        let byte = bytes[offset]
-        offset += 1
-        if byte == UInt8(ascii: "\\") {
-          escaped = true
-          offset += 1
-        } else if byte == UInt8(ascii: "\"") {
-          let raw = bytes[start..<offset]
-          if !escaped { return String(decoding: raw.dropFirst().dropLast(), as: UTF8.self) }
-          return try? JSONDecoder().decode(String.self, from: Data(raw))
-        }
-      }
-      return nil
+  /// The members of an object or the values of an array, after its opening bracket.
+  private mutating func container<Member>(
+    closing: UInt8,
+    _ member: (inout JSONValueParser) -> Member?
+  ) -> [Member]? {
+    scanner.offset += 1
+    var members: [Member] = []
+    scanner.skipWhitespace()
+    if scanner.consume(closing) { return members }
+    while true {
+      guard let next = member(&self) else { return nil }
+      members.append(next)
+      scanner.skipWhitespace()
+      if scanner.consume(UInt8(ascii: ",")) { continue }
+      return scanner.consume(closing) ? members : nil
     }
   }
 }

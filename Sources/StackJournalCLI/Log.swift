@@ -32,10 +32,10 @@ extension StackJournalCommand {
     var to: Int64?
 
     @Option(help: ArgumentHelp("Only entries recorded at or after TIME.", valueName: "time"))
-    var since: String?
+    var since: TimeExpression?
 
     @Option(help: ArgumentHelp("Only entries recorded at or before TIME.", valueName: "time"))
-    var until: String?
+    var until: TimeExpression?
 
     @Option(
       name: [.customShort("n"), .customLong("lines")], parsing: .unconditional,
@@ -89,8 +89,6 @@ extension StackJournalCommand {
     /// Prints the entries.
     public func run() async throws {
       try await reportingErrors {
-        let since = try self.since.map { try TimeExpression($0, option: "--since") }
-        let until = try self.until.map { try TimeExpression($0, option: "--until") }
         let journal = try database.openReadOnly(watchingForWrites: follow)
         let session = sessionArgument.id
         // The bounds are two indexed lookups: no count over the journal before the first line.

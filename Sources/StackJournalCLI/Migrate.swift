@@ -35,35 +35,32 @@ extension StackJournalCommand {
           version = journal.schemaVersion
           applied = plan.pending
         }
-        let out = Terminal.standardOutput
-        defer { out.flush() }
-        if output.json {
-          out.rawLine(
-            JSONValue.object([
-              ("database", .string(database.path)),
-              ("currentVersion", .int(plan.current)),
-              ("targetVersion", .int(plan.target)),
-              ("pending", .array(plan.pending.map(JSONValue.string))),
-              ("applied", .array(applied.map(JSONValue.string))),
-              ("version", .int(version)),
-              ("dryRun", .bool(dryRun)),
-            ]).pretty)
-          return
-        }
-        out.line(
-          "Schema of \(database.path): version \(plan.current); this build: version \(plan.target)."
-        )
-        guard !plan.pending.isEmpty else {
-          out.line("Up to date: nothing to migrate.")
-          return
-        }
-        if dryRun {
-          out.line("Would apply (dry run, nothing changed):")
-          plan.pending.forEach { out.line("  \($0)") }
-        } else {
-          out.line("Applied:")
-          applied.forEach { out.line("  \($0)") }
-          out.line("Now at schema version \(version).")
+        try output.print {
+          JSONValue.object([
+            ("database", .string(database.path)),
+            ("currentVersion", .int(plan.current)),
+            ("targetVersion", .int(plan.target)),
+            ("pending", .array(plan.pending.map(JSONValue.string))),
+            ("applied", .array(applied.map(JSONValue.string))),
+            ("version", .int(version)),
+            ("dryRun", .bool(dryRun)),
+          ])
+        } text: { out in
+          out.line(
+            "Schema of \(database.path): version \(plan.current); this build: version "
+              + "\(plan.target).")
+          guard !plan.pending.isEmpty else {
+            out.line("Up to date: nothing to migrate.")
+            return
+          }
+          if dryRun {
+            out.line("Would apply (dry run, nothing changed):")
+            plan.pending.forEach { out.line("  \($0)") }
+          } else {
+            out.line("Applied:")
+            applied.forEach { out.line("  \($0)") }
+            out.line("Now at schema version \(version).")
+          }
         }
       }
     }

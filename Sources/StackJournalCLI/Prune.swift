@@ -22,7 +22,7 @@ extension StackJournalCommand {
 
     @Option(
       help: ArgumentHelp("Sessions idle since before TIME.", valueName: "time"))
-    var idleSince: String?
+    var idleSince: TimeExpression?
 
     @Flag(help: "Only forked sessions.")
     var forks = false
@@ -38,11 +38,7 @@ extension StackJournalCommand {
       help: ArgumentHelp("Only this session (repeatable).", valueName: "session"))
     var sessions: [String] = []
 
-    @Flag(help: "Only list what would be deleted.")
-    var dryRun = false
-
-    @Flag(help: "Rebuild the file afterwards to give freed space back (needs room for a copy).")
-    var vacuum = false
+    @OptionGroup var retention: RetentionOptions
 
     @OptionGroup var output: OutputOptions
 
@@ -61,7 +57,7 @@ extension StackJournalCommand {
     public func run() async throws {
       try await reportingErrors {
         let idle = try idleSince.map {
-          try TimeExpression($0, option: "--idle-since").instant(option: "--idle-since")
+          try $0.instant(option: "--idle-since")
         }
         // Everything is checked read-only; the file is opened for writing only to write.
         let reader = try database.openReadOnly()
@@ -71,72 +67,69 @@ extension StackJournalCommand {
         let criteria = PruneCriteria(
           idleBefore: idle, forksOnly: forks, forksOf: forksOf.map(SessionID.init(rawValue:)),
           emptyOnly: empty, sessions: sessions.map(SessionID.init(rawValue:)))
-        var plan = try reader.prune(criteria, dryRun: true)
-        if !dryRun, !plan.sessions.isEmpty {
+        var plan = try JournalRetention().prune(criteria, dryRun: true, in: reader)
+        if !retention.dryRun, !plan.sessions.isEmpty {
           // Deletes what the read-only pass listed, skipping sessions that changed since.
           let journal = try database.openForWriting()
-          plan = try journal.prune(plan)
-          if vacuum, plan.applied { try journal.vacuum() }
+          plan = try JournalRetention().prune(plan, in: journal)
+          if retention.vacuum, plan.applied { try JournalRetention().vacuum(journal) }
         }
-        let out = Terminal.standardOutput
-        defer { out.flush() }
-        if output.json {
-          out.rawLine(
-            JSONValue.object([
-              ("dryRun", .bool(dryRun)),
-              ("applied", .bool(plan.applied)),
-              (
-                "sessions",
-                .array(
-                  plan.sessions.map { item in
-                    .object([
-                      ("id", .string(item.info.id.rawValue)),
-                      ("entries", .int(item.info.entryCount)),
-                      ("lastActivity", .optional(item.info.lastActivity.map(TimeFormat.iso))),
-                      ("forkedFrom", .optional(item.info.forkedFrom?.rawValue)),
-                      ("bytes", .int(item.size.totalBytes)),
-                    ])
-                  })
-              ),
-              ("bytes", .int(plan.bytes)),
-              ("orphanedForks", .array(plan.orphanedForks.map { .string($0.rawValue) })),
-              ("changed", .array(plan.changed.map { .string($0.rawValue) })),
-            ]).pretty)
-          return
-        }
-        let changed =
-          plan.changed.isEmpty
-          ? nil
-          : "Kept \(plan.changed.count) session(s) that changed since they were listed: "
-            + plan.changed.map(\.description).joined(separator: ", ")
-        guard !plan.sessions.isEmpty else {
-          out.line("No session matches; nothing was deleted.")
-          if let changed { out.line(changed) }
-          return
-        }
-        out.line(
-          "\(dryRun ? "Would delete" : "Deleted") \(plan.sessions.count) session(s), "
-            + "\(TimeFormat.bytes(plan.bytes)):")
-        var table = Table([
-          ("SESSION", .left), ("ENTRIES", .right), ("LAST ACTIVITY (UTC)", .left),
-          ("SIZE", .right), ("FORKED FROM", .left),
-        ])
-        for item in plan.sessions {
-          table.add([
-            item.info.id.description, String(item.info.entryCount),
-            (item.info.lastActivity ?? item.info.createdAt).description.isEmpty
-              ? "-" : TimeFormat.display(item.info.lastActivity ?? item.info.createdAt),
-            TimeFormat.bytes(item.size.totalBytes), item.info.forkedFrom?.description ?? "",
+        try output.print {
+          JSONValue.object([
+            ("dryRun", .bool(retention.dryRun)),
+            ("applied", .bool(plan.applied)),
+            (
+              "sessions",
+              .array(
+                plan.sessions.map { item in
+                  .object([
+                    ("id", .string(item.info.id.rawValue)),
+                    ("entries", .int(item.info.entryCount)),
+                    ("lastActivity", .optional(item.info.lastActivity.map(TimeFormat.iso))),
+                    ("forkedFrom", .optional(item.info.forkedFrom?.rawValue)),
+                    ("bytes", .int(item.size.totalBytes)),
+                  ])
+                })
+            ),
+            ("bytes", .int(plan.bytes)),
+            ("orphanedForks", .array(plan.orphanedForks.map { .string($0.rawValue) })),
+            ("changed", .array(plan.changed.map { .string($0.rawValue) })),
           ])
-        }
-        table.lines(on: out).forEach { out.line("  " + $0) }
-        if !plan.orphanedForks.isEmpty {
+        } text: { out in
+          let changed =
+            plan.changed.isEmpty
+            ? nil
+            : "Kept \(plan.changed.count) session(s) that changed since they were listed: "
+              + plan.changed.map(\.description).joined(separator: ", ")
+          guard !plan.sessions.isEmpty else {
+            out.line("No session matches; nothing was deleted.")
+            if let changed { out.line(changed) }
+            return
+          }
           out.line(
-            "Kept forks of deleted sessions: "
-              + plan.orphanedForks.map(\.description).joined(separator: ", "))
+            "\(retention.dryRun ? "Would delete" : "Deleted") \(plan.sessions.count) session(s), "
+              + "\(TimeFormat.bytes(plan.bytes)):")
+          var table = Table([
+            ("SESSION", .left), ("ENTRIES", .right), ("LAST ACTIVITY (UTC)", .left),
+            ("SIZE", .right), ("FORKED FROM", .left),
+          ])
+          for item in plan.sessions {
+            table.add([
+              item.info.id.description, String(item.info.entryCount),
+              (item.info.lastActivity ?? item.info.createdAt).description.isEmpty
+                ? "-" : TimeFormat.display(item.info.lastActivity ?? item.info.createdAt),
+              TimeFormat.bytes(item.size.totalBytes), item.info.forkedFrom?.description ?? "",
+            ])
+          }
+          table.lines(on: out).forEach { out.line("  " + $0) }
+          if !plan.orphanedForks.isEmpty {
+            out.line(
+              "Kept forks of deleted sessions: "
+                + plan.orphanedForks.map(\.description).joined(separator: ", "))
+          }
+          if let changed { out.line(changed) }
+          if retention.dryRun { out.line("Dry run: nothing was deleted.") }
         }
-        if let changed { out.line(changed) }
-        if dryRun { out.line("Dry run: nothing was deleted.") }
       }
     }
   }

@@ -59,76 +59,53 @@ extension StackJournalCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var sessionArgument: SessionArgument
 
-    @Option(
-      parsing: .unconditional,
-      help: ArgumentHelp("The sequence to restore (default: the head).", valueName: "seq"))
-    var to: Int64?
-
-    @Option(
-      name: .customLong("at-time"),
-      help: ArgumentHelp("Restore the state as it was at TIME.", valueName: "time"))
-    var atTime: String?
+    @OptionGroup var moment: MomentOptions<ReplayMoment>
 
     @OptionGroup var output: OutputOptions
 
     /// Creates the command; argument parsing fills it.
     public init() {}
 
-    /// Checks that at most one moment is given.
-    public func validate() throws {
-      if to != nil && atTime != nil { throw ValidationError("Give --to or --at-time, not both.") }
-      if let to, to < 0 {
-        throw ValidationError("--to \(to): sequences start at 0, the initial state.")
-      }
-    }
-
     /// Restores and prints the state.
     public func run() async throws {
       try await reportingErrors {
-        let time = try atTime.map { try TimeExpression($0, option: "--at-time") }
         let journal = try App.openJournal(database)
         let session = sessionArgument.id
         let info = try journal.requireSession(session)
         let target: RestoreTarget
-        if let to {
-          try journal.requireSequence(to, session: session, option: "--to")
-          target = .sequence(to)
-        } else if let time {
-          target = .date(try time.resolve(in: journal, session: session, option: "--at-time"))
-        } else {
-          target = .head
+        switch try moment.moment(in: journal, session: info) {
+        case .head: target = .head
+        case .sequence(let to): target = .sequence(to)
+        case .time(let date): target = .date(date)
         }
         let restored = try App.replayer(journal).restore(session: session, at: target)
         let encoded = try StateEncoding.encode(restored.state)
-        let out = Terminal.standardOutput
-        defer { out.flush() }
-        if output.json {
-          out.rawLine(
-            JSONValue.object([
-              ("session", .string(session.rawValue)),
-              ("sequence", .int(restored.sequence)),
-              ("headSequence", .int(info.headSequence)),
-              ("snapshotSequence", .int(restored.snapshotSequence)),
-              ("replayed", .int(restored.replayedCount)),
-              ("complete", .bool(restored.isComplete)),
-              ("skipped", .array(restored.skipped.map { .string($0.description) })),
-              ("issues", .array(restored.replayIssues.map(JSONValue.string))),
-              ("state", JSONValue(lenient: String(decoding: encoded.json, as: UTF8.self))),
-              ("stacks", .array(encoded.stacks.map(StackRendering.stackJSON))),
-            ]).pretty)
-          return
+        try output.print {
+          JSONValue.object([
+            ("session", .string(session.rawValue)),
+            ("sequence", .int(restored.sequence)),
+            ("headSequence", .int(info.headSequence)),
+            ("snapshotSequence", .int(restored.snapshotSequence)),
+            ("replayed", .int(restored.replayedCount)),
+            ("complete", .bool(restored.isComplete)),
+            ("skipped", .array(restored.skipped.map { .string($0.description) })),
+            ("issues", .array(restored.replayIssues.map(JSONValue.string))),
+            ("state", JSONValue(lenient: String(decoding: encoded.json, as: UTF8.self))),
+            ("stacks", .array(encoded.stacks.map(StackRendering.stackJSON))),
+          ])
+        } text: { out in
+          out.line(
+            out.styled("Session \(session) at sequence \(restored.sequence)", .bold)
+              + " (head \(info.headSequence)): snapshot \(restored.snapshotSequence) + "
+              + "\(restored.replayedCount) action(s) replayed through \(App.Feature.self)")
+          var dumped = ""
+          customDump(restored.state, to: &dumped)
+          dumped.split(separator: "\n", omittingEmptySubsequences: false).forEach {
+            out.line("  " + $0)
+          }
+          for item in restored.skipped { out.line(out.styled("  skipped: \(item)", .yellow)) }
+          for issue in restored.replayIssues { out.line(out.styled("  issue: \(issue)", .yellow)) }
         }
-        out.line(
-          out.styled("Session \(session) at sequence \(restored.sequence)", .bold)
-            + " (head \(info.headSequence)): snapshot \(restored.snapshotSequence) + "
-            + "\(restored.replayedCount) action(s) replayed through \(App.Feature.self)")
-        var dumped = ""
-        customDump(restored.state, to: &dumped)
-        dumped.split(separator: "\n", omittingEmptySubsequences: false).forEach {
-          out.line("  " + $0)
-        }
-        for item in restored.skipped { out.line(out.styled("  skipped: \(item)", .yellow)) }
-        for issue in restored.replayIssues { out.line(out.styled("  issue: \(issue)", .yellow)) }
       }
     }
   }
@@ -170,7 +147,7 @@ extension StackJournalCommand {
         let id = session.map(SessionID.init(rawValue:))
         if let id { _ = try journal.requireSession(id) }
         let storage = try VerifyReport.readable(database.path) {
-          try journal.verifyStorage(session: id)
+          try JournalVerifier().verify(journal, session: id)
         }
         var results: [VerifyReport.Replay]?
         if replay {

@@ -54,11 +54,11 @@ extension StackJournalCommand {
     @Option(
       help: ArgumentHelp("Start before the first entry recorded at or after TIME.",
         valueName: "time"))
-    var since: String?
+    var since: TimeExpression?
 
     @Option(help: ArgumentHelp("End at the last entry recorded at or before TIME.",
       valueName: "time"))
-    var until: String?
+    var until: TimeExpression?
 
     @Option(help: ArgumentHelp("Refuse a page of more entries than N.", valueName: "n"))
     var maxEntries = Report.defaultMaxEntries
@@ -87,8 +87,6 @@ extension StackJournalCommand {
     /// Writes the page.
     public func run() async throws {
       try await reportingErrors {
-        let since = try self.since.map { try TimeExpression($0, option: "--since") }
-        let until = try self.until.map { try TimeExpression($0, option: "--until") }
         let journal = try database.openReadOnly()
         let session = sessionArgument.id
         let info = try journal.requireSession(session)

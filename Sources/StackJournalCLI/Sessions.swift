@@ -23,7 +23,7 @@ extension StackJournalCommand {
       try await reportingErrors {
         let journal = try database.openReadOnly()
         let sessions = try journal.sessions()
-        let sizes = try journal.sessionSizes()
+        let sizes = try JournalStatistics().sessionSizes(of: journal)
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {

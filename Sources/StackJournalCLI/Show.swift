@@ -23,74 +23,48 @@ extension StackJournalCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var sessionArgument: SessionArgument
 
-    @Option(
-      parsing: .unconditional,
-      help: ArgumentHelp("The sequence to show; 0 is the initial state.", valueName: "seq"))
-    var at: Int64?
-
-    @Option(
-      name: .customLong("at-time"),
-      help: ArgumentHelp("Show the stacks as they were at TIME.", valueName: "time"))
-    var atTime: String?
+    @OptionGroup var moment: MomentOptions<ShowMoment>
 
     @OptionGroup var output: OutputOptions
 
     /// Creates the command; argument parsing fills it.
     public init() {}
 
-    /// Checks that at most one moment is given.
-    public func validate() throws {
-      if at != nil && atTime != nil { throw ValidationError("Give --at or --at-time, not both.") }
-      if let at, at < 0 {
-        throw ValidationError("--at \(at): sequences start at 0, the initial state.")
-      }
-    }
-
     /// Prints the stacks.
     public func run() async throws {
       try await reportingErrors {
-        let time = try atTime.map { try TimeExpression($0, option: "--at-time") }
         let journal = try database.openReadOnly()
         let session = sessionArgument.id
         let info = try journal.requireSession(session)
         let sequence: Int64
-        if let at {
-          try journal.requireSequence(at, session: session, option: "--at")
+        switch try moment.moment(in: journal, session: info) {
+        case .head:
+          sequence = info.headSequence
+        case .sequence(let at):
           sequence = at
-        } else if let time {
-          let date = try time.resolve(in: journal, session: session, option: "--at-time")
-          guard date >= info.createdAt else {
-            throw CLIFailure(
-              message: "Session \(session) was created at \(TimeFormat.iso(info.createdAt)), "
-                + "after \(TimeFormat.iso(date)) (--at-time).")
-          }
+        case .time(let date):
           sequence = try journal.sequence(session: session, atOrBefore: date)
           try journal.requireSequence(sequence, session: session, option: "--at-time")
-        } else {
-          sequence = info.headSequence
         }
         let stacks = try journal.stacks(session: session, at: sequence)
         let recordedAt = try journal.recordedAt(session: session, sequence: sequence)
-        let out = Terminal.standardOutput
-        defer { out.flush() }
-        if output.json {
-          out.rawLine(
-            JSONValue.object([
-              ("session", .string(session.rawValue)),
-              ("sequence", .int(sequence)),
-              ("headSequence", .int(info.headSequence)),
-              ("time", .string(TimeFormat.iso(recordedAt))),
-              ("stacks", .array(stacks.map(StackRendering.stackJSON))),
-            ]).pretty)
-          return
+        try output.print {
+          JSONValue.object([
+            ("session", .string(session.rawValue)),
+            ("sequence", .int(sequence)),
+            ("headSequence", .int(info.headSequence)),
+            ("time", .string(TimeFormat.iso(recordedAt))),
+            ("stacks", .array(stacks.map(StackRendering.stackJSON))),
+          ])
+        } text: { out in
+          let moment =
+            sequence == 0
+            ? "initial state" : sequence == info.headSequence ? "head" : "of \(info.headSequence)"
+          out.line(
+            out.styled("Session \(session) at sequence \(sequence)", .bold)
+              + " (\(moment), recorded \(TimeFormat.display(recordedAt)) UTC)")
+          StackRendering.lines(stacks, on: out).forEach(out.line)
         }
-        let moment =
-          sequence == 0
-          ? "initial state" : sequence == info.headSequence ? "head" : "of \(info.headSequence)"
-        out.line(
-          out.styled("Session \(session) at sequence \(sequence)", .bold)
-            + " (\(moment), recorded \(TimeFormat.display(recordedAt)) UTC)")
-        StackRendering.lines(stacks, on: out).forEach(out.line)
       }
     }
   }

@@ -29,11 +29,11 @@ extension StackJournalCommand {
         let journal = try database.openReadOnly()
         let id = session.map(SessionID.init(rawValue:))
         if let id { _ = try journal.requireSession(id) }
-        let stats = try journal.statistics(session: id)
+        let stats = try JournalStatistics().statistics(of: journal, session: id)
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {
-          out.rawLine(Self.json(stats, path: database.path).pretty)
+          out.rawLine(try ReportJSON.text(StatsReport(stats, path: database.path)))
           return
         }
         out.line(out.styled("File \(database.path)", .bold))
@@ -92,58 +92,6 @@ extension StackJournalCommand {
       case let s where s % 60 == 0: "\(s / 60) minutes"
       default: "\(seconds) seconds"
       }
-    }
-
-    static func json(_ stats: StorageStatistics, path: String) -> JSONValue {
-      .object([
-        ("database", .string(path)),
-        ("fileBytes", .int(stats.fileBytes)),
-        ("walBytes", stats.walBytes.map { .int($0) } ?? .null),
-        ("pageSize", .int(stats.pageSize)),
-        ("freePages", .int(stats.freePages)),
-        (
-          "tables",
-          .array(
-            stats.objects.map {
-              .object([
-                ("name", .string($0.name)), ("kind", .string($0.kind)),
-                ("rows", $0.rows.map { .int($0) } ?? .null),
-                ("bytes", $0.bytes.map { .int($0) } ?? .null),
-              ])
-            })
-        ),
-        (
-          "sessions",
-          .array(
-            stats.sessions.map {
-              .object([
-                ("session", .string($0.id.rawValue)), ("entries", .int($0.entries)),
-                ("headSequence", .int($0.headSequence)),
-                ("bytes", .int($0.size.totalBytes)),
-                ("journalBytes", .int($0.size.journalBytes)),
-                ("snapshotBytes", .int($0.size.snapshotBytes)),
-                ("stackBytes", .int($0.size.stackBytes)),
-                ("snapshots", .int($0.size.snapshotCount)),
-                ("latestSnapshot", $0.latestSnapshot.map { .int($0) } ?? .null),
-                ("largestSnapshotGap", .int($0.largestSnapshotGap)),
-              ])
-            })
-        ),
-        (
-          "activity",
-          .array(
-            stats.activity.map {
-              .object([
-                ("start", .string(TimeFormat.iso($0.start))), ("seconds", .int($0.seconds)),
-                ("entries", .int($0.entries)),
-                (
-                  "perSecond",
-                  .number(String(format: "%.3f", Double($0.entries) / Double($0.seconds)))
-                ),
-              ])
-            })
-        ),
-      ])
     }
   }
 }

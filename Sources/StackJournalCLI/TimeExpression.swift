@@ -1,9 +1,14 @@
+import ArgumentParser
 import Foundation
 import StackStorage
 
 /// A time given on the command line: an ISO-8601 date and time, a date, or a clock time on the
 /// session's day.
-struct TimeExpression: Equatable {
+///
+/// As an option's value it takes any text: text that is not a time is refused when the command
+/// runs (``readable(option:)``), with a one-line error naming the accepted forms and exit
+/// status 2 like any input the command cannot use, not as a usage error.
+struct TimeExpression: Equatable, ExpressibleByArgument {
   /// What the accepted forms are, for `--help` and error messages.
   static let accepted =
     "ISO-8601 such as 2026-11-21T14:02:00Z, 2026-11-21T14:02Z, 2026-11-21T14:02:00.250+01:00, "
@@ -23,7 +28,8 @@ struct TimeExpression: Equatable {
 
   /// The text as given.
   let text: String
-  let kind: Kind
+  /// What the text says; `nil` when it is not a time.
+  let kind: Kind?
 
   private static let utc: Calendar = {
     var calendar = Calendar(identifier: .gregorian)
@@ -31,19 +37,25 @@ struct TimeExpression: Equatable {
     return calendar
   }()
 
-  /// Parses a time; throws a one-line error naming the accepted forms.
-  init(_ text: String, option: String) throws {
-    guard let kind = Self.parse(text.trimmingCharacters(in: .whitespaces)) else {
+  /// Reads an option's value; never fails, see ``readable(option:)``.
+  init(argument: String) {
+    self.text = argument
+    self.kind = Self.parse(argument.trimmingCharacters(in: .whitespaces))
+  }
+
+  /// What the time says; throws a one-line error naming the accepted forms when it is not a
+  /// time.
+  func readable(option: String) throws -> Kind {
+    guard let kind else {
       throw CLIFailure(
         message: "Cannot read the time '\(text)' of \(option): use \(Self.accepted).")
     }
-    self.text = text
-    self.kind = kind
+    return kind
   }
 
   /// The moment, resolving a clock time on the session's day.
   func resolve(in journal: SQLiteJournal, session: SessionID, option: String) throws -> Date {
-    switch kind {
+    switch try readable(option: option) {
     case .instant(let date):
       return date
     case .clock(let seconds):
@@ -65,7 +77,7 @@ struct TimeExpression: Equatable {
 
   /// The moment of an instant; throws for a clock time, which needs a session.
   func instant(option: String) throws -> Date {
-    guard case .instant(let date) = kind else {
+    guard case .instant(let date) = try readable(option: option) else {
       throw CLIFailure(
         message: "The time '\(text)' of \(option) has no date, and no session gives one; give "
           + "a date too, such as 2026-11-21T\(text)Z.")

@@ -26,7 +26,7 @@ extension StackJournalCommand {
           let journal = try database.openReadOnly()
           let id = session.map(SessionID.init(rawValue:))
           if let id { _ = try journal.requireSession(id) }
-          return try journal.verifyStorage(session: id)
+          return try JournalVerifier().verify(journal, session: id)
         }
         let report = VerifyReport(path: database.path, storage: storage, replay: nil)
         report.print(json: output.json)
@@ -86,74 +86,8 @@ struct VerifyReport {
     let out = Terminal.standardOutput
     defer { out.flush() }
     if json {
-      var members: [(String, JSONValue)] = [
-        ("database", .string(path)),
-        ("clean", .bool(isClean)),
-        ("schemaVersion", .int(storage.schemaVersion)),
-        ("latestSchemaVersion", .int(storage.latestSchemaVersion)),
-        (
-          "migrations",
-          .array(
-            storage.migrations.map {
-              .object([
-                ("version", .int($0.version)), ("name", .string($0.name)),
-                ("checksumMatches", .bool($0.checksumMatches)),
-                ("nameMatches", .bool($0.nameMatches)),
-                ("appliedAt", $0.malformedAppliedAt.map { .string($0) } ?? .null),
-                ("sound", .bool($0.isSound)),
-              ])
-            })
-        ),
-        ("fileProblems", .array(storage.fileProblems.map(JSONValue.string))),
-        (
-          "sessions",
-          .array(
-            storage.sessions.map { session in
-              .object([
-                ("session", .string(session.session.rawValue)),
-                ("clean", .bool(session.isClean)),
-                ("headSequence", .int(session.headSequence)),
-                ("baseSequence", .int(session.baseSequence)),
-                ("checkedEntries", .int(session.checkedEntries)),
-                ("checkedSnapshots", .int(session.checkedSnapshots)),
-                (
-                  "problems",
-                  .array(
-                    session.problems.map {
-                      .object([
-                        ("sequence", $0.sequence.map { .int($0) } ?? .null),
-                        ("kind", .string($0.kind.name)), ("message", .string($0.message)),
-                      ])
-                    })
-                ),
-              ])
-            })
-        ),
-      ]
-      if let replay {
-        members.append(
-          (
-            "replay",
-            .array(
-              replay.map { result in
-                .object([
-                  ("session", .string(result.session.rawValue)),
-                  ("checkedEntries", .int(result.checked)),
-                  (
-                    "divergence",
-                    result.divergence.map {
-                      .object([
-                        ("sequence", .int($0.sequence)), ("type", .string($0.type)),
-                        ("kind", .string($0.kind)),
-                        ("details", .array($0.details.map(JSONValue.string))),
-                      ])
-                    } ?? .null
-                  ),
-                ])
-              })
-          ))
-      }
-      out.rawLine(JSONValue.object(members).pretty)
+      // Encoding these plain values cannot fail.
+      out.rawLine((try? ReportJSON.text(JSONDocument(self))) ?? "{}")
       return
     }
     let ok = out.styled("ok", .green)

@@ -1,46 +1,13 @@
 import Foundation
 import StackNavigation
+import StackStorage
 
 /// Finds a stack in an encoded state (a `JSONSerialization` document) by its stored path, such
-/// as `path`, `tabs[1].path`, `tabs["42"].path` or `path[#3].counter.path`.
+/// as `path`, `tabs[1].path`, `tabs["42"].path` or `path[#3].counter.path`, read with
+/// ``StackPath``.
 enum StackLocator {
-  enum Token: Equatable {
-    case key(String)
-    case index(Int)
-    case element(Int)
-  }
-
-  static func tokens(of path: String) -> [Token] {
-    var tokens: [Token] = []
-    var current = ""
-    var iterator = path.makeIterator()
-    func flush() {
-      if !current.isEmpty { tokens.append(.key(current)) }
-      current = ""
-    }
-    while let character = iterator.next() {
-      switch character {
-      case ".":
-        flush()
-      case "[":
-        flush()
-        var inside = ""
-        while let next = iterator.next(), next != "]" { inside.append(next) }
-        if inside.count >= 2, inside.hasPrefix("\""), inside.hasSuffix("\"") {
-          // A dictionary key that would read as an index: `tabs["42"]`.
-          tokens.append(.key(String(inside.dropFirst().dropLast())))
-        } else if inside.hasPrefix("#"), let id = Int(inside.dropFirst()) {
-          tokens.append(.element(id))
-        } else if let index = Int(inside) {
-          tokens.append(.index(index))
-        }
-      default:
-        current.append(character)
-      }
-    }
-    flush()
-    return tokens
-  }
+  /// A step of a path, as ``StackPath`` parses it.
+  typealias Token = StackPath.Component
 
   /// Applies `update` to the stack object at `path`; returns `nil` when there is no such stack.
   static func updatingStack(
@@ -48,7 +15,7 @@ enum StackLocator {
     in document: Any,
     _ update: (inout [String: Any]) -> Void
   ) -> Any? {
-    updatingStack(at: tokens(of: path)[...], in: document, update)
+    updatingStack(at: StackPath.components(of: path)[...], in: document, update)
   }
 
   /// Applies `update` to the stack object at a path of tokens; returns `nil` when there is no

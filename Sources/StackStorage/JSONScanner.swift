@@ -1,31 +1,39 @@
 import Foundation
 
-/// Finds the extent of JSON values in bytes, without building them.
+/// The one JSON tokenizer: finds the extent of JSON values in bytes, and reads strings, numbers
+/// and literals for those who build values from it (the CLI's `JSONValue`).
 ///
-/// It checks only what it needs to find where a value ends (quotes, escapes, nesting), not that
-/// the value is valid JSON. Works on any bytes indexed by `Int`: an `UnsafeBufferPointer` to read
-/// `Data` without copying it, or an `ArraySlice` of a file's line.
-struct JSONScanner<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == Int {
-  let bytes: Bytes
+/// Skipping a value checks only what it needs to find where the value ends (quotes, escapes,
+/// nesting), not that the value is valid JSON; ``string()``, ``number()`` and ``literal(_:)``
+/// read exactly JSON's grammar. Works on any bytes indexed by `Int`: an `UnsafeBufferPointer` to
+/// read `Data` without copying it, or an `ArraySlice` of a file's line.
+package struct JSONScanner<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == Int {
+  /// The bytes scanned.
+  package let bytes: Bytes
   /// The index of the next byte to read.
-  var offset: Int
+  package var offset: Int
 
-  init(bytes: Bytes) {
+  /// Starts at the first byte.
+  package init(bytes: Bytes) {
     self.bytes = bytes
     self.offset = bytes.startIndex
   }
 
-  var isAtEnd: Bool { offset >= bytes.endIndex }
+  /// Whether every byte was read.
+  package var isAtEnd: Bool { offset >= bytes.endIndex }
 
-  var current: UInt8? { isAtEnd ? nil : bytes[offset] }
+  /// The next byte, or `nil` at the end.
+  package var current: UInt8? { isAtEnd ? nil : bytes[offset] }
 
-  mutating func skipWhitespace() {
+  /// Skips JSON's white space: space, tab, line feed and carriage return.
+  package mutating func skipWhitespace() {
     while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
       offset += 1
     }
   }
 
-  mutating func consume(_ byte: UInt8) -> Bool {
+  /// Reads `byte` when it is next.
+  package mutating func consume(_ byte: UInt8) -> Bool {
     guard current == byte else { return false }
     offset += 1
     return true
@@ -33,7 +41,7 @@ struct JSONScanner<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == In
 
   /// Skips a string starting at the current quote; returns whether it held escapes, or `nil`
   /// when it is not a complete string.
-  mutating func skipString() -> Bool? {
+  package mutating func skipString() -> Bool? {
     guard consume(UInt8(ascii: "\"")) else { return nil }
     var hasEscapes = false
     while let byte = current {
@@ -50,7 +58,7 @@ struct JSONScanner<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == In
 
   /// Skips white space, then one value (object, array, string or scalar); `false` when it is
   /// incomplete.
-  mutating func skipValue() -> Bool {
+  package mutating func skipValue() -> Bool {
     skipWhitespace()
     guard let first = current else { return false }
     switch first {
@@ -87,10 +95,62 @@ struct JSONScanner<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == In
   }
 }
 
+extension JSONScanner {
+  /// Reads a string starting at the current quote, unescaped; `nil` when it is not a complete
+  /// JSON string.
+  package mutating func string() -> String? {
+    let start = offset
+    guard let hasEscapes = skipString() else { return nil }
+    let quoted = bytes[start..<offset]
+    guard hasEscapes else { return String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self) }
+    return try? JSONDecoder().decode(String.self, from: Data(quoted))
+  }
+
+  /// Reads `word` (`true`, `false`, `null`) when it is next.
+  package mutating func literal(_ word: String) -> Bool {
+    let end = offset + word.utf8.count
+    guard end <= bytes.endIndex, bytes[offset..<end].elementsEqual(word.utf8) else { return false }
+    offset = end
+    return true
+  }
+
+  /// Reads a number in JSON's grammar, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, within
+  /// a Double's range, as written; `nil` for anything else (`+1`, `01`, `1.`, `.5`, `1e999`),
+  /// which printed back as it is would not be JSON every reader takes.
+  package mutating func number() -> String? {
+    let start = offset
+    func consume(anyOf characters: String) -> Bool {
+      guard let byte = current, characters.utf8.contains(byte) else { return false }
+      offset += 1
+      return true
+    }
+    func digits() -> Bool {
+      let first = offset
+      while consume(anyOf: "0123456789") {}
+      return offset > first
+    }
+    _ = consume(anyOf: "-")
+    if !consume(anyOf: "0") {
+      guard consume(anyOf: "123456789") else { return nil }
+      _ = digits()
+    }
+    if consume(anyOf: "."), !digits() { return nil }
+    if consume(anyOf: "eE") {
+      _ = consume(anyOf: "+-")
+      guard digits() else { return nil }
+    }
+    let text = String(decoding: bytes[start..<offset], as: UTF8.self)
+    // Beyond a Double's range (`1e999`), readers such as JSONSerialization refuse the number;
+    // the journal never stores one, so such text is not read as JSON.
+    guard let value = Double(text), value.isFinite else { return nil }
+    return text
+  }
+}
+
 extension JSONScanner where Bytes == ArraySlice<UInt8> {
   /// The members of the object that makes up all of the remaining bytes, each value as its raw
   /// bytes, or `nil`.
-  mutating func objectMembers() -> [String: ArraySlice<UInt8>]? {
+  package mutating func objectMembers() -> [String: ArraySlice<UInt8>]? {
     skipWhitespace()
     guard consume(UInt8(ascii: "{")) else { return nil }
     var members: [String: ArraySlice<UInt8>] = [:]
@@ -98,10 +158,7 @@ extension JSONScanner where Bytes == ArraySlice<UInt8> {
     if !consume(UInt8(ascii: "}")) {
       while true {
         skipWhitespace()
-        let keyStart = offset
-        guard skipString() != nil else { return nil }
-        guard let key = try? JSONDecoder().decode(String.self, from: Data(bytes[keyStart..<offset]))
-        else { return nil }
+        guard let key = string() else { return nil }
         skipWhitespace()
         guard consume(UInt8(ascii: ":")) else { return nil }
         skipWhitespace()

@@ -32,17 +32,17 @@ extension SQLiteJournal {
     while cursor < last {
       let page = try read("reading the journal of session \(session)") { db in
         if !checkedSession { _ = try requireHead(db, session) }
-        return try Row.fetchAll(
+        return try EntryRecord.fetchAll(
           db.cachedStatement(
-            sql: "SELECT sequence, recorded_at, type, version, payload, delta FROM journal "
+            sql: "SELECT \(EntryRecord.columns) FROM journal "
               + "WHERE session = ? AND sequence > ? AND sequence <= ? ORDER BY sequence LIMIT ?"
           ),
           arguments: [session.rawValue, cursor, last, Self.entryPageSize]
         )
       }
       checkedSession = true
-      for row in page {
-        let entry = try entry(row, session: session)
+      for record in page {
+        let entry = try entry(record, session: session)
         cursor = entry.sequence
         guard try body(entry) else { return }
       }
@@ -83,15 +83,16 @@ extension SQLiteJournal {
       }
       // Before the first entry kept: the oldest snapshot holds the state from its time on,
       // sequence 0 for a session never compacted.
-      let oldest = try Row.fetchOne(
+      let oldest = try SnapshotTimeRecord.fetchOne(
         db.cachedStatement(
           sql: "SELECT sequence, recorded_at FROM snapshots WHERE session = ? "
             + "ORDER BY sequence LIMIT 1"
         ),
         arguments: [session.rawValue]
       )
-      guard let oldest, let sequence = oldest[0] as Int64?, sequence > 0 else { return 0 }
-      let recordedAt: String = oldest[1]
+      guard let oldest, oldest.sequence > 0 else { return 0 }
+      let sequence = oldest.sequence
+      let recordedAt = oldest.recordedAt
       guard recordedAt <= time else {
         throw StorageError(
           code: .sequenceOutOfRange,
@@ -105,22 +106,19 @@ extension SQLiteJournal {
     }
   }
 
-  private func entry(_ row: Row, session: SessionID) throws -> JournalEntry {
-    let sequence: Int64 = row[0]
-    let place = "entry \(sequence) of session \(session)"
-    let type: String = row[2]
-    let payloadText: String = row[4]
+  private func entry(_ record: EntryRecord, session: SessionID) throws -> JournalEntry {
+    let place = "entry \(record.sequence) of session \(session)"
     let (version, payload) = try upcasting.upcast(
-      Data(payloadText.utf8), kind: .action, type: type, version: row[3], place: place,
-      path: path)
+      Data(record.payload.utf8), kind: .action, type: record.type, version: record.version,
+      place: place, path: path)
     return JournalEntry(
       session: session,
-      sequence: sequence,
-      recordedAt: try date(row[1], "time of \(place)"),
-      type: type,
+      sequence: record.sequence,
+      recordedAt: try date(record.recordedAt, "time of \(place)"),
+      type: record.type,
       version: version,
       payload: payload,
-      delta: try decode(StackDelta.self, row[5], "delta of \(place)")
+      delta: try decode(StackDelta.self, record.delta, "delta of \(place)")
     )
   }
 }

@@ -1,13 +1,6 @@
 import GRDB
 
 extension SQLiteJournal {
-  /// The problems `PRAGMA integrity_check` reports; empty when the database is sound.
-  public func integrityCheck() throws -> [String] {
-    try read("checking integrity") { db in
-      try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
-    }
-  }
-
   /// The schema version of the file at `path`, the version this build writes, and the names of
   /// the migrations opening it would apply, for `stackjournal migrate --dry-run`.
   ///

@@ -112,39 +112,23 @@ extension SQLiteJournal {
     where condition: String,
     arguments: StatementArguments
   ) throws -> [SessionInfo] {
-    let rows = try Row.fetchCursor(
-      db,
-      sql: """
-        SELECT s.id, s.created_at, s.metadata, \(Self.headColumn), s.forked_from, s.forked_at,
-          (SELECT count(*) FROM journal j WHERE j.session = s.id),
-          (SELECT min(recorded_at) FROM journal j WHERE j.session = s.id),
-          (SELECT max(recorded_at) FROM journal j WHERE j.session = s.id)
-        FROM sessions s \(condition)
-        ORDER BY s.created_at, s.id
-        """,
-      arguments: arguments
-    )
-    var sessions: [SessionInfo] = []
-    while let row = try rows.next() {
-      let id = SessionID(row[0] as String)
-      let metadata: String? = row[2]
-      let first: String? = row[7]
-      let last: String? = row[8]
-      let forkedFrom: String? = row[4]
-      sessions.append(
-        SessionInfo(
-          id: id,
-          createdAt: try date(row[1], "creation time of session \(id)"),
-          metadata: metadata.map { Data($0.utf8) },
-          entryCount: row[6],
-          headSequence: row[3],
-          firstActivity: try first.map { try date($0, "first entry time of session \(id)") },
-          lastActivity: try last.map { try date($0, "last entry time of session \(id)") },
-          forkedFrom: forkedFrom.map(SessionID.init(rawValue:)),
-          forkedAt: row[5]
-        )
+    try SessionRecord.fetchAll(db, where: condition, arguments: arguments).map { record in
+      let id = SessionID(record.id)
+      return SessionInfo(
+        id: id,
+        createdAt: try date(record.createdAt, "creation time of session \(id)"),
+        metadata: record.metadata.map { Data($0.utf8) },
+        entryCount: record.entryCount,
+        headSequence: record.headSequence,
+        firstActivity: try record.firstActivity.map {
+          try date($0, "first entry time of session \(id)")
+        },
+        lastActivity: try record.lastActivity.map {
+          try date($0, "last entry time of session \(id)")
+        },
+        forkedFrom: record.forkedFrom.map(SessionID.init(rawValue:)),
+        forkedAt: record.forkedAt
       )
     }
-    return sessions
   }
 }

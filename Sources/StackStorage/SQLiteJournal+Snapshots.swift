@@ -7,29 +7,28 @@ extension SQLiteJournal {
   /// Found through the primary key. The state is upcast to ``Options/payloadVersion`` when it
   /// is set; the stacks are returned as stored.
   public func snapshot(session: SessionID, atOrBelow sequence: Int64) throws -> Snapshot? {
-    let row = try read("reading a snapshot of session \(session)") { db in
+    let record = try read("reading a snapshot of session \(session)") { db in
       _ = try requireHead(db, session)
-      return try Row.fetchOne(
+      return try SnapshotRecord.fetchOne(
         db.cachedStatement(
-          sql: "SELECT sequence, version, state, stacks, recorded_at FROM snapshots "
+          sql: "SELECT \(SnapshotRecord.columns) FROM snapshots "
             + "WHERE session = ? AND sequence <= ? ORDER BY sequence DESC LIMIT 1"
         ),
         arguments: [session.rawValue, sequence]
       )
     }
-    guard let row else { return nil }
-    let found: Int64 = row[0]
-    let place = "the snapshot at sequence \(found) of session \(session)"
-    let stateText: String = row[2]
+    guard let record else { return nil }
+    let place = "the snapshot at sequence \(record.sequence) of session \(session)"
     let (version, state) = try upcasting.upcast(
-      Data(stateText.utf8), kind: .state, type: nil, version: row[1], place: place, path: path)
+      Data(record.state.utf8), kind: .state, type: nil, version: record.version, place: place,
+      path: path)
     return Snapshot(
       session: session,
-      sequence: found,
+      sequence: record.sequence,
       version: version,
       state: state,
-      stacks: try decode([StackRecord].self, row[3], "stacks of \(place)"),
-      recordedAt: try date(row[4], "time of \(place)")
+      stacks: try decode([StackRecord].self, record.stacks, "stacks of \(place)"),
+      recordedAt: try date(record.recordedAt, "time of \(place)")
     )
   }
 

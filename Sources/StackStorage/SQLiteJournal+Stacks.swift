@@ -18,7 +18,7 @@ extension SQLiteJournal {
     try read("rebuilding the stacks of session \(session) at \(sequence)") { db in
       let head = try requireHead(db, session)
       guard (0...head).contains(sequence) else { throw outOfRange(session, sequence, head: head) }
-      let snapshot = try Row.fetchOne(
+      let snapshot = try SnapshotStacksRecord.fetchOne(
         db.cachedStatement(
           sql: "SELECT sequence, stacks FROM snapshots WHERE session = ? AND sequence <= ? "
             + "ORDER BY sequence DESC LIMIT 1"
@@ -34,19 +34,20 @@ extension SQLiteJournal {
           path: path
         )
       }
-      let start: Int64 = snapshot[0]
+      let start = snapshot.sequence
       var stacks = try decode(
-        [StackRecord].self, snapshot[1], "stacks of the snapshot at \(start) of \(session)")
-      let deltas = try Row.fetchCursor(
+        [StackRecord].self, snapshot.stacks, "stacks of the snapshot at \(start) of \(session)")
+      let deltas = try DeltaRecord.fetchCursor(
         db.cachedStatement(
           sql: "SELECT sequence, delta FROM journal WHERE session = ? AND sequence > ? "
             + "AND sequence <= ? ORDER BY sequence"
         ),
         arguments: [session.rawValue, start, sequence]
       )
-      while let row = try deltas.next() {
-        let entry: Int64 = row[0]
-        let delta = try decode(StackDelta.self, row[1], "delta of entry \(entry) of \(session)")
+      while let record = try deltas.next() {
+        let entry = record.sequence
+        let delta = try decode(
+          StackDelta.self, record.delta, "delta of entry \(entry) of \(session)")
         do {
           try delta.apply(to: &stacks)
         } catch var error as StorageError {

@@ -51,13 +51,7 @@ struct SchemaState {
     if hasMigrationTable {
       applied = try query(
         "SELECT CAST(version AS TEXT), name, checksum FROM schema_migrations ORDER BY version"
-      ).map { row in
-        Applied(
-          version: row.first.flatMap { $0.flatMap { Int($0) } } ?? 0,
-          name: row.count > 1 ? row[1] ?? "" : "",
-          checksum: row.count > 2 ? row[2] ?? "" : ""
-        )
-      }
+      ).map(Applied.init(texts:))
     }
     return SchemaState(
       applicationID: Int32(truncatingIfNeeded: integer(0)),
@@ -133,5 +127,15 @@ struct SchemaState {
 
   private static func hex(_ value: Int32) -> String {
     "0x" + String(UInt32(bitPattern: value), radix: 16, uppercase: true)
+  }
+}
+
+extension SchemaState.Applied {
+  /// A row of text read by `SELECT CAST(version AS TEXT), name, checksum`; missing or
+  /// unreadable fields read as 0 and "".
+  init(texts: [String?]) {
+    func text(_ index: Int) -> String? { texts.indices.contains(index) ? texts[index] : nil }
+    self.init(
+      version: text(0).flatMap { Int($0) } ?? 0, name: text(1) ?? "", checksum: text(2) ?? "")
   }
 }

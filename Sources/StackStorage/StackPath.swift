@@ -1,9 +1,8 @@
 import Foundation
 import StackNavigation
 
-/// Turns the stacks a ``StackEncodingCollector`` met into ``StackRecord``s with readable paths.
-///
-/// A path names where a stack sits in the encoded state, from the root:
+/// The grammar of a stack's path: where a stack sits in the encoded state, from the root. The
+/// one place that parses and prints it.
 ///
 /// ```
 /// path      = [ name ] { component }
@@ -19,93 +18,122 @@ import StackNavigation
 /// coordinator's routes are a stack whose IDs are the routes' positions, and the position, style
 /// and `screen` keys of a route become its `[#position]`: `routes[#2].child.routes`. Names are
 /// written as they are, not escaped.
-enum StackPath {
-  /// The records of the collected stacks, sorted by path.
-  static func records(from stacks: [StackEncodingCollector.Stack]) throws -> [StackRecord] {
-    var idsByCodingPath: [[String]: [StackElementID]] = [:]
-    var records: [StackRecord] = []
-    records.reserveCapacity(stacks.count)
-    for stack in stacks {
-      let path = render(stack.codingPath, parents: idsByCodingPath)
-      idsByCodingPath[stack.codingPath] = stack.ids
-      let elements = zip(stack.ids, stack.elements).map { id, json in
-        StoredElement(
-          id: id,
-          caseName: JSONText.caseName(of: json),
-          state: String(decoding: json, as: UTF8.self)
-        )
-      }
-      records.append(StackRecord(path: path, nextID: stack.nextID, elements: elements))
-    }
-    records.sort { $0.path < $1.path }
-    for (previous, record) in zip(records, records.dropFirst()) where previous.path == record.path {
-      throw StorageError(
-        code: .duplicateStackPath,
-        message: "Two stacks of the state have the same path `\(record.path)`. Rename one of the "
-          + "properties or dictionary keys that lead to them so their paths differ."
-      )
-    }
-    return records
+package enum StackPath {
+  /// One step of a path.
+  package enum Component: Hashable, Sendable {
+    /// A property or dictionary key.
+    case key(String)
+    /// The element at a position of an array.
+    case index(Int)
+    /// The element with an ID (a generation) in the stack the path has reached.
+    case element(Int)
   }
 
-  /// Renders a coding path as the grammar above reads: keys joined with `.`, array positions
-  /// as `[i]`, keys of digits only (recorded quoted, see ``CodingPathEncoder/KeyedKey``) as
-  /// `["42"]`, the segment `elements.<i>.state` inside a parent stack as `[#<id>]`, and `_0`
-  /// components dropped.
-  static func render(_ components: [String], parents: [[String]: [StackElementID]]) -> String {
-    var rendered = ""
-    var index = components.startIndex
-    while index < components.endIndex {
-      if index + 2 < components.endIndex,
-        components[index] == "elements",
-        components[index + 2] == "state",
-        let ids = parents[Array(components[..<index])],
-        let position = Int(components[index + 1]),
-        ids.indices.contains(position)
-      {
-        rendered += "[#\(ids[position].generation)]"
+  /// The components of a stored path; a bracket that holds none of the forms above is skipped.
+  package static func components(of path: String) -> [Component] {
+    var components: [Component] = []
+    var name = ""
+    var characters = path.makeIterator()
+    func endName() {
+      if !name.isEmpty { components.append(.key(name)) }
+      name = ""
+    }
+    while let character = characters.next() {
+      switch character {
+      case ".":
+        endName()
+      case "[":
+        endName()
+        var inside = ""
+        while let next = characters.next(), next != "]" { inside.append(next) }
+        if inside.count >= 2, inside.hasPrefix("\""), inside.hasSuffix("\"") {
+          components.append(.key(String(inside.dropFirst().dropLast())))
+        } else if inside.hasPrefix("#"), let id = Int(inside.dropFirst()) {
+          components.append(.element(id))
+        } else if let index = Int(inside) {
+          components.append(.index(index))
+        }
+      default:
+        name.append(character)
+      }
+    }
+    endName()
+    return components
+  }
+
+  /// The path of components, as stored.
+  package static func text(_ components: [Component]) -> String {
+    components.reduce(into: "") { path, component in path = appending(component, to: path) }
+  }
+
+  /// A path with one more component.
+  package static func appending(_ component: Component, to path: String) -> String {
+    switch component {
+    case .key(let key) where isDigits(key): path + "[\"\(key)\"]"
+    case .key(let key): path.isEmpty ? key : path + "." + key
+    case .index(let index): path + "[\(index)]"
+    case .element(let id): path + "[#\(id)]"
+    }
+  }
+
+  /// The path of a coding path: keys as `.name`, array positions as `[i]`, keys of digits only
+  /// (recorded quoted, see ``CodingPathEncoder/KeyedKey``) as `["42"]`, the segment
+  /// `elements.<i>.state` inside a parent stack and the segment `<i>.<style>.screen` inside a
+  /// routes array as `[#<id>]`, and `_0` components dropped.
+  static func render(_ codingPath: [String], parents: [[String]: [StackElementID]]) -> String {
+    var path = ""
+    var index = codingPath.startIndex
+    while index < codingPath.endIndex {
+      if let id = elementID(codingPath, at: index, parents: parents) {
+        path = appending(.element(id), to: path)
         index += 3
         continue
       }
-      // A route of a routes array: `<position>.<style>.screen` becomes `[#<position>]`.
-      if index + 2 < components.endIndex,
-        isDigits(components[index]),
-        components[index + 2] == "screen",
-        routeStyles.contains(components[index + 1]),
-        let ids = parents[Array(components[..<index])],
-        let position = Int(components[index]),
-        ids.indices.contains(position)
-      {
-        rendered += "[#\(ids[position].generation)]"
-        index += 3
-        continue
-      }
-      let component = components[index]
+      let component = codingPath[index]
       index += 1
       if component == "_0" { continue }
-      if isDigits(component) {
-        rendered += "[\(component)]"
+      if isDigits(component), let position = Int(component) {
+        path = appending(.index(position), to: path)
         continue
       }
       let key =
         component.hasPrefix("\"")
         ? (try? JSONDecoder().decode(String.self, from: Data(component.utf8))) ?? component
         : component
-      if isDigits(key) {
-        rendered += "[\"\(key)\"]"
-      } else {
-        if !rendered.isEmpty { rendered += "." }
-        rendered += key
-      }
+      path = appending(.key(key), to: path)
     }
-    return rendered
+    return path
+  }
+
+  /// The ID of the element whose three coding keys start at `index`: `elements.<i>.state` of a
+  /// stack, or `<i>.<style>.screen` of a routes array, whose IDs `parents` holds.
+  private static func elementID(
+    _ codingPath: [String],
+    at index: Int,
+    parents: [[String]: [StackElementID]]
+  ) -> Int? {
+    guard index + 2 < codingPath.endIndex else { return nil }
+    let position: String
+    if codingPath[index] == "elements", codingPath[index + 2] == "state" {
+      position = codingPath[index + 1]
+    } else if isDigits(codingPath[index]), codingPath[index + 2] == "screen",
+      routeStyles.contains(codingPath[index + 1])
+    {
+      position = codingPath[index]
+    } else {
+      return nil
+    }
+    guard let ids = parents[Array(codingPath[..<index])], let offset = Int(position),
+      ids.indices.contains(offset)
+    else { return nil }
+    return ids[offset].generation
   }
 
   /// The keys under which a route encodes its screen, one per presentation style.
   static let routeStyles: Set<String> = ["push", "sheet", "cover"]
 
   /// Whether a key is made of ASCII digits only, and not empty.
-  static func isDigits(_ key: String) -> Bool {
+  package static func isDigits(_ key: String) -> Bool {
     !key.isEmpty && key.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
   }
 }

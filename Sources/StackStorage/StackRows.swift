@@ -7,21 +7,20 @@ enum StackRows {
   static func load(_ db: Database, session: String) throws -> [StackRecord] {
     var records: [String: StackRecord] = [:]
     let stacks = try db.cachedStatement(sql: "SELECT path, next_id FROM stacks WHERE session = ?")
-    let stackRows = try Row.fetchCursor(stacks, arguments: [session])
+    let stackRows = try StackRowRecord.fetchCursor(stacks, arguments: [session])
     while let row = try stackRows.next() {
-      let path: String = row[0]
-      records[path] = StackRecord(
-        path: path, nextID: StackElementID(generation: row[1]), elements: [])
+      records[row.path] = StackRecord(
+        path: row.path, nextID: StackElementID(generation: row.nextId), elements: [])
     }
     let elements = try db.cachedStatement(
       sql: "SELECT path, id, case_name, state FROM stack_elements WHERE session = ? "
         + "ORDER BY path, position"
     )
-    let elementRows = try Row.fetchCursor(elements, arguments: [session])
+    let elementRows = try StackElementRowRecord.fetchCursor(elements, arguments: [session])
     while let row = try elementRows.next() {
-      let path: String = row[0]
-      records[path]?.elements.append(
-        StoredElement(id: StackElementID(generation: row[1]), caseName: row[2], state: row[3])
+      records[row.path]?.elements.append(
+        StoredElement(
+          id: StackElementID(generation: row.id), caseName: row.caseName, state: row.state)
       )
     }
     return records.values.sorted { $0.path < $1.path }

@@ -20,6 +20,6 @@ public enum StateEncoding {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let json = try encoder.encode(state)
-    return EncodedState(json: json, stacks: try StackPath.records(from: collector.stacks))
+    return EncodedState(json: json, stacks: try StackRecord.records(from: collector.stacks))
   }
 }

@@ -116,7 +116,8 @@ enum StateStacks {
           path: path, nextID: Int64(StackElementID.routesNextID.generation),
           ids: array.indices.map(Int64.init), states: array))
       for (position, screen) in screens.enumerated() {
-        collect(screen, path: path + "[#\(position)]", into: &found)
+        collect(
+          screen, path: StackPath.appending(.element(position), to: path), into: &found)
       }
       return
     }
@@ -128,25 +129,20 @@ enum StateStacks {
           states: elements.map { $0["state"]! }))
       for element in elements {
         let id = (element["id"] as! NSNumber).int64Value
-        collect(element["state"]!, path: path + "[#\(id)]", into: &found)
+        collect(
+          element["state"]!, path: StackPath.appending(.element(Int(id)), to: path),
+          into: &found)
       }
       return
     }
     if let object = value as? [String: Any] {
       for (key, child) in object {
-        let next: String
-        if key == "_0" {
-          next = path
-        } else if StackPath.isDigits(key) {
-          next = path + "[\"\(key)\"]"
-        } else {
-          next = path.isEmpty ? key : path + "." + key
-        }
+        let next = key == "_0" ? path : StackPath.appending(.key(key), to: path)
         collect(child, path: next, into: &found)
       }
     } else if let array = value as? [Any] {
       for (index, child) in array.enumerated() {
-        collect(child, path: path + "[\(index)]", into: &found)
+        collect(child, path: StackPath.appending(.index(index), to: path), into: &found)
       }
     }
   }

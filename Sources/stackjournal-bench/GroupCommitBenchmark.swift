@@ -1,5 +1,4 @@
 import Foundation
-import StackJournalTestSupport
 import StackRestoration
 import StackStorage
 
@@ -10,7 +9,7 @@ extension Benchmark {
     name: "groupcommit",
     summary: "--writers RecordingStores on a group-commit journal vs one raw FULL writer"
   ) { options in
-    let directory = try TemporaryDirectory(prefix: "stackjournal-bench")
+    let directory = try ScratchDirectory(prefix: "stackjournal-bench")
     defer { directory.remove() }
     let writers = options.writers
     let depth = options.depths.first ?? 20

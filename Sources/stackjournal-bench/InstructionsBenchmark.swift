@@ -1,5 +1,4 @@
 import Foundation
-import StackJournalTestSupport
 import StackStorage
 
 extension Benchmark {
@@ -10,7 +9,7 @@ extension Benchmark {
     name: "instructions",
     summary: "records --count actions at NORMAL, for callgrind (benchmarks/append-instructions.sh)"
   ) { options in
-    let directory = try TemporaryDirectory(prefix: "stackjournal-bench")
+    let directory = try ScratchDirectory(prefix: "stackjournal-bench")
     defer { directory.remove() }
     for depth in options.depths {
       let run = try RecordingRun(

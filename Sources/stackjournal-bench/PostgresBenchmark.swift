@@ -1,5 +1,5 @@
 import Foundation
-import StackJournalTestSupport
+import StackJournalDemo
 import StackRestoration
 import StackStorage
 
@@ -65,7 +65,7 @@ extension Benchmark {
       let snapshots = snapshotsDue
       let initial = try XCTUnwrapOrThrow(snapshots[0])
 
-      let directory = try TemporaryDirectory(prefix: "stackjournal-bench-postgres")
+      let directory = try ScratchDirectory(prefix: "stackjournal-bench-postgres")
       defer { directory.remove() }
       let sqlite = try SQLiteJournal(
         path: directory.path("bench.sqlite"),

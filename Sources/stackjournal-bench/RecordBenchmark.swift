@@ -1,5 +1,4 @@
 import Foundation
-import StackJournalTestSupport
 import StackNavigation
 import StackRestoration
 import StackStorage
@@ -95,7 +94,7 @@ struct RecordComparison {
   let count: Int
 
   func run() throws {
-    let directory = try TemporaryDirectory(prefix: "stackjournal-bench")
+    let directory = try ScratchDirectory(prefix: "stackjournal-bench")
     defer { directory.remove() }
     let full = try RecordingRun(
       path: directory.path("full.sqlite"), durability: .full, depth: depth)

@@ -1,5 +1,5 @@
 import Foundation
-import StackJournalTestSupport
+import StackJournalDemo
 import StackNavigation
 
 /// A realistic navigation state for the recording benchmarks: a stack of screens of a few

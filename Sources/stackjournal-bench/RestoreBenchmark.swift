@@ -1,5 +1,5 @@
 import Foundation
-import StackJournalTestSupport
+import StackJournalDemo
 import StackNavigation
 import StackRestoration
 import StackStorage

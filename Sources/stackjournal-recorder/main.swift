@@ -4,7 +4,7 @@
 //
 //   stackjournal-recorder DB SESSION SEED
 import Foundation
-import StackJournalTestSupport
+import StackJournalDemo
 import StackRestoration
 import StackStorage
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import StackJournalTestSupport
+import StackJournalCLI
+import StackJournalDemo
 import StackNavigation
 import StackRestoration
 import StackStorage
@@ -56,21 +57,7 @@ extension StackJournalTool {
     }
 
     func run() async throws {
-      do {
-        try await record()
-      } catch let error as ExitCode {
-        throw error
-      } catch {
-        let message =
-          (error as? StorageError)?.message ?? (error as? RestorationError)?.message
-          ?? String(describing: error)
-        let printable = message.unicodeScalars.map {
-          SessionID.isPrintableScalar($0)
-            ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}"
-        }.joined()
-        FileHandle.standardError.write(Data("Error: \(printable)\n".utf8))
-        throw ExitCode(2)
-      }
+      try await reportingErrors { try await record() }
     }
 
     private func record() async throws {
@@ -86,7 +73,7 @@ extension StackJournalTool {
       var chosen = session.map(SessionID.init(rawValue:))
       if FileManager.default.fileExists(atPath: path) {
         let reader = try SQLiteJournal(path: path, options: .init(readOnly: true))
-        let problems = try reader.integrityCheck()
+        let problems = try JournalVerifier().integrityProblems(reader)
         if !problems.isEmpty {
           throw DemoError(
             "The journal \(path) is damaged (SQLite's integrity check: "
@@ -110,11 +97,7 @@ extension StackJournalTool {
         actions > 0 ? NumberFactClient { NumberFactClient.fact(about: $0) } : .liveValue)
       let store = try RecordingStore<RootFeature.State, RootFeature.Action>.open(
         session: id, journal: journal,
-        initialState: RootFeature.State(path: [
-          .counter(CounterFeature.State(count: 42)),
-          .counter(CounterFeature.State(count: 1729)),
-          .counter(CounterFeature.State(count: -999)),
-        ]),
+        initialState: DemoScript.deepLink,
         metadata: Data(#"{"source":"stackjournal demo"}"#.utf8)
       ) { reducer }
       guard store.restoration == nil else {
@@ -150,8 +133,6 @@ extension StackJournalTool {
         let state = try replayer.restore(session: id, at: .sequence(moment.sequence)).state
         restored.append((moment.label, moment.sequence, try StateEncoding.encode(state).stacks))
       }
-      let pushTime = try journal.journalBounds(session: id)
-      _ = pushTime
       let commands = explorationCommands(session: id, scripted: scripted)
 
       if json {
@@ -161,21 +142,23 @@ extension StackJournalTool {
       print("Recorded session \(id) into \(path): \(store.sequence) actions journaled.")
       print()
       print("The first actions, read back from the journal:")
-      var lines = 0
+      var table = Table([("SEQ", .right), ("TYPE", .left), ("STACK CHANGE", .left)])
       try journal.journalRows(session: id, matching: JournalQuery(toSequence: 12)) { row in
-        let change = (try? row.decodedDelta()).map(Self.summary) ?? ""
-        print(
-          "  " + Self.padLeft(String(row.sequence), 3) + "  " + Self.pad(row.type, 44) + "  "
-            + change)
-        lines += 1
+        table.add(
+          [String(row.sequence), row.type, (try? row.decodedDelta()).map(Self.summary) ?? ""])
         return true
       }
+      for line in table.lines() { print("  " + line) }
       if store.sequence > 12 { print("  … \(store.sequence - 12) more") }
       print()
       print("The stack restored at a few moments (Replayer: nearest snapshot + replay):")
-      for moment in restored {
-        print("  at \(Self.padLeft(String(moment.sequence), 3))  \(moment.label)")
-        print("          \(Self.describe(moment.stacks))")
+      var momentTable = Table([("AT", .right), ("MOMENT", .left)])
+      for moment in restored { momentTable.add([String(moment.sequence), moment.label]) }
+      let momentLines = momentTable.lines()
+      print("  " + momentLines[0])
+      for (moment, line) in zip(restored, momentLines.dropFirst()) {
+        print("  " + line)
+        print("      " + Self.describe(moment.stacks))
       }
       print()
       print("Explore the file:")
@@ -193,34 +176,7 @@ extension StackJournalTool {
       let interactive = isatty(STDERR_FILENO) == 1
       for index in 1...actions {
         let state = await store.state
-        let roll = random.next() % 100
-        let path = state.path
-        if path.isEmpty || (roll < 20 && path.count < 8) {
-          if random.next() % 4 == 0 {
-            try await store.send(.pushNumberFactTapped(number: Int(random.next() % 200)))
-          } else {
-            try await store.send(.pushCounterTapped(count: Int(random.next() % 9) - 4))
-          }
-        } else if roll < 24, let id = path.ids.randomElement(using: &random) {
-          try await store.send(.path(.popFrom(id: id)))
-        } else if roll < 25 {
-          try await store.send(.goBackToRootTapped)
-        } else if let id = path.ids.last, let top = path[id: id] {
-          switch top {
-          case .counter:
-            let action: CounterFeature.Action =
-              random.next() % 3 == 0 ? .decrementButtonTapped : .incrementButtonTapped
-            try await store.send(.path(.element(id: id, action: .counter(action))))
-          case .numberFact:
-            let action: NumberFactFeature.Action =
-              switch random.next() % 4 {
-              case 0: .factButtonTapped
-              case 1: .decrementButtonTapped
-              default: .incrementButtonTapped
-              }
-            try await store.send(.path(.element(id: id, action: .numberFact(action))))
-          }
-        }
+        try await store.send(DemoScript.nextAction(for: state, using: &random))
         await store.waitForEffects()
         let now = Date()
         if now.timeIntervalSince(lastReport) >= 1 || index == actions {
@@ -288,65 +244,6 @@ extension StackJournalTool {
       var number = 1
       while taken.contains("demo-\(number)") { number += 1 }
       return SessionID("demo-\(number)")
-    }
-
-    static func quoted(_ path: String) -> String {
-      path.allSatisfy { $0.isLetter || $0.isNumber || "/._-+:@".contains($0) }
-        ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-
-    /// `#0 counter 42 · #5 numberFact 7`.
-    static func describe(_ stacks: [StackRecord]) -> String {
-      let elements = stacks.flatMap { stack in
-        stack.elements.map { element -> String in
-          let summary = element.state.replacingOccurrences(
-            of: "{\"\(element.caseName ?? "")\":{\"_0\":", with: "")
-          return "\(element.id) \(element.caseName ?? "-") \(shorten(summary))"
-        }
-      }
-      return elements.isEmpty ? "(empty stack)" : elements.joined(separator: " · ")
-    }
-
-    private static func shorten(_ state: String) -> String {
-      // {"count":42}}} → 42; {"fact":…,"isLoading":false,"number":42}}} → number 42, fact …
-      if let count = state.firstMatch(of: /"count":(-?\d+)/) { return String(count.1) }
-      if let number = state.firstMatch(of: /"number":(-?\d+)/) {
-        return String(number.1) + (state.contains("\"fact\":\"") ? " (with its fact)" : "")
-      }
-      return state
-    }
-
-    static func summary(_ delta: StackDelta) -> String {
-      delta.changes.map { change in
-        var parts: [String] = []
-        parts += change.pushed.map { "push \($0.id) \($0.caseName ?? "")" }
-        parts += change.popped.map { "pop \($0)" }
-        parts += change.changed.map { "change \($0.id)" }
-        return parts.joined(separator: ", ")
-      }.joined(separator: "; ")
-    }
-
-    static func pad(_ text: String, _ width: Int) -> String {
-      text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
-    }
-
-    static func padLeft(_ text: String, _ width: Int) -> String {
-      text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
-    }
-  }
-}
-
-/// The durability modes `demo --durability` offers.
-enum DurabilityChoice: String, ExpressibleByArgument, CaseIterable {
-  case full
-  case normal
-  case group
-
-  var value: Durability {
-    switch self {
-    case .full: .full
-    case .normal: .normal
-    case .group: .groupCommit()
     }
   }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import StackJournalCLI
-import StackJournalTestSupport
+import StackJournalDemo
 
 /// The demo's reducer, for the commands that replay with an app's code.
 enum DemoReplay: ReplayableApp {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StackJournalDemo
 import StackJournalTestSupport
 import StackNavigation
 import StackRestoration

@@ -1,4 +1,5 @@
 import Foundation
+import StackJournalDemo
 import StackJournalTestSupport
 import StackNavigation
 import StackRestoration

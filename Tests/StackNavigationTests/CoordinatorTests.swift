@@ -1,6 +1,7 @@
 // The coordinator of TCACoordinators' README, written as today's coordinator code is: an enum
 // `@Reducer Screen`, `IndexedRouterActionOf<Screen>` and `forEachRoute`, tested with TestStore.
 import Foundation
+import StackJournalDemo
 import StackJournalTestSupport
 @testable import StackNavigation
 import Testing
@@ -162,7 +163,7 @@ private let numbersSheet = Route<Screen.State>.sheet(
     } matching: { issue in
       issue.description.contains(
         """
-        A "forEachRoute" at "StackJournalTestSupport/DemoCoordinator.swift:\(line)" received an \
+        A "forEachRoute" at "StackJournalDemo/DemoCoordinator.swift:\(line)" received an \
         action for a missing route.
 
           Route:

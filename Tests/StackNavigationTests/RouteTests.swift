@@ -1,5 +1,6 @@
 // Route's stored shape, the conveniences on routes, and the router action's case paths.
 import Foundation
+import StackJournalDemo
 import StackJournalTestSupport
 import StackNavigation
 import Testing

@@ -1,5 +1,6 @@
 // Each kind of TestStore failure fails a Swift Testing test: `withKnownIssue` passes only when
 // the failure was recorded in the test.
+import StackJournalDemo
 import StackJournalTestSupport
 import StackNavigation
 import Testing

@@ -1,3 +1,4 @@
+import StackJournalDemo
 import StackJournalTestSupport
 import StackNavigation
 import StackRestoration
@@ -144,7 +145,7 @@ final class ChangedTypesTests: XCTestCase {
     assertRestored(restored.state, equals: live)
     XCTAssertTrue(restored.isComplete)
     XCTAssertTrue(try replayer.verify(session: "mixed", from: 6).isClean)
-    XCTAssertTrue(try journal.verifyStorage().isClean)
+    XCTAssertTrue(try JournalVerifier().verify(journal).isClean)
 
     // The app version that wrote the history still restores it, repair included.
     let original = try Replayer(journal: journal) { RootFeature() }.restore(session: "mixed")

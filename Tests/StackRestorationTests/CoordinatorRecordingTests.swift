@@ -2,6 +2,7 @@
 // at any sequence (snapshot + replay), the state is the live one, route identities included;
 // the routes are stored as stack rows whose elements name their presentation style.
 import Foundation
+import StackJournalDemo
 import StackJournalTestSupport
 import StackNavigation
 import StackRestoration
@@ -57,7 +58,7 @@ private func checkRestoresEverySequence<R: Reducer>(
   }
   #expect(try journal.headStacks(session: session) == journal.stacks(session: session, at: head))
   #expect(try replayer.verify(session: session).isClean)
-  let storage = try journal.verifyStorage()
+  let storage = try JournalVerifier().verify(journal)
   #expect(storage.isClean, "\(storage)")
 }
 

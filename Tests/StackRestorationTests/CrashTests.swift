@@ -1,4 +1,5 @@
 import Foundation
+import StackJournalDemo
 import StackJournalTestSupport
 import StackNavigation
 import StackRestoration
@@ -50,7 +51,7 @@ final class CrashTests: XCTestCase {
       let journal = try SQLiteJournal(path: path)
       let head = try journal.headSequence(session: "crashy")
       XCTAssertGreaterThanOrEqual(head, acknowledgedHead, "round \(round)")
-      let storage = try journal.verifyStorage()
+      let storage = try JournalVerifier().verify(journal)
       XCTAssertTrue(storage.isClean, "round \(round): \(storage)")
       let replay = try Replayer(journal: journal) { RootFeature() }.verify(session: "crashy")
       XCTAssertTrue(replay.isClean, "round \(round): \(String(describing: replay.divergence))")

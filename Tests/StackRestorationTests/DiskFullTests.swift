@@ -1,4 +1,5 @@
 import GRDB
+import StackJournalDemo
 import StackJournalTestSupport
 import StackNavigation
 import StackRestoration
@@ -42,7 +43,7 @@ final class DiskFullTests: XCTestCase {
     try setPageLimit(of: test.journal, toCurrentSize: false)
     try await store.send(.pushCounterTapped(count: 2))
     XCTAssertEqual(try test.journal.headSequence(session: "full"), head + 1)
-    XCTAssertTrue(try test.journal.verifyStorage().isClean)
+    XCTAssertTrue(try JournalVerifier().verify(test.journal).isClean)
     XCTAssertTrue(try Replayer(journal: test.journal) { RootFeature() }.verify(session: "full").isClean)
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StackJournalDemo
 import StackJournalTestSupport
 import StackNavigation
 import StackRestoration
@@ -56,7 +57,7 @@ final class ExplicitPushTests: XCTestCase {
       }
       XCTAssertTrue(try replayer.verify(session: "explicit").isClean, test.name)
       if let sqlite = test.journal as? SQLiteJournal {
-        let storage = try sqlite.verifyStorage(session: "explicit")
+        let storage = try JournalVerifier().verify(sqlite, session: "explicit")
         XCTAssertTrue(storage.isClean, "\(test.name): \(storage.sessions.flatMap(\.problems))")
       }
 

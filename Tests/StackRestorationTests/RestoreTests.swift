@@ -1,3 +1,4 @@
+import StackJournalDemo
 import StackJournalTestSupport
 import StackNavigation
 import StackRestoration

@@ -10,12 +10,14 @@ final class RetentionTests: XCTestCase {
     let live = try await recordScriptedSession("long", into: test.journal, count: 60)
     let head = try test.journal.headSequence(session: "long")
 
-    let dryRun = try test.journal.compact(session: "long", keepSnapshots: 2, dryRun: true)
+    let dryRun = try JournalRetention().compact(
+          "long", keepSnapshots: 2, dryRun: true, in: test.journal)
     XCTAssertFalse(dryRun.isEmpty)
     XCTAssertEqual(try test.journal.headSequence(session: "long"), head, "a dry run drops nothing")
     XCTAssertTrue(try replayer(test.journal).restore(session: "long", at: .sequence(1)).isComplete)
 
-    let plan = try test.journal.compact(session: "long", keepSnapshots: 2, dryRun: false)
+    let plan = try JournalRetention().compact(
+          "long", keepSnapshots: 2, dryRun: false, in: test.journal)
     let oldestKept = try XCTUnwrap(plan.keptSnapshots.first)
     let replayer = replayer(test.journal)
     for sequence in oldestKept...head {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StackJournalDemo
 import StackJournalTestSupport
 import StackNavigation
 import StackRestoration
@@ -36,7 +37,7 @@ final class SchemaUpgradeTests: XCTestCase {
     let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: 8))
     XCTAssertEqual(journal.schemaVersion, SQLiteJournal.latestSchemaVersion)
     XCTAssertEqual(try journal.headSequence(session: "old"), oldHead)
-    XCTAssertTrue(try journal.verifyStorage().isClean)
+    XCTAssertTrue(try JournalVerifier().verify(journal).isClean)
     XCTAssertTrue(try replayer(journal).verify(session: "old").isClean)
     XCTAssertEqual(try replayer(journal).restore(session: "old").state, live[oldHead])
 
@@ -53,7 +54,7 @@ final class SchemaUpgradeTests: XCTestCase {
     XCTAssertEqual(try journal.headSequence(session: "old"), oldHead + 3)
     let state = await store.state
     XCTAssertEqual(try replayer(journal).restore(session: "old").state, state)
-    XCTAssertTrue(try journal.verifyStorage().isClean)
+    XCTAssertTrue(try JournalVerifier().verify(journal).isClean)
     XCTAssertTrue(try replayer(journal).verify(session: "old").isClean)
   }
 }

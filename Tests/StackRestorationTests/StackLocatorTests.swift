@@ -2,15 +2,6 @@
 import XCTest
 
 final class StackLocatorTests: XCTestCase {
-  func testStoredPathsParse() {
-    XCTAssertEqual(StackLocator.tokens(of: "path"), [.key("path")])
-    XCTAssertEqual(
-      StackLocator.tokens(of: "tabs[1].path[#3].counter.path"),
-      [.key("tabs"), .index(1), .key("path"), .element(3), .key("counter"), .key("path")])
-    XCTAssertEqual(StackLocator.tokens(of: #"tabs["42"].path"#), [.key("tabs"), .key("42"), .key("path")])
-    XCTAssertEqual(StackLocator.tokens(of: ""), [])
-  }
-
   func testUpdatingAStackInsideAnEnumPayloadAndAnElement() throws {
     let document: Any = [
       "path": [

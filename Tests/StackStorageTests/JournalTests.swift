@@ -64,7 +64,7 @@ final class JournalTests: StorageTestCase {
       }
       XCTAssertEqual(try journal.headStacks(session: session), live[10_000])
       if let journal = journal as? SQLiteJournal {
-        XCTAssertEqual(try journal.integrityCheck(), [])
+        XCTAssertEqual(try JournalVerifier().integrityProblems(journal), [])
       }
     }
   }
@@ -306,7 +306,8 @@ final class JournalTests: StorageTestCase {
     try forEachStorage(options: .init(snapshotInterval: 2)) { journal, _ in
       let t0 = try makeTimedSession(journal)
       // Keeps the snapshots at 2 and 4: entries 1 and 2 go, 3…5 stay.
-      let plan = try journal.compact(session: "s", keepSnapshots: 2, dryRun: false)
+      let plan = try JournalRetention().compact(
+          "s", keepSnapshots: 2, dryRun: false, in: journal)
       XCTAssertEqual(plan.keptSnapshots, [2, 4])
 
       XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(20)), 2)

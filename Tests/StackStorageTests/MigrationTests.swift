@@ -28,7 +28,7 @@ final class MigrationTests: StorageTestCase {
           XCTAssertTrue(try db.tableExists(table), table)
         }
       }
-      XCTAssertEqual(try journal.integrityCheck(), [])
+      XCTAssertEqual(try JournalVerifier().integrityProblems(journal), [])
     }
   }
 
@@ -95,7 +95,7 @@ final class MigrationTests: StorageTestCase {
         session: "after-migration", expectedSequence: 0, .test("tabA.push", state: root))
       XCTAssertEqual(
         try journal.headStacks(session: "after-migration"), try StateEncoding.encode(root).stacks)
-      XCTAssertEqual(try journal.integrityCheck(), [])
+      XCTAssertEqual(try JournalVerifier().integrityProblems(journal), [])
     }
   }
 

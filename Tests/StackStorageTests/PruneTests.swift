@@ -14,7 +14,7 @@ final class PruneTests: StorageTestCase {
           SessionID(id), initial: StateEncoding.encode(root), version: 1, at: t0)
       }
       let criteria = PruneCriteria(idleBefore: t0.addingTimeInterval(3600))
-      let planned = try journal.prune(criteria, dryRun: true)
+      let planned = try JournalRetention().prune(criteria, dryRun: true, in: journal)
       XCTAssertEqual(planned.sessions.map(\.info.id), ["active", "appended", "idle"])
 
       // Between the plan and the deletion, an app records into two of the sessions: one is no
@@ -26,7 +26,7 @@ final class PruneTests: StorageTestCase {
         session: "appended", expectedSequence: 0,
         .test("push", state: root, at: t0.addingTimeInterval(60)))
 
-      let pruned = try journal.prune(planned)
+      let pruned = try JournalRetention().prune(planned, in: journal)
       XCTAssertTrue(pruned.applied)
       XCTAssertEqual(pruned.sessions.map(\.info.id), ["idle"])
       XCTAssertEqual(pruned.changed, ["active", "appended"])
@@ -40,10 +40,11 @@ final class PruneTests: StorageTestCase {
   func testPruningAPlanDeletesNoSessionItDidNotList() throws {
     try forEachStorage { journal, _ in
       _ = try journal.createSession("listed", initial: StateEncoding.encode(Root()), version: 1)
-      let planned = try journal.prune(PruneCriteria(emptyOnly: true), dryRun: true)
+      let planned = try JournalRetention().prune(
+        PruneCriteria(emptyOnly: true), dryRun: true, in: journal)
       _ = try journal.createSession("later", initial: StateEncoding.encode(Root()), version: 1)
 
-      let pruned = try journal.prune(planned)
+      let pruned = try JournalRetention().prune(planned, in: journal)
       XCTAssertEqual(pruned.sessions.map(\.info.id), ["listed"])
       XCTAssertEqual(pruned.changed, [])
       XCTAssertEqual(try journal.sessions().map(\.id), ["later"])

@@ -101,9 +101,10 @@ final class SessionTests: StorageTestCase {
       guard let journal = journal as? SQLiteJournal else { return }
       let file = directory.path("s-\(UUID().uuidString).ndjson")
       var export = Data()
-      _ = try journal.exportSession("s") { export.append($0) }
+      _ = try SessionExporter().export("s", of: journal) { export.append($0) }
       try export.write(to: URL(fileURLWithPath: file))
-      let imported = try journal.importSession(SessionExportFile.read(path: file), as: "copy")
+      let imported = try SessionImporter().importSession(
+        SessionExportFile.read(path: file), as: "copy", into: journal)
       XCTAssertEqual(imported.entries, 1)
       XCTAssertEqual(try journal.session("copy")?.metadata, Data(#""note""#.utf8))
     }

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import StackStorage
+
+/// How a command names and explains its moment options: `show --at`, `replay --to`.
+protocol MomentNames {
+  /// The long name of the sequence option, without dashes.
+  static var sequenceOption: String { get }
+  /// The help of the sequence option.
+  static var sequenceHelp: String { get }
+  /// The help of `--at-time`.
+  static var timeHelp: String { get }
+}
+
+/// The moment of a session a command works at: a sequence, a time (`--at-time`), or the head
+/// when neither is given. Shared by `show` and `replay`.
+struct MomentOptions<Names: MomentNames>: ParsableArguments {
+  /// A moment, checked against the session.
+  enum Moment: Equatable {
+    /// The session's head.
+    case head
+    /// A sequence from 0 through the head.
+    case sequence(Int64)
+    /// A time at or after the session's creation.
+    case time(Date)
+  }
+
+  @Option(
+    name: .customLong(Names.sequenceOption), parsing: .unconditional,
+    help: ArgumentHelp(Names.sequenceHelp, valueName: "seq"))
+  var sequence: Int64?
+
+  @Option(
+    name: .customLong("at-time"), help: ArgumentHelp(Names.timeHelp, valueName: "time"))
+  var time: TimeExpression?
+
+  init() {}
+
+  /// Checks that at most one moment is given and that a sequence is not negative.
+  func validate() throws {
+    let option = "--" + Names.sequenceOption
+    if sequence != nil && time != nil {
+      throw ValidationError("Give \(option) or --at-time, not both.")
+    }
+    if let sequence, sequence < 0 {
+      throw ValidationError("\(option) \(sequence): sequences start at 0, the initial state.")
+    }
+  }
+
+  /// The moment asked for: a sequence the session holds, or a time not before its creation.
+  func moment(in journal: SQLiteJournal, session: SessionInfo) throws -> Moment {
+    if let sequence {
+      try journal.requireSequence(
+        sequence, session: session.id, option: "--" + Names.sequenceOption)
+      return .sequence(sequence)
+    }
+    guard let time else { return .head }
+    let date = try time.resolve(in: journal, session: session.id, option: "--at-time")
+    guard date >= session.createdAt else {
+      throw CLIFailure(
+        message: "Session \(session.id) was created at \(TimeFormat.iso(session.createdAt)), "
+          + "after \(TimeFormat.iso(date)) (--at-time).")
+    }
+    return .time(date)
+  }
+}
+
+/// `show --at SEQ | --at-time TIME`.
+enum ShowMoment: MomentNames {
+  static let sequenceOption = "at"
+  static let sequenceHelp = "The sequence to show; 0 is the initial state."
+  static let timeHelp = "Show the stacks as they were at TIME."
+}
+
+/// `replay --to SEQ | --at-time TIME`.
+enum ReplayMoment: MomentNames {
+  static let sequenceOption = "to"
+  static let sequenceHelp = "The sequence to restore (default: the head)."
+  static let timeHelp = "Restore the state as it was at TIME."
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// A session export read and checked from start to end, without a database.
+public struct SessionExportFile: Sendable {
+  /// Where the file is.
+  public var path: String
+  /// Its header.
+  public var header: SessionExportHeader
+  /// The payload versions found in its lines.
+  public var payloadVersions: ClosedRange<Int>?
+  /// How many lines it has, header included.
+  public var lineCount: Int
+
+  /// The longest line a session export may have, in bytes: 64 MiB.
+  ///
+  /// The longest line is a snapshot: the whole navigation state and its stacks. A navigation
+  /// state holds what the screens on a stack need to come back (IDs, form fields, a fetched
+  /// text); the demo's is under a kilobyte and the benchmarks' a few. 64 MiB leaves room for
+  /// states thousands of times larger, while a file that is not an export (`/dev/zero`, a
+  /// binary) is refused after reading that much instead of filling the memory.
+  public static let maximumLineBytes = 64 << 20
+
+  /// Reads a session export and checks every line: the header's format, each line's fields and
+  /// JSON, sequences from the oldest snapshot to the head without a gap, every delta applying to
+  /// the stacks before it, every snapshot's stacks equal to the journal's. Memory stays flat:
+  /// the file is read line by line.
+  ///
+  /// Throws a ``StorageError`` with code ``StorageError/Code/invalidData`` whose message names
+  /// the line for a malformed file, and ``StorageError/Code/fileNotFound`` or
+  /// ``StorageError/Code/io`` when it cannot be read.
+  public static func read(path: String) throws -> SessionExportFile {
+    var reader = try SessionExportReader(path: path)
+    defer { reader.close() }
+    let header = try reader.header()
+    var versions: ClosedRange<Int>?
+    try reader.forEachLine(header) { line in
+      let version = line.version
+      versions =
+        versions.map { min($0.lowerBound, version)...max($0.upperBound, version) }
+        ?? version...version
+    }
+    return SessionExportFile(
+      path: path, header: header, payloadVersions: versions, lineCount: reader.lineNumber)
+  }
+}

@@ -1,0 +1,239 @@
+import Foundation
+
+/// Reads a session export line by line and checks it.
+struct SessionExportReader {
+  let path: String
+  private let handle: FileHandle
+  private var buffer: [UInt8] = []
+  private var start = 0
+  private var scanned = 0
+  private var atEnd = false
+  private(set) var lineNumber = 0
+
+  init(path: String) throws {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw StorageError(
+        code: .fileNotFound, message: "There is no file \(path) to import; check the path.",
+        path: path)
+    }
+    guard !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) else {
+      throw StorageError(
+        code: .io,
+        message: "Cannot read \(path)\(isDirectory.boolValue ? ": it is a directory" : ""); "
+          + "give the path of a session export.",
+        path: path)
+    }
+    self.path = path
+    self.handle = handle
+  }
+
+  func close() {
+    try? handle.close()
+  }
+
+  /// The next non-empty line, or `nil` at the end of the file.
+  mutating func nextLine() throws -> ArraySlice<UInt8>? {
+    while true {
+      if let newline = buffer[max(start, scanned)...].firstIndex(of: 0x0A) {
+        lineNumber += 1
+        var line = buffer[start..<newline]
+        start = newline + 1
+        if line.last == 0x0D { line = line.dropLast() }
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+        return line
+      }
+      if buffer.count - start > SessionExportFile.maximumLineBytes {
+        throw StorageError(
+          code: .invalidData,
+          message: "Line \(lineNumber + 1) of \(path) is longer than "
+            + "\(SessionExportFile.maximumLineBytes >> 20) MiB, the longest line a session export "
+            + "may have: the file is not a session export. Nothing was imported.",
+          path: path)
+      }
+      if atEnd {
+        guard start < buffer.count else { return nil }
+        lineNumber += 1
+        var line = buffer[start...]
+        start = buffer.count
+        if line.last == 0x0D { line = line.dropLast() }
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
+        return line
+      }
+      buffer.removeFirst(start)
+      start = 0
+      // Bytes already searched hold no newline: search only what the next read adds.
+      scanned = buffer.count
+      let chunk: Data?
+      do {
+        chunk = try handle.read(upToCount: 1 << 20)
+      } catch {
+        throw StorageError(
+          code: .io, message: "Cannot read \(path).", path: path, underlying: error)
+      }
+      if let chunk, !chunk.isEmpty { buffer.append(contentsOf: chunk) } else { atEnd = true }
+    }
+  }
+
+  func malformed(_ problem: String) -> StorageError {
+    StorageError(
+      code: .invalidData,
+      message: "Line \(lineNumber) of \(path) \(problem); nothing was imported.",
+      path: path)
+  }
+
+  /// Reads and checks the header line.
+  mutating func header() throws -> SessionExportHeader {
+    guard let line = try nextLine() else {
+      throw StorageError(
+        code: .invalidData,
+        message: "The file \(path) is empty, not a session export; nothing was imported.",
+        path: path)
+    }
+    let object = try parse(line)
+    guard try object.string("kind") == "header",
+      try object.string("format") == SessionExportHeader.format
+    else {
+      throw malformed(
+        "is not a session export header (its `kind` should be `header` and its `format` "
+          + "`\(SessionExportHeader.format)`)")
+    }
+    let formatVersion = try object.int("formatVersion")
+    guard formatVersion >= 1 else { throw malformed("has format version \(formatVersion)") }
+    guard formatVersion <= SessionExportHeader.currentFormatVersion else {
+      throw StorageError(
+        code: .newerSchema,
+        message: "The file \(path) is a session export of format version \(formatVersion); "
+          + "this build reads up to version \(SessionExportHeader.currentFormatVersion). "
+          + "Verdict: impossible; import it with a newer stackjournal. Nothing was imported.",
+        path: path)
+    }
+    let session = try object.object("session")
+    var versions: ClosedRange<Int>?
+    if let raw = object.members["payloadVersions"], raw != Array("null".utf8)[...] {
+      let range = try parse(raw)
+      versions = try range.int("min")...max(range.int("min"), range.int("max"))
+    }
+    let metadata = session.members["metadata"].flatMap { raw -> String? in
+      raw.elementsEqual("null".utf8) ? nil : String(decoding: raw, as: UTF8.self)
+    }
+    return SessionExportHeader(
+      formatVersion: formatVersion,
+      schemaVersion: try object.int("schemaVersion"),
+      exportedAt: try object.time("exportedAt"),
+      session: SessionID(try session.string("id")),
+      createdAt: try session.time("createdAt"),
+      metadata: metadata,
+      forkedFrom: try session.optionalString("forkedFrom").map(SessionID.init(rawValue:)),
+      forkedAt: try session.optionalInt("forkedAt"),
+      headSequence: try session.int64("headSequence"),
+      baseSequence: try session.int64("baseSequence"),
+      entryCount: try object.int64("entries"),
+      snapshotCount: Int(try object.int64("snapshots")),
+      payloadVersions: versions)
+  }
+
+  /// Reads every line after the header, walking the journal it tells with a ``DeltaWalk``, and
+  /// calls `body` with each checked line; returns the stacks at the head.
+  @discardableResult
+  mutating func forEachLine(
+    _ header: SessionExportHeader,
+    _ body: (SessionExportLine) throws -> Void
+  ) throws -> [StackRecord] {
+    var walk: DeltaWalk? = nil
+    var entries: Int64 = 0
+    var snapshots = 0
+    while let line = try nextLine() {
+      let object = try parse(line)
+      let sequence = try object.int64("sequence")
+      let version = try object.int("version")
+      let recordedAt = try object.string("recordedAt")
+      guard Timestamp.date(from: recordedAt) != nil else {
+        throw malformed("has the time `\(recordedAt)`, not one like 2025-01-31T09:30:00.000Z")
+      }
+      switch try object.string("kind") {
+      case "snapshot":
+        let state = try object.json("state")
+        let stacksText = try object.json("stacks")
+        guard
+          let decoded = try? JSONDecoder().decode([StackRecord].self, from: Data(stacksText.utf8))
+        else { throw malformed("has stacks that cannot be read") }
+        if let walk {
+          guard sequence == walk.sequence else {
+            throw malformed(
+              "holds a snapshot at sequence \(sequence), but the journal is at \(walk.sequence)")
+          }
+          do {
+            try walk.check(snapshot: decoded)
+          } catch {
+            throw malformed(
+              "holds a snapshot whose stacks differ from the journal's at sequence \(sequence): "
+                + Self.describe(error))
+          }
+        } else {
+          guard sequence == header.baseSequence else {
+            throw malformed(
+              "starts the session at sequence \(sequence), but the header says "
+                + "\(header.baseSequence)")
+          }
+          walk = DeltaWalk(base: sequence, stacks: decoded)
+        }
+        snapshots += 1
+        try body(
+          .snapshot(
+            sequence: sequence, version: version, recordedAt: recordedAt, state: state,
+            stacks: stacksText))
+      case "entry":
+        guard walk != nil else {
+          throw malformed("holds an entry before the session's first snapshot")
+        }
+        let type = try object.string("type")
+        let payload = try object.json("payload")
+        let deltaText = try object.json("delta")
+        do {
+          try walk?.apply(entry: sequence, delta: deltaText)
+        } catch {
+          throw malformed(Self.describe(error))
+        }
+        entries += 1
+        try body(
+          .entry(
+            sequence: sequence, recordedAt: recordedAt, type: type, version: version,
+            payload: payload, delta: deltaText))
+      case let kind:
+        throw malformed("has the kind `\(kind)`; expected `snapshot` or `entry`")
+      }
+    }
+    guard let walk else {
+      throw malformed("ends the file before the session's first snapshot")
+    }
+    guard walk.sequence == header.headSequence, entries == header.entryCount,
+      snapshots == header.snapshotCount
+    else {
+      throw malformed(
+        "ends the file at sequence \(walk.sequence) with \(entries) entries and \(snapshots) "
+          + "snapshots, but the header announces head \(header.headSequence), "
+          + "\(header.entryCount) entries and \(header.snapshotCount) snapshots: the file is cut "
+          + "short or was edited")
+    }
+    return walk.stacks
+  }
+
+  /// What a line does wrong, as the rest of a sentence starting "Line N of FILE".
+  private static func describe(_ finding: DeltaWalk.Finding) -> String {
+    switch finding {
+    case .outOfSequence(let expected, let found):
+      "holds sequence \(found) where \(expected) was expected"
+    case .unreadableDelta: "has a delta that cannot be read"
+    case .inapplicableDelta(let message): "has a delta that does not apply: \(message)"
+    case .snapshotDiffers(let difference): difference
+    }
+  }
+
+  private func parse(_ line: ArraySlice<UInt8>) throws -> JSONObjectLine {
+    guard let object = JSONObjectLine(line) else {
+      throw malformed("is not a JSON object")
+    }
+    return JSONObjectLine(members: object.members, reader: self)
+  }
+}

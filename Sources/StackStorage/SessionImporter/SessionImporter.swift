@@ -1,0 +1,159 @@
+import Foundation
+import GRDB
+
+/// Imports a checked session export (``SessionExportFile``) into a journal as a new session.
+///
+/// ```swift
+/// let file = try SessionExportFile.read(path: "user-42.jsonl")
+/// let importer = SessionImporter()
+/// let verdict = file.verdict(into: try importer.target(journal), as: nil, payloadVersion: nil)
+/// if verdict.level == .fine { _ = try importer.importSession(file, into: journal) }
+/// ```
+public struct SessionImporter: Sendable {
+  /// Creates an importer.
+  public init() {}
+
+  /// What `journal` tells an import: schema version, payload version, sessions.
+  public func target(_ journal: SQLiteJournal) throws -> ImportTarget {
+    try journal.read("reading the import target") { db in
+      let version = try Int.fetchOne(
+        db,
+        sql: "SELECT max(v) FROM (SELECT max(version) AS v FROM journal "
+          + "UNION ALL SELECT max(version) FROM snapshots)")
+      let sessions = try String.fetchAll(db, sql: "SELECT id FROM sessions")
+      return ImportTarget(
+        schemaVersion: journal.schemaVersion, payloadVersion: version,
+        existingSessions: Set(sessions.map(SessionID.init(rawValue:))))
+    }
+  }
+
+  /// Imports a checked session export as a new session, all or nothing: the session row, its
+  /// snapshots, entries and head stack rows are written in one transaction, which also
+  /// re-verifies the new session and rolls back on any problem.
+  ///
+  /// Judge the file first with ``SessionExportFile/verdict(into:as:payloadVersion:)``; this
+  /// call only refuses what it cannot do: a session identifier that is taken, a file that
+  /// changed since it was checked.
+  public func importSession(
+    _ file: SessionExportFile,
+    as id: SessionID? = nil,
+    into journal: SQLiteJournal
+  ) throws -> ImportResult {
+    let session = id ?? file.header.session
+    let path = journal.path
+    try journal.requireWritable("importing session \(session)")
+    try session.validate()
+    return try journal.write("importing session \(session)") { db in
+      let exists =
+        try Bool.fetchOne(
+          db, sql: "SELECT count(*) > 0 FROM sessions WHERE id = ?",
+          arguments: [session.rawValue]) ?? false
+      guard !exists else {
+        throw StorageError(
+          code: .sessionExists,
+          message: "A session \(session) already exists in \(path ?? "the journal"); nothing was "
+            + "imported. Import it under another identifier.",
+          path: path)
+      }
+      let header = file.header
+      try db.execute(
+        sql: "INSERT INTO sessions (id, created_at, metadata, head_sequence, forked_from, "
+          + "forked_at) VALUES (?, ?, ?, ?, ?, ?)",
+        arguments: [
+          session.rawValue, Timestamp.string(from: header.createdAt), header.metadata,
+          header.headSequence, header.forkedFrom?.rawValue, header.forkedAt,
+        ])
+      var reader = try SessionExportReader(path: file.path)
+      defer { reader.close() }
+      let reread = try reader.header()
+      guard reread == header else {
+        throw reader.malformed("changed since the file was checked")
+      }
+      var snapshots = 0
+      var entries: Int64 = 0
+      let headStacks = try reader.forEachLine(header) { line in
+        switch line {
+        case .snapshot(let sequence, let version, let recordedAt, let state, let stacks):
+          try journal.insertSnapshot(
+            db, session: session.rawValue, sequence: sequence, version: version, state: state,
+            stacks: stacks, recordedAt: recordedAt)
+          snapshots += 1
+        case .entry(let sequence, let recordedAt, let type, let version, let payload, let delta):
+          try db.cachedStatement(
+            sql: "INSERT INTO journal (session, sequence, recorded_at, type, version, payload, "
+              + "delta) VALUES (?, ?, ?, ?, ?, ?, ?)"
+          ).execute(arguments: [
+            session.rawValue, sequence, recordedAt, type, version, payload, delta,
+          ])
+          entries += 1
+        }
+      }
+      try StackRows.insert(headStacks, db, session: session.rawValue)
+      let check = try JournalVerifier(maxProblemsPerSession: 1)
+        .verifySession(session, of: journal, db)
+      if let problem = check.problems.first {
+        throw StorageError(
+          code: .inconsistentDelta,
+          message: "The imported session \(session) does not verify (\(problem)); nothing was "
+            + "imported.",
+          path: path)
+      }
+      return ImportResult(
+        session: session, entries: entries, snapshots: snapshots,
+        headSequence: header.headSequence)
+    }
+  }
+
+  /// Imports a checked session export into a new journal at `path`, which must not exist.
+  ///
+  /// The journal is built under a temporary name beside `path` (`.NAME.import-PID-…`, created
+  /// readable by its owner only), closed, flushed, then linked to `path` only if nothing is
+  /// there (`link` never replaces a file). On any failure, and after the link, the temporary
+  /// files, which this process created, are removed and nothing else: a journal an app created
+  /// at `path` meanwhile is left alone. Temporary files of an import that was killed are removed
+  /// by the next import or writable open of `path`.
+  public func importSessionIntoNewJournal(
+    _ file: SessionExportFile,
+    as id: SessionID? = nil,
+    at path: String,
+    options: SQLiteJournal.Options = .init()
+  ) throws -> ImportResult {
+    try DatabaseFile.checkPath(path)
+    JournalFileCreation.removeLeftovers(of: path)
+    let temporary = JournalFileCreation.temporaryPath(for: path, purpose: .import)
+    defer { JournalFileCreation.removeFiles(of: temporary) }
+    let result: ImportResult
+    do {
+      // Created complete and readable by its owner only (see JournalFileCreation); closing it
+      // at the end of this scope checkpoints its log into the file.
+      let journal = try SQLiteJournal(path: temporary, options: options)
+      result = try importSession(file, as: id, into: journal)
+    }
+    if let log = DatabaseFile.status(temporary + "-wal"), log.st_size > 0 {
+      throw StorageError(
+        code: .io,
+        message: "The new journal's write-ahead log was not folded into it when it closed, so "
+          + "it was not put at \(path); nothing was imported. Run the import again.",
+        path: path)
+    }
+    try JournalFileCreation.synchronize(temporary)
+    guard link(temporary, path) == 0 else {
+      let code = errno
+      if code == EEXIST {
+        throw StorageError(
+          code: .io,
+          message: "A file appeared at \(path) while the import ran; it was left as it is and "
+            + "nothing was imported. Run the import again to import into that journal.",
+          path: path)
+      }
+      throw StorageError(
+        code: code == ENOSPC ? .diskFull : .io,
+        message: "Cannot create \(path): \(String(cString: strerror(code))). Nothing was "
+          + "imported.",
+        path: path)
+    }
+    JournalFileCreation.removeFiles(of: temporary)
+    try JournalFileCreation.synchronize(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+    return result
+  }
+}

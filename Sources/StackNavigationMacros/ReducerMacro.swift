@@ -22,13 +22,22 @@ extension ReducerMacro: ExtensionMacro {
     conformingTo protocols: [TypeSyntax],
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
+    // The diagnostics come from this role: the compiler always expands extensions, while it
+    // expands members only when something looks them up, which a broken enum never gets to.
     let conformance: String
     if declaration.is(StructDeclSyntax.self) {
       conformance = "Reducer"
     } else if let enumDecl = declaration.as(EnumDeclSyntax.self) {
-      guard (try? FeatureCase.cases(of: enumDecl)) != nil else { return [] }
+      do {
+        _ = try FeatureCase.cases(of: enumDecl)
+      } catch let error as DiagnosticsError {
+        for diagnostic in error.diagnostics { context.diagnose(diagnostic) }
+        return []
+      }
       conformance = "CaseReducer"
     } else {
+      context.diagnose(
+        Diagnostic(node: Syntax(node), message: MacroDiagnostic.reducerOnUnsupportedType))
       return []
     }
     // The compiler lists the conformances the type does not have yet; an explicit
@@ -80,19 +89,11 @@ extension ReducerMacro: MemberMacro {
     conformingTo protocols: [TypeSyntax],
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
-    if declaration.is(StructDeclSyntax.self) { return [] }
-    guard let enumDecl = declaration.as(EnumDeclSyntax.self) else {
-      context.diagnose(
-        Diagnostic(node: Syntax(node), message: MacroDiagnostic.reducerOnUnsupportedType))
-      return []
-    }
-    let cases: [FeatureCase]
-    do {
-      cases = try FeatureCase.cases(of: enumDecl)
-    } catch let error as DiagnosticsError {
-      for diagnostic in error.diagnostics { context.diagnose(diagnostic) }
-      return []
-    }
+    // A struct gets no members; anything else that is not a well-formed enum of features was
+    // diagnosed by the extension role.
+    guard let enumDecl = declaration.as(EnumDeclSyntax.self),
+      let cases = try? FeatureCase.cases(of: enumDecl)
+    else { return [] }
     return generatedMembers(for: enumDecl, cases: cases)
   }
 

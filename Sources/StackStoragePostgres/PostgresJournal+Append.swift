@@ -127,7 +127,7 @@
     func journalError(_ error: StorageError, session: SessionID, expected: Int64 = 0)
       -> StorageError
     {
-      guard let psql = error.underlying as? PSQLError, psql.code == .server,
+      guard let psql = (error.underlying as? PostgresUnderlyingError)?.error, psql.code == .server,
         let state = psql.serverInfo?[.sqlState]
       else { return error }
       let message = psql.serverInfo?[.message] ?? ""

@@ -33,7 +33,7 @@
         _ = try rows("creating session \(id)", query)
       } catch let error as StorageError {
         let mapped = journalError(error, session: id)
-        if let (source, sequence) = forkedFrom, let psql = error.underlying as? PSQLError,
+        if let (source, sequence) = forkedFrom, let psql = (error.underlying as? PostgresUnderlyingError)?.error,
           psql.serverInfo?[.sqlState] == JournalSQLState.outOfRange
         {
           throw outOfRange(

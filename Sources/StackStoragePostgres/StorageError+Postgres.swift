@@ -11,6 +11,22 @@
     static let inconsistentDelta = "SJ422"
   }
 
+  /// What a `StorageError` keeps of a postgres-nio error: the error itself, for code that
+  /// inspects it, described by its kind only. `PSQLError`'s own description is a fixed sentence
+  /// that says nothing, and its reflection may hold the query and its bindings (user data), so
+  /// neither is printed beside the message.
+  public struct PostgresUnderlyingError: Error, CustomStringConvertible, Sendable {
+    /// The error postgres-nio threw.
+    public let error: PSQLError
+
+    public var description: String {
+      if let state = error.serverInfo?[.sqlState] {
+        return "SQLSTATE \(StorageError.printable(state))"
+      }
+      return "PSQLError.\(String(describing: error.code))"
+    }
+  }
+
   extension StorageError {
     /// Wraps an error of postgres-nio, the pool or the journal in one line that names the
     /// server and what was being done.
@@ -31,35 +47,35 @@
               code: .authenticationFailed,
               message: "PostgreSQL at \(place) refused the user \(location.user): "
                 + "\(serverMessage). Check the user and the password in the URL (or "
-                + "PGPASSWORD).", underlying: error)
+                + "PGPASSWORD).", underlying: PostgresUnderlyingError(error: error))
           case "3D000":
             self.init(
               code: .databaseNotFound,
               message: "PostgreSQL at \(location.host):\(location.port) has no database "
                 + "\(location.database). Create it (createdb \(location.database)) or fix the "
-                + "URL.", underlying: error)
+                + "URL.", underlying: PostgresUnderlyingError(error: error))
           case "57P01", "57P02", "57P03":
             self.init(
               code: .connectionLost,
               message: "PostgreSQL at \(place) is shutting down or restarting (\(serverMessage)) "
                 + "while \(activity). If this was a write, whether it happened is unknown: read "
-                + "the session's head; the next call connects again.", underlying: error)
+                + "the session's head; the next call connects again.", underlying: PostgresUnderlyingError(error: error))
           case "25006":
             self.init(
               code: .readOnly,
               message: "PostgreSQL at \(place) refused a write while \(activity): the "
-                + "connection is read-only.", underlying: error)
+                + "connection is read-only.", underlying: PostgresUnderlyingError(error: error))
           case "53300":
             self.init(
               code: .connectionRefused,
               message: "PostgreSQL at \(place) has too many connections (\(serverMessage)) "
                 + "while \(activity); lower the journal's maximumConnections or raise the "
-                + "server's max_connections.", underlying: error)
+                + "server's max_connections.", underlying: PostgresUnderlyingError(error: error))
           default:
             self.init(
               code: .database,
               message: "PostgreSQL failed while \(activity) at \(place): \(serverMessage) "
-                + "(SQLSTATE \(Self.printable(state))).", underlying: error)
+                + "(SQLSTATE \(Self.printable(state))).", underlying: PostgresUnderlyingError(error: error))
           }
         case .connectionError:
           let reason = Self.connectionReason(error.underlying)
@@ -67,24 +83,24 @@
             code: .connectionRefused,
             message: "Cannot connect to PostgreSQL at \(location.host):\(location.port) while "
               + "\(activity): \(reason). Check that the server is running and the URL's host "
-              + "and port.", underlying: error)
+              + "and port.", underlying: PostgresUnderlyingError(error: error))
         case .serverClosedConnection, .uncleanShutdown, .clientClosedConnection:
           self.init(
             code: .connectionLost,
             message: "The connection to PostgreSQL at \(place) broke while \(activity) (the "
               + "server restarted or the network failed). If this was a write, whether it "
               + "happened is unknown: read the session's head; the next call connects again.",
-            underlying: error)
+            underlying: PostgresUnderlyingError(error: error))
         case .sslUnsupported:
           self.init(
             code: .connectionRefused,
             message: "PostgreSQL at \(place) does not offer TLS, which the URL requires "
-              + "(sslmode=require).", underlying: error)
+              + "(sslmode=require).", underlying: PostgresUnderlyingError(error: error))
         default:
           self.init(
             code: .database,
             message: "PostgreSQL failed while \(activity) at \(place): \(String(reflecting: error.code)).",
-            underlying: error)
+            underlying: PostgresUnderlyingError(error: error))
         }
         return
       }

@@ -542,10 +542,11 @@ public struct TestStoreTask: Sendable {
     for task in tasks { await task.value }
   }
 
-  /// Cancels the work.
+  /// Cancels the work and waits until it has stopped, so the store no longer counts it as
+  /// running when the test ends.
   public func cancel() async {
     for task in tasks { task.cancel() }
-    await Task.yield()
+    for task in tasks { await task.value }
   }
 }
 

@@ -9,9 +9,16 @@ let package = Package(
   products: [
     .executable(name: "navigation-service", targets: ["navigation-service"])
   ],
+  // `--traits PostgreSQL` lets `--db` take a postgres:// URL (the library's PostgresJournal);
+  // without it nothing of postgres-nio is built.
+  traits: [
+    .trait(name: "PostgreSQL", description: "`--db postgres://…`: sessions in PostgreSQL.")
+  ],
   dependencies: [
     // The identity of a path dependency is its folder name, which differs between checkouts.
-    .package(name: "StackJournal", path: "../.."),
+    .package(
+      name: "StackJournal", path: "../..",
+      traits: [.defaults, .trait(name: "PostgreSQL", condition: .when(traits: ["PostgreSQL"]))]),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
@@ -22,6 +29,9 @@ let package = Package(
         .product(name: "StackNavigation", package: "StackJournal"),
         .product(name: "StackStorage", package: "StackJournal"),
         .product(name: "StackRestoration", package: "StackJournal"),
+        .product(
+          name: "StackStoragePostgres", package: "StackJournal",
+          condition: .when(traits: ["PostgreSQL"])),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ]

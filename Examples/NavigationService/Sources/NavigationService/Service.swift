@@ -6,6 +6,10 @@ import StackNavigation
 import StackRestoration
 import StackStorage
 
+#if PostgreSQL
+  import StackStoragePostgres
+#endif
+
 /// How the service is started.
 public struct ServiceConfiguration: Sendable {
   /// The largest request body accepted; a larger one gets 413.
@@ -248,8 +252,18 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
         StackResponse(
           session: id.rawValue, sequence: restored.sequence, stack: try StackView(restored.state)))
     }
-    let (handle, rehydrated) = try await registry.handle(id)
-    let (sequence, state) = try await handle.perform { store in (store.sequence, await store.state)
+    var (handle, rehydrated) = try await registry.handle(id)
+    var (sequence, state) = try await handle.perform { store in
+      (store.sequence, await store.state)
+    }
+    // Another instance may have written since this one loaded the session: the journal's head
+    // (one cheap read) says so, and the session is reopened from the journal.
+    if try journal.headSequence(session: id) != sequence {
+      await registry.forget(id)
+      (handle, rehydrated) = try await registry.handle(id)
+      (sequence, state) = try await handle.perform { store in
+        (store.sequence, await store.state)
+      }
     }
     return try json(
       StackResponse(
@@ -301,10 +315,30 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
   return router
 }
 
+/// The journal `--db` names: a postgres:// URL (when built with `--traits PostgreSQL`) or the
+/// path of an SQLite file.
+func openJournal(_ database: String) throws -> any JournalBackend {
+  let isURL = database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
+  #if PostgreSQL
+    if isURL { return try PostgresJournal(url: database) }
+  #else
+    if isURL { throw NoPostgreSQLSupport() }
+  #endif
+  return try SQLiteJournal(path: database)
+}
+
+/// `--db postgres://…` given to a build without the `PostgreSQL` trait.
+struct NoPostgreSQLSupport: Error, CustomStringConvertible {
+  var description: String {
+    "this build has no PostgreSQL support: build it with `swift build --traits PostgreSQL` to "
+      + "use a postgres:// journal, or give the path of an SQLite file"
+  }
+}
+
 /// Runs the service until SIGTERM or SIGINT: in-flight requests finish, then the sessions and the
 /// journal are released.
 public func runService(_ configuration: ServiceConfiguration, logger: Logger) async throws {
-  let journal = try SQLiteJournal(path: configuration.databasePath)
+  let journal = try openJournal(configuration.databasePath)
   let registry = SessionRegistry(journal: journal, idleTimeout: configuration.idleTimeout)
   let app = Application(
     router: buildRouter(registry: registry),

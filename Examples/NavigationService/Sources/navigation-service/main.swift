@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import NavigationService
 
-/// `navigation-service --db PATH [--port N] [--host ADDRESS] [--idle-seconds S]`
+/// `navigation-service --db PATH|URL [--port N] [--host ADDRESS] [--idle-seconds S]`
 func parseArguments(_ arguments: [String]) -> ServiceConfiguration? {
   var db: String?
   var host = "127.0.0.1"
@@ -34,7 +34,8 @@ func parseArguments(_ arguments: [String]) -> ServiceConfiguration? {
 guard let configuration = parseArguments(Array(CommandLine.arguments.dropFirst())) else {
   FileHandle.standardError.write(
     Data(
-      "usage: navigation-service --db PATH [--port N] [--host ADDRESS] [--idle-seconds S]\n".utf8))
+      ("usage: navigation-service --db PATH|URL [--port N] [--host ADDRESS] "
+        + "[--idle-seconds S]\n").utf8))
   exit(2)
 }
 var logger = Logger(label: "navigation-service")

@@ -116,6 +116,8 @@ let package = Package(
       name: "StackJournalCLI",
       dependencies: [
         "StackNavigation", "StackStorage", "StackRestoration",
+        // Compiles to nothing without the `PostgreSQL` trait.
+        "StackStoragePostgres",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       resources: [
@@ -134,7 +136,8 @@ let package = Package(
       name: "stackjournal",
       dependencies: [
         "StackJournalCLI", "StackJournalDemo", "StackNavigation", "StackStorage",
-        "StackRestoration", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "StackRestoration", "StackStoragePostgres",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     // Test plumbing only: temporary files, running the built binaries, collecting issues.

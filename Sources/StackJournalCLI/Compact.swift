@@ -40,13 +40,13 @@ extension StackJournalCommand {
     public func run() async throws {
       try await reportingErrors {
         // Everything is checked read-only; the file is opened for writing only to write.
-        let reader = try database.openReadOnly()
+        let reader = try database.openSQLiteReadOnly(command: "compact")
         let session = sessionArgument.id
         _ = try reader.requireSession(session)
         var plan = try JournalRetention().compact(
           session, keepSnapshots: keepSnapshots, dryRun: true, in: reader)
         if !retention.dryRun, !plan.isEmpty {
-          let journal = try database.openForWriting()
+          let journal = try database.openForWriting(command: "compact")
           plan = try JournalRetention().compact(
             session, keepSnapshots: keepSnapshots, dryRun: false, in: journal)
           if retention.vacuum, plan.applied { try JournalRetention().vacuum(journal) }

@@ -54,13 +54,14 @@ extension StackJournalCommand {
     /// Checks, judges and imports the file.
     public func run() async throws {
       try await reportingErrors {
-        let export = try SessionExportFile.read(path: file)
         let path = database.path
+        if DatabaseOptions.isPostgresURL(path) { try database.requireFile(command: "import") }
+        let export = try SessionExportFile.read(path: file)
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if exists { try database.requireFile() }
         // The verdict is reached read-only; the file is opened for writing only to import.
-        let target = try exists ? SessionImporter().target(database.openReadOnly()) : .newFile
+        let target = try exists ? SessionImporter().target(database.openSQLiteReadOnly()) : .newFile
         let id = newSession.map(SessionID.init(rawValue:))
         let verdict = export.verdict(into: target, as: id, payloadVersion: payloadVersion)
         let session = id ?? export.header.session

@@ -48,7 +48,7 @@ struct MomentOptions<Names: MomentNames>: ParsableArguments {
   }
 
   /// The moment asked for: a sequence the session holds, or a time not before its creation.
-  func moment(in journal: SQLiteJournal, session: SessionInfo) throws -> Moment {
+  func moment(in journal: any InspectableJournal, session: SessionInfo) throws -> Moment {
     if let sequence {
       try journal.requireSequence(
         sequence, session: session.id, option: "--" + Names.sequenceOption)

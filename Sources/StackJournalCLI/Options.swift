@@ -2,6 +2,10 @@ import ArgumentParser
 import Foundation
 import StackStorage
 
+#if PostgreSQL
+  import StackStoragePostgres
+#endif
+
 /// The journal file a command works on: `--db PATH`, or `STACKJOURNAL_DB`.
 struct DatabaseOptions: ParsableArguments {
   @Option(
@@ -33,14 +37,32 @@ struct DatabaseOptions: ParsableArguments {
   }
 
   /// Opens the journal read-only: nothing is created, migrated or written, and an app may keep
-  /// appending while the command reads. With `watchingForWrites` (`log --follow`) the reader
-  /// joins the write-ahead log to see new entries, which may create its `-wal`/`-shm` files.
+  /// appending while the command reads. A `postgres://` URL opens the PostgreSQL journal there
+  /// (in a build with the `PostgreSQL` trait), whose statements run in read-only transactions.
+  /// With `watchingForWrites` (`log --follow`) an SQLite reader joins the write-ahead log to see
+  /// new entries, which may create its `-wal`/`-shm` files.
   func openReadOnly(
     payloadVersion: Int? = nil,
     upcasters: [PayloadUpcaster] = [],
     watchingForWrites: Bool = false
+  ) throws -> any InspectableJournal {
+    if Self.isPostgresURL(path) {
+      return try openPostgres(
+        payloadVersion: payloadVersion, upcasters: upcasters, readOnly: true)
+    }
+    return try openSQLiteReadOnly(
+      payloadVersion: payloadVersion, upcasters: upcasters, watchingForWrites: watchingForWrites)
+  }
+
+  /// Opens an SQLite journal file read-only, for the commands that work on SQLite only; a
+  /// `postgres://` URL is refused in one line naming `command`.
+  func openSQLiteReadOnly(
+    payloadVersion: Int? = nil,
+    upcasters: [PayloadUpcaster] = [],
+    watchingForWrites: Bool = false,
+    command: String? = nil
   ) throws -> SQLiteJournal {
-    try requireFile()
+    try requireFile(command: command)
     return try SQLiteJournal(
       path: path,
       options: .init(
@@ -48,25 +70,46 @@ struct DatabaseOptions: ParsableArguments {
         watchesForWrites: watchingForWrites))
   }
 
-  /// Opens an existing journal to write rows, never changing its schema: a journal that needs
-  /// migrations is refused.
-  func openForWriting() throws -> SQLiteJournal {
-    try requireFile()
+  /// Opens an existing SQLite journal to write rows, never changing its schema: a journal that
+  /// needs migrations is refused.
+  func openForWriting(command: String? = nil) throws -> SQLiteJournal {
+    try requireFile(command: command)
     return try SQLiteJournal(path: path, options: .init(migrate: false))
   }
 
-  /// Throws a clear error when the path is a directory; a missing file is reported by the
-  /// journal itself.
-  func requireFile() throws {
+  /// Opens the PostgreSQL journal at the URL given, or says in one line how to get a build
+  /// that can.
+  func openPostgres(
+    payloadVersion: Int? = nil,
+    upcasters: [PayloadUpcaster] = [],
+    readOnly: Bool,
+    migrate: Bool = false
+  ) throws -> any InspectableJournal {
+    #if PostgreSQL
+      return try PostgresJournal(
+        url: path,
+        options: .init(
+          payloadVersion: payloadVersion, upcasters: upcasters, readOnly: readOnly,
+          migrate: migrate, maximumConnections: 2))
+    #else
+      throw Self.noPostgresSupport
+    #endif
+  }
+
+  static let noPostgresSupport = CLIFailure(
+    message: "This stackjournal was built without PostgreSQL support; build it with "
+      + "`swift build --traits PostgreSQL` to use a postgres:// journal.")
+
+  /// Throws a clear error when the path is a directory or a PostgreSQL URL (for the commands
+  /// that work on SQLite files only: `command` names the command).
+  func requireFile(command: String? = nil) throws {
     if Self.isPostgresURL(path) {
       #if PostgreSQL
         throw CLIFailure(
-          message: "The CLI reads and writes SQLite journals only so far; use the library's "
-            + "PostgresJournal for a postgres:// journal, or give the path of a .sqlite file.")
+          message: "`stackjournal \(command ?? "this command")` works on SQLite journal files "
+            + "only so far; `export` the session from PostgreSQL and use the command on a file.")
       #else
-        throw CLIFailure(
-          message: "This stackjournal was built without PostgreSQL support; build it with "
-            + "`swift build --traits PostgreSQL` to use a postgres:// journal.")
+        throw Self.noPostgresSupport
       #endif
     }
     if path.hasSuffix("/") {
@@ -101,13 +144,13 @@ struct SessionArgument: ParsableArguments {
   var id: SessionID { SessionID(session) }
 }
 
-extension SQLiteJournal {
+extension InspectableJournal {
   /// The session's listing, or a one-line error naming the sessions there are.
   func requireSession(_ id: SessionID) throws -> SessionInfo {
     if let info = try session(id) { return info }
     let known = try sessions().prefix(5).map(\.id.description)
     throw CLIFailure(
-      message: "There is no session \(id) in \(path ?? "the journal")"
+      message: "There is no session \(id) in \(locationDescription)"
         + (known.isEmpty
           ? "; it holds no session."
           : "; it holds \(known.joined(separator: ", "))\(known.count == 5 ? ", …" : "")."))
@@ -126,7 +169,7 @@ extension SQLiteJournal {
       throw CLIFailure(
         message: "Session \(session) records head \(head), but its journal's entries end at "
           + "\(last), so sequence \(sequence) (\(option)) cannot be shown: the session's rows "
-          + "disagree. Run `stackjournal verify --db \(path ?? "PATH")` to see what is wrong.")
+          + "disagree. Run `stackjournal verify --db \(locationDescription)` to see what is wrong.")
     }
     guard sequence >= base else {
       throw CLIFailure(

@@ -60,7 +60,7 @@ extension StackJournalCommand {
           try $0.instant(option: "--idle-since")
         }
         // Everything is checked read-only; the file is opened for writing only to write.
-        let reader = try database.openReadOnly()
+        let reader = try database.openSQLiteReadOnly(command: "prune")
         for id in sessions + [forksOf].compactMap({ $0 }) {
           _ = try reader.requireSession(SessionID(id))
         }
@@ -70,7 +70,7 @@ extension StackJournalCommand {
         var plan = try JournalRetention().prune(criteria, dryRun: true, in: reader)
         if !retention.dryRun, !plan.sessions.isEmpty {
           // Deletes what the read-only pass listed, skipping sessions that changed since.
-          let journal = try database.openForWriting()
+          let journal = try database.openForWriting(command: "prune")
           plan = try JournalRetention().prune(plan, in: journal)
           if retention.vacuum, plan.applied { try JournalRetention().vacuum(journal) }
         }

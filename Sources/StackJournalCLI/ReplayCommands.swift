@@ -31,11 +31,11 @@ extension ReplayableApp {
   /// No upcasters.
   public static var upcasters: [PayloadUpcaster] { [] }
 
-  static func openJournal(_ database: DatabaseOptions) throws -> SQLiteJournal {
+  static func openJournal(_ database: DatabaseOptions) throws -> any InspectableJournal {
     try database.openReadOnly(payloadVersion: payloadVersion, upcasters: upcasters)
   }
 
-  static func replayer(_ journal: SQLiteJournal) -> Replayer<Feature.State, Feature.Action> {
+  static func replayer(_ journal: any JournalBackend) -> Replayer<Feature.State, Feature.Action> {
     Replayer(journal: journal, payloadVersion: payloadVersion) { reducer() }
   }
 }
@@ -143,7 +143,10 @@ extension StackJournalCommand {
     /// Verifies; exits 1 when it finds problems.
     public func run() async throws {
       try await reportingErrors {
-        let journal = try VerifyReport.readable(database.path) { try App.openJournal(database) }
+        let journal = try VerifyReport.readable(database.path) {
+          try database.openSQLiteReadOnly(
+            payloadVersion: App.payloadVersion, upcasters: App.upcasters, command: "verify")
+        }
         let id = session.map(SessionID.init(rawValue:))
         if let id { _ = try journal.requireSession(id) }
         let storage = try VerifyReport.readable(database.path) {

@@ -167,7 +167,7 @@ extension StackJournalCommand {
 
     /// The moment before the first entry recorded at or after `date`.
     private func firstMoment(
-      since date: Date, journal: SQLiteJournal, base: Int64, head: Int64
+      since date: Date, journal: any InspectableJournal, base: Int64, head: Int64
     ) throws -> Int64 {
       let session = sessionArgument.id
       let before: Int64

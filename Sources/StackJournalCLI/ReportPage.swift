@@ -17,7 +17,7 @@ struct ReportPage {
   /// The longest text of a changed field's value; longer ones are cut with `…`.
   static let fieldValueLength = 160
 
-  var journal: SQLiteJournal
+  var journal: any InspectableJournal
   var session: SessionInfo
   var forks: [SessionInfo]
   var base: Int64

@@ -23,7 +23,7 @@ extension StackJournalCommand {
       try await reportingErrors {
         let journal = try database.openReadOnly()
         let sessions = try journal.sessions()
-        let sizes = try JournalStatistics().sessionSizes(of: journal)
+        let sizes = try journal.sessionSizes()
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {
@@ -49,12 +49,12 @@ extension StackJournalCommand {
           }
           out.rawLine(
             JSONValue.object([
-              ("database", .string(database.path)), ("sessions", .array(values)),
+              ("database", .string(journal.locationDescription)), ("sessions", .array(values)),
             ]).pretty)
           return
         }
         guard !sessions.isEmpty else {
-          out.line("No sessions in \(database.path).")
+          out.line("No sessions in \(journal.locationDescription).")
           return
         }
         var table = Table([

@@ -26,7 +26,7 @@ extension StackJournalCommand {
     /// Prints the statistics.
     public func run() async throws {
       try await reportingErrors {
-        let journal = try database.openReadOnly()
+        let journal = try database.openSQLiteReadOnly(command: "stats")
         let id = session.map(SessionID.init(rawValue:))
         if let id { _ = try journal.requireSession(id) }
         let stats = try JournalStatistics().statistics(of: journal, session: id)

@@ -54,13 +54,13 @@ struct TimeExpression: Equatable, ExpressibleByArgument {
   }
 
   /// The moment, resolving a clock time on the session's day.
-  func resolve(in journal: SQLiteJournal, session: SessionID, option: String) throws -> Date {
+  func resolve(in journal: any InspectableJournal, session: SessionID, option: String) throws -> Date {
     switch try readable(option: option) {
     case .instant(let date):
       return date
     case .clock(let seconds):
       guard let info = try journal.session(session) else {
-        throw CLIFailure(message: "There is no session \(session) in \(journal.path ?? "").")
+        throw CLIFailure(message: "There is no session \(session) in \(journal.locationDescription).")
       }
       let listed = try journal.sessions().first { $0.id == session } ?? info
       let first = Self.utc.startOfDay(for: listed.createdAt)

@@ -23,7 +23,7 @@ extension StackJournalCommand {
     public func run() async throws {
       try await reportingErrors {
         let storage = try VerifyReport.readable(database.path) {
-          let journal = try database.openReadOnly()
+          let journal = try database.openSQLiteReadOnly(command: "verify")
           let id = session.map(SessionID.init(rawValue:))
           if let id { _ = try journal.requireSession(id) }
           return try JournalVerifier().verify(journal, session: id)

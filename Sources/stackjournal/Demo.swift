@@ -6,6 +6,10 @@ import StackNavigation
 import StackRestoration
 import StackStorage
 
+#if PostgreSQL
+  import StackStoragePostgres
+#endif
+
 extension StackJournalTool {
   /// `stackjournal demo`: records the demo features into a journal, restores a few moments and
   /// shows how to explore the file.
@@ -24,12 +28,28 @@ extension StackJournalTool {
         history; progress is printed to standard error. For big runs, --durability normal \
         flushes to the disk at checkpoints only (a power loss may lose the last appends, \
         never tear one).
+
+        --db postgres://USER@HOST:PORT/DATABASE records into PostgreSQL instead (a build with \
+        `--traits PostgreSQL`); the journal's tables are created there if missing, and the \
+        server's own durability applies (--durability is for SQLite files).
         """)
 
     @Option(
       name: .customLong("db"),
-      help: ArgumentHelp("The journal file to record into.", valueName: "path"))
-    var path = "./stackjournal-demo.sqlite"
+      help: ArgumentHelp(
+        "The journal file (or postgres:// URL) to record into (default: STACKJOURNAL_DB, or "
+          + "./stackjournal-demo.sqlite).",
+        valueName: "path"))
+    var db: String?
+
+    /// The journal given: the option, the environment, or the default file.
+    var path: String {
+      db ?? ProcessInfo.processInfo.environment["STACKJOURNAL_DB"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? "./stackjournal-demo.sqlite"
+    }
+
+    /// Whether the journal is a PostgreSQL database rather than a file.
+    var isPostgres: Bool { path.hasPrefix("postgres://") || path.hasPrefix("postgresql://") }
 
     @Option(help: ArgumentHelp("Record N more random actions after the script.", valueName: "n"))
     var actions = 0
@@ -60,18 +80,40 @@ extension StackJournalTool {
       try await reportingErrors { try await record() }
     }
 
-    private func record() async throws {
+    /// Opens the journal to record into, with the session given if it is free: an existing
+    /// file is checked read-only first, so a refusal leaves it byte-for-byte as it was.
+    private func openJournal() throws -> (journal: any InspectableJournal, session: SessionID?) {
+      if let session { try SessionID(session).validate() }
+      let chosen = session.map(SessionID.init(rawValue:))
+      if isPostgres {
+        #if PostgreSQL
+          guard durability == .full else {
+            throw DemoError(
+              "--durability is for SQLite files; PostgreSQL commits with the server's "
+                + "synchronous_commit (on by default).")
+          }
+          let journal = try PostgresJournal(
+            url: path, options: .init(snapshotInterval: snapshotInterval))
+          if let id = chosen, try journal.session(id) != nil {
+            throw DemoError(
+              "The session \(id) exists in \(journal.locationDescription) already; choose "
+                + "another --session.")
+          }
+          return (journal, chosen)
+        #else
+          throw DemoError(
+            "This stackjournal was built without PostgreSQL support; build it with "
+              + "`swift build --traits PostgreSQL` to use a postgres:// journal.")
+        #endif
+      }
       var isDirectory: ObjCBool = false
       if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
         isDirectory.boolValue
       {
         throw DemoError("\(path) is a directory; give the path of a journal file.")
       }
-      if let session { try SessionID(session).validate() }
-      // An existing file is checked read-only first, so a refusal leaves it byte-for-byte as
-      // it was: its pages (a damaged one would fail the recording half-way) and the session.
-      var chosen = session.map(SessionID.init(rawValue:))
       if FileManager.default.fileExists(atPath: path) {
+        // Its pages (a damaged one would fail the recording half-way) and the session.
         let reader = try SQLiteJournal(path: path, options: .init(readOnly: true))
         let problems = try JournalVerifier().integrityProblems(reader)
         if !problems.isEmpty {
@@ -86,11 +128,15 @@ extension StackJournalTool {
             "The session \(id) exists in \(path) already; choose another --session. The file "
               + "was left as it was.")
         }
-        chosen = try chosen ?? Self.freeSession(in: reader)
       }
       let journal = try SQLiteJournal(
         path: path,
         options: .init(durability: durability.value, snapshotInterval: snapshotInterval))
+      return (journal, chosen)
+    }
+
+    private func record() async throws {
+      let (journal, chosen) = try openJournal()
       let id = try chosen ?? Self.freeSession(in: journal)
       let reducer = RootFeature().dependency(
         \.numberFact,
@@ -101,7 +147,9 @@ extension StackJournalTool {
         metadata: Data(#"{"source":"stackjournal demo"}"#.utf8)
       ) { reducer }
       guard store.restoration == nil else {
-        throw DemoError("The session \(id) exists in \(path) already; choose another --session.")
+        throw DemoError(
+          "The session \(id) exists in \(journal.locationDescription) already; choose another "
+            + "--session.")
       }
 
       // The script: every `send` returns once its action is in the journal.
@@ -133,13 +181,16 @@ extension StackJournalTool {
         let state = try replayer.restore(session: id, at: .sequence(moment.sequence)).state
         restored.append((moment.label, moment.sequence, try StateEncoding.encode(state).stacks))
       }
-      let commands = explorationCommands(session: id, scripted: scripted)
+      let commands = explorationCommands(
+        session: id, scripted: scripted, database: journal.locationDescription)
 
       if json {
         try printJSON(journal: journal, session: id, moments: restored, commands: commands)
         return
       }
-      print("Recorded session \(id) into \(path): \(store.sequence) actions journaled.")
+      print(
+        "Recorded session \(id) into \(journal.locationDescription): \(store.sequence) actions "
+          + "journaled.")
       print()
       print("The first actions, read back from the journal:")
       var table = Table([("SEQ", .right), ("TYPE", .left), ("STACK CHANGE", .left)])
@@ -161,7 +212,7 @@ extension StackJournalTool {
         print("      " + Self.describe(moment.stacks))
       }
       print()
-      print("Explore the file:")
+      print(isPostgres ? "Explore the journal:" : "Explore the file:")
       for command in commands { print("  \(command)") }
     }
 
@@ -194,7 +245,7 @@ extension StackJournalTool {
     }
 
     private func printJSON(
-      journal: SQLiteJournal,
+      journal: any InspectableJournal,
       session: SessionID,
       moments: [(label: String, sequence: Int64, stacks: [StackRecord])],
       commands: [String]
@@ -214,16 +265,18 @@ extension StackJournalTool {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       let summary = Summary(
-        database: path, session: session.rawValue,
+        database: journal.locationDescription, session: session.rawValue,
         headSequence: try journal.headSequence(session: session),
         moments: moments.map { Moment(label: $0.label, sequence: $0.sequence, stacks: $0.stacks) },
         commands: commands)
       print(String(decoding: try encoder.encode(summary), as: UTF8.self))
     }
 
-    private func explorationCommands(session: SessionID, scripted: Int64) -> [String] {
-      let db = "--db " + Self.quoted(path)
-      return [
+    private func explorationCommands(session: SessionID, scripted: Int64, database: String)
+      -> [String]
+    {
+      let db = "--db " + Self.quoted(database)
+      let commands = [
         "stackjournal sessions \(db)",
         "stackjournal log \(session) \(db)",
         "stackjournal show \(session) --at 0 \(db)",
@@ -237,9 +290,15 @@ extension StackJournalTool {
         "stackjournal demo-app replay \(session) --to 8 \(db)",
         "stackjournal demo-app verify --replay \(db)",
       ]
+      // verify, stats and export read SQLite files only so far.
+      guard isPostgres else { return commands }
+      return commands.filter { command in
+        !["verify", "stats", "export"].contains { command.contains("stackjournal \($0) ") }
+          && !command.contains(" verify ")
+      }
     }
 
-    static func freeSession(in journal: SQLiteJournal) throws -> SessionID {
+    static func freeSession(in journal: any JournalBackend) throws -> SessionID {
       let taken = Set(try journal.sessions().map(\.id.rawValue))
       var number = 1
       while taken.contains("demo-\(number)") { number += 1 }

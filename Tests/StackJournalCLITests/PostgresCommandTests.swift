@@ -1,0 +1,174 @@
+import Foundation
+import StackJournalTestSupport
+import XCTest
+
+/// The CLI on a PostgreSQL journal: the same session recorded by `demo` into an SQLite file and
+/// into PostgreSQL reads back the same through every inspection command. Needs
+/// `STACKJOURNAL_TEST_POSTGRES_URL` and a build with the `PostgreSQL` trait; skipped, saying
+/// why, otherwise.
+final class PostgresCommandTests: CLITestCase {
+  var url: String!
+
+  override func setUpWithError() throws {
+    try super.setUpWithError()
+    if let reason = Backends.postgresSkipReason {
+      print("skipped: \(name): \(reason)")
+      throw XCTSkip(reason)
+    }
+    url = try XCTUnwrap(Backends.postgresURL(schema: Backends.freshSchema()))
+  }
+
+  /// Records the same scripted and random session into an SQLite file and into PostgreSQL.
+  private func recordBoth(actions: Int = 40) throws -> (file: String, head: Int64) {
+    let file = directory.path("same.sqlite")
+    var heads: [Int64] = []
+    for db in [file, url!] {
+      let result = try runCLI([
+        "demo", "--db", db, "--session", "same", "--actions", String(actions), "--seed", "7",
+        "--snapshot-interval", "10", "--json",
+      ])
+      XCTAssertEqual(result.status, 0, result.stderr)
+      heads.append(try XCTUnwrap(result.jsonObject()["headSequence"] as? Int).int64)
+    }
+    XCTAssertEqual(heads[0], heads[1], "both journals hold the same number of actions")
+    return (file, heads[0])
+  }
+
+  /// A command's JSON output without its recording times, which differ between two recordings.
+  private func timeless(_ arguments: [String], db: String) throws -> String {
+    let result = try runCLI(arguments + ["--db", db])
+    XCTAssertEqual(result.status, 0, "\(arguments) on \(db): \(result.stderr)")
+    return try Self.canonical(result.json())
+  }
+
+  static func canonical(_ value: Any) throws -> String {
+    func strip(_ value: Any) -> Any {
+      if let object = value as? [String: Any] {
+        return object.filter {
+          !["time", "recordedAt", "createdAt", "firstActivity", "lastActivity", "database"]
+            .contains($0.key)
+        }.mapValues(strip)
+      }
+      if let array = value as? [Any] { return array.map(strip) }
+      return value
+    }
+    let data = try JSONSerialization.data(
+      withJSONObject: strip(value), options: [.sortedKeys, .fragmentsAllowed])
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  func testShowGivesTheSameStacksAtEverySequenceOnBothBackends() throws {
+    let (file, head) = try recordBoth()
+    XCTAssertGreaterThan(head, 40)
+    for sequence in 0...head {
+      let arguments = ["show", "same", "--at", String(sequence), "--json"]
+      let sqlite = try timeless(arguments, db: file)
+      XCTAssertEqual(sqlite, try timeless(arguments, db: url), "show --at \(sequence)")
+      XCTAssertTrue(sqlite.contains("\"stacks\""), sqlite)
+    }
+    // The same moment found by time on each backend: its own last entry.
+    let atTime = try runCLI(["show", "same", "--at-time", "now", "--json", "--db", url])
+    XCTAssertEqual(atTime.status, 0, atTime.stderr)
+    XCTAssertEqual(try atTime.jsonObject()["sequence"] as? Int, Int(head))
+  }
+
+  func testLogDiffSessionsAndReplayReadTheSameOnBothBackends() throws {
+    let (file, head) = try recordBoth()
+    let commands: [[String]] = [
+      ["log", "same", "--json"],
+      ["log", "same", "--json", "-n", "7", "--reverse"],
+      ["log", "same", "--json", "--from", "3", "--to", "30"],
+      ["log", "same", "--json", "--type", "*.element*"],
+      ["log", "same", "--json", "--type", "push"],
+      ["log", "same", "--json", "--type", "[a-o]*"],
+      ["diff", "same", "0", String(head), "--json"],
+      ["diff", "same", "5", "17", "--json"],
+      ["sessions", "--json"],
+      ["demo-app", "replay", "same", "--to", "12", "--json"],
+      ["demo-app", "replay", "same", "--json"],
+    ]
+    for command in commands {
+      let sqlite = try timeless(command, db: file)
+      XCTAssertEqual(sqlite, try timeless(command, db: url), "\(command)")
+    }
+    // The filters select something, so the comparisons above compare entries.
+    let typed = try runCLI(["log", "same", "--json", "--type", "[a-o]*", "--db", url])
+    XCTAssertFalse(try XCTUnwrap(typed.json() as? [Any]).isEmpty, typed.stdout)
+    let sessions = try runCLI(["sessions", "--json", "--db", url]).jsonObject()
+    XCTAssertEqual(sessions["database"] as? String, Self.withoutPassword(url))
+    let listed = try XCTUnwrap((sessions["sessions"] as? [[String: Any]])?.first)
+    XCTAssertGreaterThan(try XCTUnwrap(listed["bytes"] as? Int), 0)
+  }
+
+  func testTextOutputAndTheReportPageWorkOnPostgreSQL() throws {
+    _ = try recordBoth(actions: 5)
+    let show = try runCLI(["show", "same", "--at", "3", "--db", url])
+    XCTAssertEqual(show.status, 0, show.stderr)
+    XCTAssertTrue(show.stdout.contains("Session same at sequence 3"), show.stdout)
+    let page = directory.path("same.html")
+    let report = try runCLI(["report", "same", "--db", url, "-o", page])
+    XCTAssertEqual(report.status, 0, report.stderr)
+    let html = try String(contentsOfFile: page, encoding: .utf8)
+    XCTAssertTrue(html.contains("<!doctype html>") || html.contains("<!DOCTYPE html>"))
+    XCTAssertFalse(html.contains("stackjournal:stackjournal@"), "no password in the page")
+  }
+
+  func testDemoOnPostgreSQLRefusesWhatItCannotDo() throws {
+    _ = try recordBoth(actions: 0)
+    assertOneLineError(
+      try runCLI(["demo", "--db", url, "--session", "same"]),
+      contains: "exists in postgres://")
+    assertOneLineError(
+      try runCLI(["demo", "--db", url, "--durability", "normal"]),
+      contains: "--durability is for SQLite files")
+    // A new session goes to the first free demo-N; STACKJOURNAL_DB names the journal too.
+    let next = try runCLI(["demo", "--json"], environment: ["STACKJOURNAL_DB": url])
+    XCTAssertEqual(next.status, 0, next.stderr)
+    XCTAssertEqual(try next.jsonObject()["session"] as? String, "demo-1")
+    XCTAssertEqual(try next.jsonObject()["database"] as? String, Self.withoutPassword(url))
+    let commands = try XCTUnwrap(try next.jsonObject()["commands"] as? [String])
+    XCTAssertFalse(commands.contains { $0.contains("verify") }, "\(commands)")
+    XCTAssertFalse(commands.joined().contains(":stackjournal@"), "no password in \(commands)")
+  }
+
+  func testCommandsThatNeedAFileSayItInOneLine() throws {
+    _ = try recordBoth(actions: 0)
+    for command in [
+      ["verify"], ["stats"], ["export", "same"], ["compact", "same", "--keep-snapshots", "1"],
+      ["prune", "--empty"], ["import", "x.ndjson"],
+    ] {
+      assertOneLineError(
+        try runCLI(command + ["--db", url]), contains: "SQLite journal files only so far")
+    }
+  }
+
+  func testInspectionWritesNothingAndRefusesAnEmptyDatabase() throws {
+    // A schema with no journal in it: read-only commands refuse it and create nothing.
+    for command in [["sessions"], ["show", "s"], ["log", "s"]] {
+      let result = try runCLI(command + ["--db", url])
+      XCTAssertNotEqual(result.status, 0, "\(command)")
+      XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
+      XCTAssertFalse(result.stderr.contains(":stackjournal@"), result.stderr)
+    }
+    // The first refusal created nothing: the schema is still missing.
+    assertOneLineError(
+      try runCLI(["sessions", "--db", url]),
+      contains: "There is no StackJournal journal in postgres://")
+  }
+
+  func testAnUnknownSessionIsOneLineNamingTheServer() throws {
+    _ = try recordBoth(actions: 0)
+    assertOneLineError(
+      try runCLI(["show", "nope", "--db", url]), contains: "There is no session nope in postgres://")
+    assertOneLineError(
+      try runCLI(["show", "same", "--at", "999", "--db", url]), contains: "no sequence 999")
+  }
+
+  static func withoutPassword(_ url: String) -> String {
+    url.replacingOccurrences(of: ":stackjournal@", with: "@")
+  }
+}
+
+extension Int {
+  fileprivate var int64: Int64 { Int64(self) }
+}

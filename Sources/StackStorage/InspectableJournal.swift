@@ -37,6 +37,11 @@ public protocol InspectableJournal: JournalBackend {
 
   /// The stored bytes of each session, counted as ``SessionSize`` says.
   func sessionSizes() throws -> [SessionID: SessionSize]
+
+  /// Checks the journal's schema and one session, or every session when `session` is `nil`,
+  /// without the app's types, as ``JournalVerifier`` describes; only reads.
+  func verifyStorage(session: SessionID?, maxProblemsPerSession: Int) throws
+    -> StorageVerification
 }
 
 extension SQLiteJournal: InspectableJournal {
@@ -46,5 +51,12 @@ extension SQLiteJournal: InspectableJournal {
   /// The stored bytes of each session.
   public func sessionSizes() throws -> [SessionID: SessionSize] {
     try JournalStatistics().sessionSizes(of: self)
+  }
+
+  /// Checks the file and its sessions with ``JournalVerifier``.
+  public func verifyStorage(session: SessionID?, maxProblemsPerSession: Int) throws
+    -> StorageVerification
+  {
+    try JournalVerifier(maxProblemsPerSession: maxProblemsPerSession).verify(self, session: session)
   }
 }

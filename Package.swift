@@ -200,7 +200,7 @@ let package = Package(
       name: "StackStoragePostgresTests",
       dependencies: [
         "StackStoragePostgres", "StackStorage", "StackJournalTestSupport",
-        "StackJournalPostgresMigrations",
+        "StackJournalPostgresMigrations", "StackRestoration", "StackJournalDemo",
         .product(
           name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
       ]

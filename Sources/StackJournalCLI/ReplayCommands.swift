@@ -143,14 +143,11 @@ extension StackJournalCommand {
     /// Verifies; exits 1 when it finds problems.
     public func run() async throws {
       try await reportingErrors {
-        let journal = try VerifyReport.readable(database.path) {
-          try database.openSQLiteReadOnly(
-            payloadVersion: App.payloadVersion, upcasters: App.upcasters, command: "verify")
-        }
+        let journal = try VerifyReport.readable(database.path) { try App.openJournal(database) }
         let id = session.map(SessionID.init(rawValue:))
         if let id { _ = try journal.requireSession(id) }
         let storage = try VerifyReport.readable(database.path) {
-          try JournalVerifier().verify(journal, session: id)
+          try journal.verifyStorage(session: id, maxProblemsPerSession: 20)
         }
         var results: [VerifyReport.Replay]?
         if replay {
@@ -165,7 +162,7 @@ extension StackJournalCommand {
               })
           }
         }
-        let report = VerifyReport(path: database.path, storage: storage, replay: results)
+        let report = VerifyReport(journal: journal, storage: storage, replay: results)
         report.print(json: output.json)
         if !report.isClean { throw ExitCode.problemsFound }
       }

@@ -22,13 +22,13 @@ extension StackJournalCommand {
     /// Verifies the file; exits 1 when it finds problems.
     public func run() async throws {
       try await reportingErrors {
+        let journal = try VerifyReport.readable(database.path) { try database.openReadOnly() }
+        let id = session.map(SessionID.init(rawValue:))
+        if let id { _ = try journal.requireSession(id) }
         let storage = try VerifyReport.readable(database.path) {
-          let journal = try database.openSQLiteReadOnly(command: "verify")
-          let id = session.map(SessionID.init(rawValue:))
-          if let id { _ = try journal.requireSession(id) }
-          return try JournalVerifier().verify(journal, session: id)
+          try journal.verifyStorage(session: id, maxProblemsPerSession: 20)
         }
-        let report = VerifyReport(path: database.path, storage: storage, replay: nil)
+        let report = VerifyReport(journal: journal, storage: storage, replay: nil)
         report.print(json: output.json)
         if !report.isClean { throw ExitCode.problemsFound }
       }
@@ -39,7 +39,8 @@ extension StackJournalCommand {
 /// The report `verify` prints: the storage checks and, with `--replay`, the replay's.
 struct VerifyReport {
   static let discussion = """
-    Checks: SQLite's integrity and foreign keys; the recorded migrations against this build's \
+    Checks: SQLite's integrity and foreign keys (a PostgreSQL server enforces its own); the \
+    recorded migrations against this build's \
     checksums; per session, sequences without gaps from the oldest snapshot to the head, every \
     delta applying to the stacks before it, next IDs that never go back, every ID below its \
     stack's next generation, every snapshot's stacks equal to the journal's at its sequence, \
@@ -59,6 +60,17 @@ struct VerifyReport {
   var path: String
   var storage: StorageVerification
   var replay: [Replay]?
+  /// What the file-level check is called: SQLite's own checks, or the server's constraints.
+  var fileCheck: String
+
+  init(journal: any InspectableJournal, storage: StorageVerification, replay: [Replay]?) {
+    self.path = journal.locationDescription
+    self.storage = storage
+    self.replay = replay
+    self.fileCheck =
+      journal is SQLiteJournal
+      ? "SQLite integrity and foreign keys" : "keys and references (enforced by the server)"
+  }
 
   /// Runs `body`, turning an error that says the file itself is damaged into one that says
   /// what verify could not read, instead of advising to run verify.
@@ -113,7 +125,7 @@ struct VerifyReport {
           + (findings.isEmpty ? "checksum \(ok)" : findings.joined(separator: "; ")))
     }
     out.line(
-      "  SQLite integrity and foreign keys: " + (storage.fileProblems.isEmpty ? ok : bad))
+      "  \(fileCheck): " + (storage.fileProblems.isEmpty ? ok : bad))
     for problem in storage.fileProblems { out.line("    \(problem)") }
     for session in storage.sessions {
       let range =

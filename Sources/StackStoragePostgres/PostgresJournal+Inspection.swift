@@ -160,14 +160,6 @@
       return sizes
     }
 
-    /// Checks the schema and sessions. Not built yet: throws.
-    public func verifyStorage(session: SessionID?, maxProblemsPerSession: Int) throws
-      -> StorageVerification
-    {
-      throw StorageError(
-        code: .invalidData, message: "Verifying a PostgreSQL journal is not supported yet.")
-    }
-
     /// The POSIX regular expression that matches what SQLite's GLOB `pattern` matches: `*` any
     /// text, `?` one character, `[…]` (`[^…]` negated) a set; everything else literally.
     static func regularExpression(glob pattern: String) -> String {

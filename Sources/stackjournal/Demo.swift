@@ -290,11 +290,10 @@ extension StackJournalTool {
         "stackjournal demo-app replay \(session) --to 8 \(db)",
         "stackjournal demo-app verify --replay \(db)",
       ]
-      // verify, stats and export read SQLite files only so far.
+      // stats and export read SQLite files only so far.
       guard isPostgres else { return commands }
       return commands.filter { command in
-        !["verify", "stats", "export"].contains { command.contains("stackjournal \($0) ") }
-          && !command.contains(" verify ")
+        !["stats", "export"].contains { command.contains("stackjournal \($0) ") }
       }
     }
 

@@ -96,7 +96,7 @@ public struct JournalVerifier: Sendable {
     var check = SessionCheck(
       session: session, head: try journal.requireHead(db, session),
       maxProblems: maxProblemsPerSession)
-    try check.run(db)
+    try check.run(SQLiteSessionRows(db: db, session: session))
     return check.result
   }
 }

@@ -1,15 +1,58 @@
 import Foundation
 import GRDB
 
+/// A session's rows exactly as stored, as a ``SessionCheck`` reads them, from any backend.
+package protocol SessionRows {
+  /// The sequences of the session's snapshots, oldest first.
+  func snapshotSequences() throws -> [Int64]
+  /// The snapshot at `sequence`, or `nil` when there is none.
+  func snapshot(at sequence: Int64) throws -> StoredSnapshotRow?
+  /// Calls `body` with every journal entry of the session in ascending order; `body` returns
+  /// `false` to stop.
+  func entries(_ body: (StoredEntryRow) throws -> Bool) throws
+  /// The stacks of the session's stack rows.
+  func stackRows() throws -> [StackRecord]
+}
+
+/// A journal row as stored: its time as text, payload and delta as JSON text.
+package struct StoredEntryRow: Sendable {
+  package var sequence: Int64
+  package var recordedAt: String
+  package var type: String
+  package var payload: String
+  package var delta: String
+
+  package init(sequence: Int64, recordedAt: String, type: String, payload: String, delta: String) {
+    self.sequence = sequence
+    self.recordedAt = recordedAt
+    self.type = type
+    self.payload = payload
+    self.delta = delta
+  }
+}
+
+/// A snapshot row as stored.
+package struct StoredSnapshotRow: Sendable {
+  package var state: String
+  package var stacks: String
+  package var recordedAt: String
+
+  package init(state: String, stacks: String, recordedAt: String) {
+    self.state = state
+    self.stacks = stacks
+    self.recordedAt = recordedAt
+  }
+}
+
 /// One session's check by ``JournalVerifier``: reads its snapshots and entries in sequence order
 /// and walks them with a ``DeltaWalk``, collecting problems instead of stopping at the first.
-struct SessionCheck {
+package struct SessionCheck {
   let session: SessionID
   let head: Int64
   let maxProblems: Int
-  private(set) var result: SessionVerification
+  package private(set) var result: SessionVerification
 
-  init(session: SessionID, head: Int64, maxProblems: Int) {
+  package init(session: SessionID, head: Int64, maxProblems: Int) {
     self.session = session
     self.head = head
     self.maxProblems = maxProblems
@@ -26,11 +69,9 @@ struct SessionCheck {
     result.problems.append(VerificationProblem(sequence: sequence, kind: kind, message: message))
   }
 
-  mutating func run(_ db: Database) throws {
+  package mutating func run(_ rows: some SessionRows) throws {
     // The snapshots' sequences; each snapshot's stacks are read when the walk reaches it.
-    let snapshotSequences = try Int64.fetchAll(
-      db, sql: "SELECT sequence FROM snapshots WHERE session = ? ORDER BY sequence",
-      arguments: [session.rawValue])
+    let snapshotSequences = try rows.snapshotSequences()
     guard let base = snapshotSequences.first else {
       problem(nil, .snapshotMissing, "the session has no snapshot, not even its initial state")
       return
@@ -40,20 +81,17 @@ struct SessionCheck {
       problem(base, .sequenceGap, "the oldest snapshot is past the head \(head)")
       return
     }
-    guard let baseStacks = try snapshotStacks(base, db) else { return }
+    guard let baseStacks = try snapshotStacks(base, rows) else { return }
     var walk = DeltaWalk(base: base, stacks: baseStacks)
     var pendingSnapshots = snapshotSequences.dropFirst()[...]
     var expected = base + 1
     var deltasUsable = true
-    let entries = try EntryRecord.fetchCursor(
-      db,
-      sql: "SELECT \(EntryRecord.columns) FROM journal WHERE session = ? ORDER BY sequence",
-      arguments: [session.rawValue])
-    while let entry = try entries.next(), !isFull {
+    try rows.entries { entry in
+      guard !isFull else { return false }
       let sequence = entry.sequence
       result.checkedEntries += 1
       // Entries at or below the oldest snapshot are history the snapshot already holds.
-      if sequence <= base { continue }
+      if sequence <= base { return true }
       if sequence != expected {
         problem(
           sequence, .sequenceGap,
@@ -64,8 +102,8 @@ struct SessionCheck {
       }
       expected = sequence + 1
       checkFields(of: entry)
-      guard deltasUsable else { continue }
-      do {
+      guard deltasUsable else { return true }
+      do throws(DeltaWalk.Finding) {
         try walk.apply(entry: sequence, delta: entry.delta)
       } catch {
         switch error {
@@ -77,14 +115,14 @@ struct SessionCheck {
           problem(sequence, .sequenceGap, "the journal is out of sequence at \(sequence)")
         }
         deltasUsable = false
-        continue
+        return true
       }
       while let snapshot = pendingSnapshots.first, snapshot <= sequence {
         pendingSnapshots = pendingSnapshots.dropFirst()
-        guard snapshot == sequence, let recorded = try snapshotStacks(snapshot, db) else {
+        guard snapshot == sequence, let recorded = try snapshotStacks(snapshot, rows) else {
           continue
         }
-        do {
+        do throws(DeltaWalk.Finding) {
           try walk.check(snapshot: recorded)
         } catch {
           if case .snapshotDiffers(let difference) = error {
@@ -94,6 +132,7 @@ struct SessionCheck {
           }
         }
       }
+      return true
     }
     if isFull { return }
     if expected <= head {
@@ -107,22 +146,22 @@ struct SessionCheck {
         "the journal runs to \(expected - 1), past the session's head \(head)")
       deltasUsable = false
     }
-    let rows = try StackRows.load(db, session: session.rawValue)
-    for stack in rows {
+    let stackRows = try rows.stackRows()
+    for stack in stackRows {
       if let message = StackComparison.idProblem(stack) {
         problem(head, .idNotBelowNextID, "in the stack rows, \(message)")
       }
     }
-    if deltasUsable, rows != walk.stacks {
+    if deltasUsable, stackRows != walk.stacks {
       problem(
         head, .stackRowsMismatch,
         "the stack rows differ from the journal's stacks at the head: "
-          + StackComparison.difference(walk.stacks, rows))
+          + StackComparison.difference(walk.stacks, stackRows))
     }
   }
 
   /// Checks an entry's time, payload and type.
-  private mutating func checkFields(of entry: EntryRecord) {
+  private mutating func checkFields(of entry: StoredEntryRow) {
     if Timestamp.date(from: entry.recordedAt) == nil {
       problem(entry.sequence, .invalidData, "the entry's time `\(entry.recordedAt)` is malformed")
     }
@@ -134,14 +173,10 @@ struct SessionCheck {
   }
 
   /// Reads and checks the snapshot at `sequence`; its stacks, or `nil` when they cannot be read.
-  private mutating func snapshotStacks(_ sequence: Int64, _ db: Database) throws
+  private mutating func snapshotStacks(_ sequence: Int64, _ rows: some SessionRows) throws
     -> [StackRecord]?
   {
-    let snapshot = try SnapshotRecord.fetchOne(
-      db,
-      sql: "SELECT \(SnapshotRecord.columns) FROM snapshots WHERE session = ? AND sequence = ?",
-      arguments: [session.rawValue, sequence])
-    guard let snapshot else { return nil }
+    guard let snapshot = try rows.snapshot(at: sequence) else { return nil }
     let stateIsJSON = JSONText.isJSON(snapshot.state.utf8)
     if !stateIsJSON {
       problem(sequence, .invalidData, "the snapshot's state is not valid JSON")
@@ -167,5 +202,42 @@ struct SessionCheck {
     }
     result.checkedSnapshots += 1
     return stacks
+  }
+}
+
+/// A session's rows read through an SQLite transaction.
+struct SQLiteSessionRows: SessionRows {
+  let db: Database
+  let session: SessionID
+
+  func snapshotSequences() throws -> [Int64] {
+    try Int64.fetchAll(
+      db, sql: "SELECT sequence FROM snapshots WHERE session = ? ORDER BY sequence",
+      arguments: [session.rawValue])
+  }
+
+  func snapshot(at sequence: Int64) throws -> StoredSnapshotRow? {
+    try SnapshotRecord.fetchOne(
+      db,
+      sql: "SELECT \(SnapshotRecord.columns) FROM snapshots WHERE session = ? AND sequence = ?",
+      arguments: [session.rawValue, sequence]
+    ).map { StoredSnapshotRow(state: $0.state, stacks: $0.stacks, recordedAt: $0.recordedAt) }
+  }
+
+  func entries(_ body: (StoredEntryRow) throws -> Bool) throws {
+    let entries = try EntryRecord.fetchCursor(
+      db,
+      sql: "SELECT \(EntryRecord.columns) FROM journal WHERE session = ? ORDER BY sequence",
+      arguments: [session.rawValue])
+    while let entry = try entries.next() {
+      let row = StoredEntryRow(
+        sequence: entry.sequence, recordedAt: entry.recordedAt, type: entry.type,
+        payload: entry.payload, delta: entry.delta)
+      guard try body(row) else { return }
+    }
+  }
+
+  func stackRows() throws -> [StackRecord] {
+    try StackRows.load(db, session: session.rawValue)
   }
 }

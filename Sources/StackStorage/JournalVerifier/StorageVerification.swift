@@ -18,6 +18,29 @@ public struct StorageVerification: Sendable {
 
     /// Whether the record is this build's migration, with a readable time.
     public var isSound: Bool { checksumMatches && nameMatches && malformedAppliedAt == nil }
+
+    /// Compares a recorded migration with the one this build ships for its version, if any.
+    package init(
+      version: Int, name: String, checksum: String, appliedAt: String,
+      shipped: (name: String, checksum: String)?
+    ) {
+      self.version = version
+      self.name = name
+      self.checksumMatches = shipped?.checksum == checksum
+      self.nameMatches = shipped?.name == name
+      self.malformedAppliedAt = Timestamp.date(from: appliedAt) == nil ? appliedAt : nil
+    }
+
+    init(
+      version: Int, name: String, checksumMatches: Bool, nameMatches: Bool,
+      malformedAppliedAt: String?
+    ) {
+      self.version = version
+      self.name = name
+      self.checksumMatches = checksumMatches
+      self.nameMatches = nameMatches
+      self.malformedAppliedAt = malformedAppliedAt
+    }
   }
 
   /// The schema version of the file.
@@ -30,6 +53,18 @@ public struct StorageVerification: Sendable {
   public var fileProblems: [String]
   /// One result per session checked.
   public var sessions: [SessionVerification]
+
+  /// Creates a verification result.
+  package init(
+    schemaVersion: Int, latestSchemaVersion: Int, migrations: [MigrationCheck],
+    fileProblems: [String], sessions: [SessionVerification]
+  ) {
+    self.schemaVersion = schemaVersion
+    self.latestSchemaVersion = latestSchemaVersion
+    self.migrations = migrations
+    self.fileProblems = fileProblems
+    self.sessions = sessions
+  }
 
   /// Whether nothing was found.
   public var isClean: Bool {

@@ -1,0 +1,114 @@
+#if PostgreSQL
+  import Foundation
+  import PostgresNIO
+  import StackStorage
+
+  extension PostgresJournal {
+    /// Checks the journal's recorded migrations against this build's and each session (one, or
+    /// all when `session` is `nil`) as ``JournalVerifier`` checks an SQLite file's: sequences
+    /// from the oldest snapshot to the head with no gap; every delta applies to the stacks
+    /// before it and keeps IDs below the next generation; every snapshot's stacks equal the
+    /// stacks rebuilt at its sequence and agree with its state; the stack rows equal those at
+    /// the head; payloads, states and times parse. Only reads.
+    ///
+    /// The server enforces the keys and references SQLite's foreign-key check looks for, so
+    /// `fileProblems` stays empty. A session's rows are read a page at a time, as of the head
+    /// read first, so an app appending meanwhile causes no finding. Entries past the head are
+    /// not looked for: an append writes the entry and moves the head in one statement.
+    public func verifyStorage(session: SessionID?, maxProblemsPerSession: Int) throws
+      -> StorageVerification
+    {
+      let recorded = try rows(
+        "reading the journal's migrations",
+        "SELECT version, name, checksum, applied_at FROM \(unescaped: table("schema_migrations")) ORDER BY version"
+      )
+      var migrations: [StorageVerification.MigrationCheck] = []
+      for row in recorded {
+        let (version, name, checksum, appliedAt) = try row.decode(
+          (Int32, String, String, String).self)
+        let shipped = PostgresMigration.all.first { $0.version == Int(version) }
+        migrations.append(
+          .init(
+            version: Int(version), name: name, checksum: checksum, appliedAt: appliedAt,
+            shipped: shipped.map { ($0.name, $0.checksum) }))
+      }
+      let ids: [SessionID]
+      if let session {
+        _ = try headSequence(session: session)
+        ids = [session]
+      } else {
+        ids = try sessions().map(\.id)
+      }
+      var results: [SessionVerification] = []
+      for id in ids {
+        results.append(try verifySession(id, maxProblems: maxProblemsPerSession))
+      }
+      return StorageVerification(
+        schemaVersion: schemaVersion, latestSchemaVersion: PostgresMigration.latestVersion,
+        migrations: migrations, fileProblems: [], sessions: results)
+    }
+
+    /// Checks one session as of its head when the check starts: the head and its stack rows
+    /// are read in one statement, then the snapshots and entries up to that head, which later
+    /// appends do not change.
+    private func verifySession(_ session: SessionID, maxProblems: Int) throws
+      -> SessionVerification
+    {
+      let (head, stacks) = try loadHeadStacks(session)
+      var check = SessionCheck(session: session, head: head, maxProblems: maxProblems)
+      try check.run(
+        PostgresSessionRows(journal: self, session: session, head: head, headStacks: stacks))
+      return check.result
+    }
+  }
+
+  /// A session's rows read from PostgreSQL, a page of entries per statement.
+  struct PostgresSessionRows: SessionRows {
+    let journal: PostgresJournal
+    let session: SessionID
+    /// The head the check is made at, and the stack rows read with it.
+    let head: Int64
+    let headStacks: [StackRecord]
+
+    func snapshotSequences() throws -> [Int64] {
+      try journal.snapshotSequences(session: session).filter { $0 <= head }
+    }
+
+    func snapshot(at sequence: Int64) throws -> StoredSnapshotRow? {
+      let rows = try journal.rows(
+        "reading the snapshot at \(sequence) of session \(session)",
+        """
+        SELECT state, stacks, recorded_at FROM \(unescaped: journal.table("snapshots"))
+        WHERE session = \(session.rawValue) AND sequence = \(sequence)
+        """)
+      guard let row = rows.first else { return nil }
+      let (state, stacks, recordedAt) = try row.decode((String, String, String).self)
+      return StoredSnapshotRow(state: state, stacks: stacks, recordedAt: recordedAt)
+    }
+
+    func entries(_ body: (StoredEntryRow) throws -> Bool) throws {
+      var cursor: Int64 = -1
+      while true {
+        let rows = try journal.rows(
+          "verifying the journal of session \(session)",
+          """
+          SELECT sequence, recorded_at, type, payload, delta
+          FROM \(unescaped: journal.table("journal"))
+          WHERE session = \(session.rawValue) AND sequence > \(cursor) AND sequence <= \(head)
+          ORDER BY sequence LIMIT \(Int64(PostgresJournal.inspectionPageSize))
+          """)
+        for row in rows {
+          let (sequence, recordedAt, type, payload, delta) = try row.decode(
+            (Int64, String, String, String, String).self)
+          cursor = sequence
+          let entry = StoredEntryRow(
+            sequence: sequence, recordedAt: recordedAt, type: type, payload: payload, delta: delta)
+          guard try body(entry) else { return }
+        }
+        if rows.count < PostgresJournal.inspectionPageSize { return }
+      }
+    }
+
+    func stackRows() throws -> [StackRecord] { headStacks }
+  }
+#endif

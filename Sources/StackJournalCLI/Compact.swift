@@ -39,17 +39,15 @@ extension StackJournalCommand {
     /// Compacts, or reports what would go.
     public func run() async throws {
       try await reportingErrors {
-        // Everything is checked read-only; the file is opened for writing only to write.
-        let reader = try database.openSQLiteReadOnly(command: "compact")
+        // Everything is checked read-only; the journal is opened for writing only to write.
+        let reader = try database.openReadOnly()
         let session = sessionArgument.id
         _ = try reader.requireSession(session)
-        var plan = try JournalRetention().compact(
-          session, keepSnapshots: keepSnapshots, dryRun: true, in: reader)
+        var plan = try reader.compact(session, keepSnapshots: keepSnapshots, dryRun: true)
         if !retention.dryRun, !plan.isEmpty {
-          let journal = try database.openForWriting(command: "compact")
-          plan = try JournalRetention().compact(
-            session, keepSnapshots: keepSnapshots, dryRun: false, in: journal)
-          if retention.vacuum, plan.applied { try JournalRetention().vacuum(journal) }
+          let (journal, vacuum) = try database.openForRetention(vacuum: retention.vacuum)
+          plan = try journal.compact(session, keepSnapshots: keepSnapshots, dryRun: false)
+          if let vacuum, plan.applied { try JournalRetention().vacuum(vacuum) }
         }
         try output.print {
           JSONValue.object([

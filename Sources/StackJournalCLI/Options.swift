@@ -45,7 +45,7 @@ struct DatabaseOptions: ParsableArguments {
     payloadVersion: Int? = nil,
     upcasters: [PayloadUpcaster] = [],
     watchingForWrites: Bool = false
-  ) throws -> any InspectableJournal {
+  ) throws -> any RetainableJournal {
     if Self.isPostgresURL(path) {
       return try openPostgres(
         payloadVersion: payloadVersion, upcasters: upcasters, readOnly: true)
@@ -77,6 +77,22 @@ struct DatabaseOptions: ParsableArguments {
     return try SQLiteJournal(path: path, options: .init(migrate: false))
   }
 
+  /// Opens an existing journal to remove history (`compact`, `prune`), never changing its
+  /// schema: a file or a PostgreSQL database that needs migrations is refused. `--vacuum`
+  /// applies to SQLite files only.
+  func openForRetention(vacuum: Bool) throws -> (any RetainableJournal, vacuum: SQLiteJournal?) {
+    if Self.isPostgresURL(path) {
+      if vacuum {
+        throw CLIFailure(
+          message: "--vacuum rebuilds an SQLite file; PostgreSQL gives the space of deleted "
+            + "rows back through its own (auto)vacuum. Run again without --vacuum.")
+      }
+      return (try openPostgres(readOnly: false), nil)
+    }
+    let journal = try openForWriting()
+    return (journal, vacuum ? journal : nil)
+  }
+
   /// Opens the PostgreSQL journal at the URL given, or says in one line how to get a build
   /// that can.
   func openPostgres(
@@ -84,7 +100,7 @@ struct DatabaseOptions: ParsableArguments {
     upcasters: [PayloadUpcaster] = [],
     readOnly: Bool,
     migrate: Bool = false
-  ) throws -> any InspectableJournal {
+  ) throws -> any RetainableJournal {
     #if PostgreSQL
       return try PostgresJournal(
         url: path,

@@ -59,20 +59,20 @@ extension StackJournalCommand {
         let idle = try idleSince.map {
           try $0.instant(option: "--idle-since")
         }
-        // Everything is checked read-only; the file is opened for writing only to write.
-        let reader = try database.openSQLiteReadOnly(command: "prune")
+        // Everything is checked read-only; the journal is opened for writing only to write.
+        let reader = try database.openReadOnly()
         for id in sessions + [forksOf].compactMap({ $0 }) {
           _ = try reader.requireSession(SessionID(id))
         }
         let criteria = PruneCriteria(
           idleBefore: idle, forksOnly: forks, forksOf: forksOf.map(SessionID.init(rawValue:)),
           emptyOnly: empty, sessions: sessions.map(SessionID.init(rawValue:)))
-        var plan = try JournalRetention().prune(criteria, dryRun: true, in: reader)
+        var plan = try reader.prune(criteria, dryRun: true)
         if !retention.dryRun, !plan.sessions.isEmpty {
           // Deletes what the read-only pass listed, skipping sessions that changed since.
-          let journal = try database.openForWriting(command: "prune")
-          plan = try JournalRetention().prune(plan, in: journal)
-          if retention.vacuum, plan.applied { try JournalRetention().vacuum(journal) }
+          let (journal, vacuum) = try database.openForRetention(vacuum: retention.vacuum)
+          plan = try journal.prune(plan)
+          if let vacuum, plan.applied { try JournalRetention().vacuum(vacuum) }
         }
         try output.print {
           JSONValue.object([

@@ -136,19 +136,26 @@
     /// fixed cost per row as ``SQLiteJournal``'s count, so both backends report the same size
     /// for the same session.
     public func sessionSizes() throws -> [SessionID: SessionSize] {
-      let rows = try rows(
-        "measuring sessions",
-        """
-        SELECT s.id,
-          coalesce((SELECT sum(octet_length(type) + octet_length(payload) + octet_length(delta)
-            + 40) FROM \(unescaped: table("journal")) WHERE session = s.id), 0)::bigint,
-          coalesce((SELECT sum(octet_length(state) + octet_length(stacks) + 40)
-            FROM \(unescaped: table("snapshots")) WHERE session = s.id), 0)::bigint,
-          (SELECT count(*) FROM \(unescaped: table("snapshots")) WHERE session = s.id),
-          coalesce((SELECT sum(octet_length(state) + octet_length(path) + 24)
-            FROM \(unescaped: table("stack_elements")) WHERE session = s.id), 0)::bigint
-        FROM \(unescaped: table("sessions")) s
-        """)
+      try decodeSizes(try rows("measuring sessions", sizesQuery))
+    }
+
+    /// The query of every session's stored bytes.
+    var sizesQuery: PostgresQuery {
+      """
+      SELECT s.id,
+        coalesce((SELECT sum(octet_length(type) + octet_length(payload) + octet_length(delta)
+          + 40) FROM \(unescaped: table("journal")) WHERE session = s.id), 0)::bigint,
+        coalesce((SELECT sum(octet_length(state) + octet_length(stacks) + 40)
+          FROM \(unescaped: table("snapshots")) WHERE session = s.id), 0)::bigint,
+        (SELECT count(*) FROM \(unescaped: table("snapshots")) WHERE session = s.id),
+        coalesce((SELECT sum(octet_length(state) + octet_length(path) + 24)
+          FROM \(unescaped: table("stack_elements")) WHERE session = s.id), 0)::bigint
+      FROM \(unescaped: table("sessions")) s
+      """
+    }
+
+    /// The sizes of the rows of ``sizesQuery``.
+    func decodeSizes(_ rows: [PostgresRow]) throws -> [SessionID: SessionSize] {
       var sizes: [SessionID: SessionSize] = [:]
       for row in rows {
         let (id, journal, snapshots, snapshotCount, stacks) = try row.decode(

@@ -95,9 +95,14 @@
     }
 
     private func fetchSessions(_ activity: String, id: SessionID?) throws -> [SessionInfo] {
+      try decodeSessions(try rows(activity, sessionsQuery(id: id)))
+    }
+
+    /// The query of the sessions (one, or all when `id` is `nil`), oldest first.
+    func sessionsQuery(id: SessionID?) -> PostgresQuery {
       let schema = location.schema
       let only = id?.rawValue
-      let query: PostgresQuery = """
+      return """
         SELECT s.id, s.created_at, s.metadata, s.head_sequence, s.forked_from, s.forked_at,
           (SELECT count(*) FROM \(unescaped: schema).journal j WHERE j.session = s.id),
           (SELECT min(recorded_at) FROM \(unescaped: schema).journal j WHERE j.session = s.id),
@@ -106,8 +111,11 @@
         WHERE \(only)::text IS NULL OR s.id = \(only)
         ORDER BY s.created_at, s.id
         """
-      let rows = try rows(activity, query)
-      return try rows.map { row in
+    }
+
+    /// The sessions of the rows of ``sessionsQuery(id:)``.
+    func decodeSessions(_ rows: [PostgresRow]) throws -> [SessionInfo] {
+      try rows.map { row in
         let (rawID, created, metadata, head, forkedFrom, forkedAt, count, first, last) =
           try row.decode(
             (String, String, String?, Int64, String?, Int64?, Int64, String?, String?).self)

@@ -134,6 +134,38 @@ final class PostgresCommandTests: CLITestCase {
     XCTAssertEqual(postgres["clean"] as? Bool, true)
   }
 
+  func testCompactAndPruneDoOnPostgreSQLWhatTheyDoToAFile() throws {
+    let (file, head) = try recordBoth(actions: 40)
+    for arguments in [
+      ["compact", "same", "--keep-snapshots", "2", "--dry-run", "--json"],
+      ["compact", "same", "--keep-snapshots", "2", "--json"],
+      ["prune", "--forks", "--dry-run", "--json"],
+    ] {
+      XCTAssertEqual(
+        try timeless(arguments, db: file), try timeless(arguments, db: url), "\(arguments)")
+    }
+    // The history below the oldest kept snapshot is gone on both, the rest shows the same.
+    let bounds = try runCLI(["compact", "same", "--keep-snapshots", "2", "--json", "--db", url])
+    XCTAssertEqual(try bounds.jsonObject()["applied"] as? Bool, false, "nothing left to drop")
+    for db in [file, url!] {
+      let gone = try runCLI(["show", "same", "--at", "1", "--db", db])
+      XCTAssertTrue(gone.stderr.contains("was compacted"), gone.stderr)
+      XCTAssertEqual(try runCLI(["verify", "--db", db]).status, 0)
+    }
+    XCTAssertEqual(
+      try timeless(["show", "same", "--at", String(head), "--json"], db: file),
+      try timeless(["show", "same", "--at", String(head), "--json"], db: url))
+    assertOneLineError(
+      try runCLI(["compact", "same", "--keep-snapshots", "1", "--vacuum", "--db", url]),
+      contains: "--vacuum rebuilds an SQLite file")
+    // Pruning deletes the session with all its rows.
+    let pruned = try runCLI(["prune", "--session", "same", "--json", "--db", url])
+    XCTAssertEqual(pruned.status, 0, pruned.stderr)
+    XCTAssertEqual(try pruned.jsonObject()["applied"] as? Bool, true)
+    let sessions = try runCLI(["sessions", "--json", "--db", url]).jsonObject()
+    XCTAssertEqual((sessions["sessions"] as? [Any])?.count, 0)
+  }
+
   func testDemoOnPostgreSQLRefusesWhatItCannotDo() throws {
     _ = try recordBoth(actions: 0)
     assertOneLineError(
@@ -156,8 +188,7 @@ final class PostgresCommandTests: CLITestCase {
   func testCommandsThatNeedAFileSayItInOneLine() throws {
     _ = try recordBoth(actions: 0)
     for command in [
-      ["stats"], ["export", "same"], ["compact", "same", "--keep-snapshots", "1"],
-      ["prune", "--empty"], ["import", "x.ndjson"],
+      ["stats"], ["export", "same"], ["import", "x.ndjson"],
     ] {
       assertOneLineError(
         try runCLI(command + ["--db", url]), contains: "SQLite journal files only so far")

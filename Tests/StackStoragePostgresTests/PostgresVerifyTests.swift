@@ -101,6 +101,21 @@
       XCTAssertFalse(try journal.verifyStorage(session: nil, maxProblemsPerSession: 1).isClean)
     }
 
+    func testASessionThatDoesNotVerifyIsNotCompacted() async throws {
+      let journal = try await recorded(count: 35)
+      let s = location.schema
+      _ = try await execute(["DELETE FROM \(s).journal WHERE session = 'v' AND sequence = 30"])
+      let counts = "SELECT (SELECT count(*) FROM \(s).journal)::text || '/' || "
+        + "(SELECT count(*) FROM \(s).snapshots)::text"
+      let before = try await execute([counts])
+      let error = assertStorageError(.inconsistentDelta) {
+        try journal.compact("v", keepSnapshots: 1, dryRun: false)
+      }
+      XCTAssertTrue(error?.message.contains("was not compacted") ?? false)
+      let after = try await execute([counts])
+      XCTAssertEqual(before, after, "nothing was deleted")
+    }
+
     func testSnapshotAndStackRowDamageIsFound() async throws {
       let journal = try await recorded(count: 25)
       let s = location.schema

@@ -303,11 +303,11 @@ final class JournalTests: StorageTestCase {
   }
 
   func testTimeLookupsAfterACompactionFallBackToTheOldestKeptSnapshot() throws {
-    try forEachStorage(options: .init(snapshotInterval: 2)) { journal, _ in
+    try forEachBackend(.init(snapshotInterval: 2)) { journal, name in
       let t0 = try makeTimedSession(journal)
       // Keeps the snapshots at 2 and 4: entries 1 and 2 go, 3…5 stay.
-      let plan = try JournalRetention().compact(
-          "s", keepSnapshots: 2, dryRun: false, in: journal)
+      let retainable = try XCTUnwrap(journal as? any RetainableJournal, name)
+      let plan = try retainable.compact("s", keepSnapshots: 2, dryRun: false)
       XCTAssertEqual(plan.keptSnapshots, [2, 4])
 
       XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(20)), 2)

@@ -6,15 +6,17 @@ import XCTest
 
 final class PruneTests: StorageTestCase {
   func testPruningAPlanKeepsSessionsThatChangedSinceItWasMade() throws {
-    try forEachStorage { journal, _ in
+    try forEachBackend { backend, name in
+      let journal = try XCTUnwrap(backend as? any RetainableJournal, name)
       let t0 = Date(timeIntervalSince1970: 1_700_000_000)
       var root = Root()
       for id in ["active", "appended", "idle"] {
         _ = try journal.createSession(
-          SessionID(id), initial: StateEncoding.encode(root), version: 1, at: t0)
+          SessionID(id), initial: StateEncoding.encode(root), version: 1, metadata: nil,
+          forkedFrom: nil, at: t0)
       }
       let criteria = PruneCriteria(idleBefore: t0.addingTimeInterval(3600))
-      let planned = try JournalRetention().prune(criteria, dryRun: true, in: journal)
+      let planned = try journal.prune(criteria, dryRun: true)
       XCTAssertEqual(planned.sessions.map(\.info.id), ["active", "appended", "idle"])
 
       // Between the plan and the deletion, an app records into two of the sessions: one is no
@@ -26,7 +28,7 @@ final class PruneTests: StorageTestCase {
         session: "appended", expectedSequence: 0,
         .test("push", state: root, at: t0.addingTimeInterval(60)))
 
-      let pruned = try JournalRetention().prune(planned, in: journal)
+      let pruned = try journal.prune(planned)
       XCTAssertTrue(pruned.applied)
       XCTAssertEqual(pruned.sessions.map(\.info.id), ["idle"])
       XCTAssertEqual(pruned.changed, ["active", "appended"])
@@ -38,13 +40,13 @@ final class PruneTests: StorageTestCase {
   }
 
   func testPruningAPlanDeletesNoSessionItDidNotList() throws {
-    try forEachStorage { journal, _ in
+    try forEachBackend { backend, name in
+      let journal = try XCTUnwrap(backend as? any RetainableJournal, name)
       _ = try journal.createSession("listed", initial: StateEncoding.encode(Root()), version: 1)
-      let planned = try JournalRetention().prune(
-        PruneCriteria(emptyOnly: true), dryRun: true, in: journal)
+      let planned = try journal.prune(PruneCriteria(emptyOnly: true), dryRun: true)
       _ = try journal.createSession("later", initial: StateEncoding.encode(Root()), version: 1)
 
-      let pruned = try JournalRetention().prune(planned, in: journal)
+      let pruned = try journal.prune(planned)
       XCTAssertEqual(pruned.sessions.map(\.info.id), ["listed"])
       XCTAssertEqual(pruned.changed, [])
       XCTAssertEqual(try journal.sessions().map(\.id), ["later"])

@@ -20,6 +20,22 @@ public struct CompactionPlan: Sendable {
   /// Whether the rows were deleted (`false` for a dry run or when there is nothing to drop).
   public var applied: Bool
 
+  /// Creates a plan.
+  package init(
+    session: SessionID, keptSnapshots: [Int64], droppedSnapshots: [Int64],
+    droppedEntries: ClosedRange<Int64>?, droppedEntryCount: Int64, droppedBytes: Int64,
+    forksBeforeCut: [SessionID], applied: Bool
+  ) {
+    self.session = session
+    self.keptSnapshots = keptSnapshots
+    self.droppedSnapshots = droppedSnapshots
+    self.droppedEntries = droppedEntries
+    self.droppedEntryCount = droppedEntryCount
+    self.droppedBytes = droppedBytes
+    self.forksBeforeCut = forksBeforeCut
+    self.applied = applied
+  }
+
   /// Whether compacting changes nothing.
   public var isEmpty: Bool { droppedSnapshots.isEmpty && droppedEntryCount == 0 }
 }

@@ -116,7 +116,7 @@ public struct JournalRetention: Sendable {
     dryRun: Bool,
     in journal: SQLiteJournal
   ) throws -> PrunePlan {
-    try Self.requireCriteria(criteria, journal)
+    try criteria.requireNotEmpty(place: journal.path)
     func plan(_ db: Database) throws -> PrunePlan {
       for id in criteria.sessions { _ = try journal.requireHead(db, id) }
       return try Self.prunePlan(criteria, of: journal, db) { _ in true }
@@ -135,14 +135,10 @@ public struct JournalRetention: Sendable {
   /// gained, and listed in ``PrunePlan/changed``. A session that matches now but was not in
   /// the plan is not deleted.
   public func prune(_ planned: PrunePlan, in journal: SQLiteJournal) throws -> PrunePlan {
-    try Self.requireCriteria(planned.criteria, journal)
-    let seen = Dictionary(
-      planned.sessions.map { ($0.info.id, $0.info) }, uniquingKeysWith: { first, _ in first })
+    try planned.criteria.requireNotEmpty(place: journal.path)
+    let unchanged = PrunePlan.unchanged(since: planned)
     return try journal.write("pruning sessions") { db in
-      var plan = try Self.prunePlan(planned.criteria, of: journal, db) { info in
-        guard let before = seen[info.id] else { return false }
-        return before.headSequence == info.headSequence && before.entryCount == info.entryCount
-      }
+      var plan = try Self.prunePlan(planned.criteria, of: journal, db, include: unchanged)
       let kept = Set(plan.sessions.map(\.info.id))
       plan.changed = planned.sessions.map(\.info.id).filter { !kept.contains($0) }
       return try Self.deleteSessions(of: plan, db)
@@ -160,16 +156,6 @@ public struct JournalRetention: Sendable {
     }
   }
 
-  private static func requireCriteria(_ criteria: PruneCriteria, _ journal: SQLiteJournal) throws
-  {
-    guard criteria.isEmpty else { return }
-    throw StorageError(
-      code: .invalidData,
-      message: "Pruning needs at least one criterion (idle since, forks, empty or sessions); "
-        + "nothing was deleted.",
-      path: journal.path)
-  }
-
   /// The sessions that match `criteria` and pass `include`, as read through `db`.
   private static func prunePlan(
     _ criteria: PruneCriteria,
@@ -179,17 +165,7 @@ public struct JournalRetention: Sendable {
   ) throws -> PrunePlan {
     let sizes = try JournalStatistics.sessionSizes(db)
     let all = try journal.fetchSessions(db, where: "", arguments: [])
-    let matching = all.filter { criteria.matches($0) && include($0) }
-    let deleted = Set(matching.map(\.id))
-    let orphans = all.filter { info in
-      !deleted.contains(info.id) && info.forkedFrom.map(deleted.contains) == true
-    }.map(\.id)
-    return PrunePlan(
-      criteria: criteria,
-      sessions: matching.map { ($0, sizes[$0.id] ?? .zero) },
-      orphanedForks: orphans,
-      changed: [],
-      applied: false)
+    return PrunePlan.matching(criteria, among: all, sizes: sizes, include: include)
   }
 
   /// Deletes the plan's sessions with all their rows; marks the plan applied when it has any.

@@ -14,6 +14,18 @@ public struct PrunePlan: Sendable {
   /// Whether the sessions were deleted (`false` for a dry run or when none matched).
   public var applied: Bool
 
+  /// Creates a plan.
+  package init(
+    criteria: PruneCriteria, sessions: [(info: SessionInfo, size: SessionSize)],
+    orphanedForks: [SessionID], changed: [SessionID], applied: Bool
+  ) {
+    self.criteria = criteria
+    self.sessions = sessions
+    self.orphanedForks = orphanedForks
+    self.changed = changed
+    self.applied = applied
+  }
+
   /// The stored bytes of the deleted sessions.
   public var bytes: Int64 { sessions.reduce(0) { $0 + $1.size.totalBytes } }
 }

@@ -2,14 +2,19 @@ import ArgumentParser
 import Foundation
 import StackStorage
 
+#if PostgreSQL
+  import StackStoragePostgres
+#endif
+
 extension StackJournalCommand {
   /// `stackjournal migrate`: the only command that changes a journal's schema.
   public struct Migrate: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
       abstract: "Bring a journal's schema to this build's version (the only command that does).",
       discussion: """
-        Shows the file's schema version, this build's, and the migrations between them; applies \
-        them, each in its own transaction, unless --dry-run. A file from a newer schema, or \
+        Shows the journal's schema version (a file, or a postgres:// database), this build's, and \
+        the migrations between them; applies them, each in its own transaction, unless \
+        --dry-run. A file from a newer schema, or \
         whose recorded migrations were edited, is refused and left unchanged.
         """)
 
@@ -26,18 +31,16 @@ extension StackJournalCommand {
     /// Shows and applies the pending migrations.
     public func run() async throws {
       try await reportingErrors {
-        try database.requireFile()
-        let plan = try SQLiteJournal.pendingMigrations(at: database.path)
+        let (plan, place) = try database.pendingMigrations()
         var applied: [String] = []
         var version = plan.current
         if !dryRun, !plan.pending.isEmpty {
-          let journal = try SQLiteJournal(path: database.path, options: .init(migrate: true))
-          version = journal.schemaVersion
+          version = try database.migrate()
           applied = plan.pending
         }
         try output.print {
           JSONValue.object([
-            ("database", .string(database.path)),
+            ("database", .string(place)),
             ("currentVersion", .int(plan.current)),
             ("targetVersion", .int(plan.target)),
             ("pending", .array(plan.pending.map(JSONValue.string))),
@@ -47,7 +50,7 @@ extension StackJournalCommand {
           ])
         } text: { out in
           out.line(
-            "Schema of \(database.path): version \(plan.current); this build: version "
+            "Schema of \(place): version \(plan.current); this build: version "
               + "\(plan.target).")
           guard !plan.pending.isEmpty else {
             out.line("Up to date: nothing to migrate.")
@@ -64,5 +67,30 @@ extension StackJournalCommand {
         }
       }
     }
+  }
+}
+
+extension DatabaseOptions {
+  /// The journal's schema version, this build's, the migrations between them, and where the
+  /// journal is, for messages.
+  func pendingMigrations() throws -> (
+    plan: (current: Int, target: Int, pending: [String]), place: String
+  ) {
+    if Self.isPostgresURL(path) {
+      #if PostgreSQL
+        let location = try PostgresLocation(url: path)
+        return (try PostgresJournal.pendingMigrations(url: path), location.description)
+      #else
+        throw Self.noPostgresSupport
+      #endif
+    }
+    try requireFile()
+    return (try SQLiteJournal.pendingMigrations(at: path), path)
+  }
+
+  /// Applies the pending migrations and returns the schema version reached.
+  func migrate() throws -> Int {
+    if Self.isPostgresURL(path) { return try openPostgres(readOnly: false, migrate: true).schemaVersion }
+    return try SQLiteJournal(path: path, options: .init(migrate: true)).schemaVersion
   }
 }

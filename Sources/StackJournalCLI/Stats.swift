@@ -26,21 +26,29 @@ extension StackJournalCommand {
     /// Prints the statistics.
     public func run() async throws {
       try await reportingErrors {
-        let journal = try database.openSQLiteReadOnly(command: "stats")
+        let journal = try database.openReadOnly()
         let id = session.map(SessionID.init(rawValue:))
         if let id { _ = try journal.requireSession(id) }
-        let stats = try JournalStatistics().statistics(of: journal, session: id)
+        let stats = try journal.statistics(session: id)
+        let place = journal.locationDescription
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {
-          out.rawLine(try ReportJSON.text(StatsReport(stats, path: database.path)))
+          out.rawLine(try ReportJSON.text(StatsReport(stats, path: place)))
           return
         }
-        out.line(out.styled("File \(database.path)", .bold))
-        out.line(
-          "  \(TimeFormat.bytes(stats.fileBytes)) in pages of \(stats.pageSize) bytes, "
-            + "\(stats.freePages) free; write-ahead log "
-            + (stats.walBytes.map(TimeFormat.bytes) ?? "none"))
+        if journal is SQLiteJournal {
+          out.line(out.styled("File \(place)", .bold))
+          out.line(
+            "  \(TimeFormat.bytes(stats.fileBytes)) in pages of \(stats.pageSize) bytes, "
+              + "\(stats.freePages) free; write-ahead log "
+              + (stats.walBytes.map(TimeFormat.bytes) ?? "none"))
+        } else {
+          out.line(out.styled("Database \(place)", .bold))
+          out.line(
+            "  \(TimeFormat.bytes(stats.fileBytes)) on disk in the schema's tables and indexes, "
+              + "in blocks of \(stats.pageSize) bytes")
+        }
         out.line()
         var tables = Table([("TABLE / INDEX", .left), ("ROWS", .right), ("SIZE", .right)])
         for object in stats.objects {

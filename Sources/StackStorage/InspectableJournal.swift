@@ -38,6 +38,10 @@ public protocol InspectableJournal: JournalBackend {
   /// The stored bytes of each session, counted as ``SessionSize`` says.
   func sessionSizes() throws -> [SessionID: SessionSize]
 
+  /// Sizes per table and session, snapshot coverage and entries over time; counts only
+  /// `session`'s entries and lists only it when given.
+  func statistics(session: SessionID?) throws -> StorageStatistics
+
   /// Checks the journal's schema and one session, or every session when `session` is `nil`,
   /// without the app's types, as ``JournalVerifier`` describes; only reads.
   func verifyStorage(session: SessionID?, maxProblemsPerSession: Int) throws
@@ -51,6 +55,11 @@ extension SQLiteJournal: InspectableJournal {
   /// The stored bytes of each session.
   public func sessionSizes() throws -> [SessionID: SessionSize] {
     try JournalStatistics().sessionSizes(of: self)
+  }
+
+  /// The file's statistics, from ``JournalStatistics``.
+  public func statistics(session: SessionID?) throws -> StorageStatistics {
+    try JournalStatistics().statistics(of: self, session: session)
   }
 
   /// Checks the file and its sessions with ``JournalVerifier``.

@@ -166,6 +166,41 @@ final class PostgresCommandTests: CLITestCase {
     XCTAssertEqual((sessions["sessions"] as? [Any])?.count, 0)
   }
 
+  func testStatsCountTheSameSessionsAsAFile() throws {
+    let (file, head) = try recordBoth(actions: 30)
+    let sqlite = try runCLI(["stats", "--json", "--db", file]).jsonObject()
+    let stats = try runCLI(["stats", "--json", "--db", url])
+    XCTAssertEqual(stats.status, 0, stats.stderr)
+    let postgres = try stats.jsonObject()
+    XCTAssertEqual(
+      try Self.canonical(sqlite["sessions"] as Any), try Self.canonical(postgres["sessions"] as Any))
+    let tables = try XCTUnwrap(postgres["tables"] as? [[String: Any]])
+    let journal = try XCTUnwrap(tables.first { $0["name"] as? String == "journal" })
+    XCTAssertEqual(journal["rows"] as? Int, Int(head))
+    XCTAssertGreaterThan(try XCTUnwrap(postgres["fileBytes"] as? Int), 0)
+    let activity = try XCTUnwrap(postgres["activity"] as? [[String: Any]])
+    XCTAssertEqual(activity.compactMap { $0["entries"] as? Int }.reduce(0, +), Int(head))
+    let text = try runCLI(["stats", "same", "--db", url])
+    XCTAssertEqual(text.status, 0, text.stderr)
+    XCTAssertTrue(text.stdout.hasPrefix("Database postgres://stackjournal@"), text.stdout)
+  }
+
+  func testMigrateShowsAndAppliesTheSchemaOfAPostgreSQLDatabase() throws {
+    let dryRun = try runCLI(["migrate", "--dry-run", "--json", "--db", url])
+    XCTAssertEqual(dryRun.status, 0, dryRun.stderr)
+    XCTAssertEqual(try dryRun.jsonObject()["currentVersion"] as? Int, 0)
+    XCTAssertEqual(try dryRun.jsonObject()["pending"] as? [String], ["0001_initial.sql"])
+    assertOneLineError(
+      try runCLI(["sessions", "--db", url]), contains: "There is no StackJournal journal")
+    let applied = try runCLI(["migrate", "--json", "--db", url])
+    XCTAssertEqual(applied.status, 0, applied.stderr)
+    XCTAssertEqual(try applied.jsonObject()["applied"] as? [String], ["0001_initial.sql"])
+    XCTAssertEqual(try applied.jsonObject()["version"] as? Int, 1)
+    XCTAssertEqual(try runCLI(["sessions", "--db", url]).status, 0)
+    let again = try runCLI(["migrate", "--db", url])
+    XCTAssertTrue(again.stdout.contains("Up to date: nothing to migrate."), again.stdout)
+  }
+
   func testDemoOnPostgreSQLRefusesWhatItCannotDo() throws {
     _ = try recordBoth(actions: 0)
     assertOneLineError(
@@ -188,7 +223,7 @@ final class PostgresCommandTests: CLITestCase {
   func testCommandsThatNeedAFileSayItInOneLine() throws {
     _ = try recordBoth(actions: 0)
     for command in [
-      ["stats"], ["export", "same"], ["import", "x.ndjson"],
+      ["export", "same"], ["import", "x.ndjson"],
     ] {
       assertOneLineError(
         try runCLI(command + ["--db", url]), contains: "SQLite journal files only so far")

@@ -33,17 +33,11 @@ public struct JournalStatistics: Sendable {
       }
       let snapshots = try SessionSnapshot.fetchAll(
         db, sql: "SELECT session, sequence FROM snapshots ORDER BY session, sequence")
-      let snapshotsBySession = Dictionary(grouping: snapshots, by: \.session)
-      let sessions = listed.map { info -> StorageStatistics.Session in
-        let sequences = snapshotsBySession[info.id.rawValue]?.map(\.sequence) ?? []
-        var largestGap: Int64 = 0
-        for (a, b) in zip(sequences, sequences.dropFirst()) { largestGap = max(largestGap, b - a) }
-        if let latest = sequences.last { largestGap = max(largestGap, info.headSequence - latest) }
-        return .init(
-          id: info.id, entries: Int64(info.entryCount), headSequence: info.headSequence,
-          size: sizes[info.id] ?? .zero, latestSnapshot: sequences.last,
-          largestSnapshotGap: largestGap)
-      }
+      let sessions = StorageStatistics.Session.figures(
+        listed,
+        snapshots: Dictionary(grouping: snapshots, by: { SessionID($0.session) }).mapValues {
+          $0.map(\.sequence)
+        }, sizes: sizes)
       return StorageStatistics(
         fileBytes: pageCount * Int64(pageSize), walBytes: walBytes, pageSize: pageSize,
         freePages: freePages, objects: try Self.objects(db), sessions: sessions,
@@ -138,7 +132,7 @@ public struct JournalStatistics: Sendable {
   }
 
   /// The shortest round interval that splits a span into at most 24 intervals.
-  static func bucketSeconds(spanning span: TimeInterval) -> Int {
+  package static func bucketSeconds(spanning span: TimeInterval) -> Int {
     let candidates = [1, 10, 60, 600, 3600, 6 * 3600, 86400, 7 * 86400, 30 * 86400]
     return candidates.first { span / Double($0) < 24 } ?? 365 * 86400
   }

@@ -12,6 +12,14 @@ public struct StorageStatistics: Sendable {
     public var rows: Int64?
     /// The bytes of the pages it occupies; `nil` when this SQLite cannot tell (no `dbstat`).
     public var bytes: Int64?
+
+    /// Creates an object's figures.
+    package init(name: String, kind: String, rows: Int64?, bytes: Int64?) {
+      self.name = name
+      self.kind = kind
+      self.rows = rows
+      self.bytes = bytes
+    }
   }
 
   /// The snapshots and size of one session.
@@ -39,6 +47,13 @@ public struct StorageStatistics: Sendable {
     public var seconds: Int
     /// How many entries were recorded in it.
     public var entries: Int64
+
+    /// Creates an interval's count.
+    package init(start: Date, seconds: Int, entries: Int64) {
+      self.start = start
+      self.seconds = seconds
+      self.entries = entries
+    }
   }
 
   /// The bytes of the database file: its page count times its page size.
@@ -55,4 +70,39 @@ public struct StorageStatistics: Sendable {
   public var sessions: [Session]
   /// Entries per interval over the whole history, oldest first, with empty intervals left out.
   public var activity: [Activity]
+
+  /// Creates statistics.
+  package init(
+    fileBytes: Int64, walBytes: Int64?, pageSize: Int, freePages: Int, objects: [Object],
+    sessions: [Session], activity: [Activity]
+  ) {
+    self.fileBytes = fileBytes
+    self.walBytes = walBytes
+    self.pageSize = pageSize
+    self.freePages = freePages
+    self.objects = objects
+    self.sessions = sessions
+    self.activity = activity
+  }
+}
+
+extension StorageStatistics.Session {
+  /// The figures of the sessions listed, from their snapshots' sequences (by session) and
+  /// sizes: the latest snapshot and the longest run of entries a restore may replay.
+  package static func figures(
+    _ listed: [SessionInfo],
+    snapshots: [SessionID: [Int64]],
+    sizes: [SessionID: SessionSize]
+  ) -> [StorageStatistics.Session] {
+    listed.map { info in
+      let sequences = snapshots[info.id] ?? []
+      var largestGap: Int64 = 0
+      for (a, b) in zip(sequences, sequences.dropFirst()) { largestGap = max(largestGap, b - a) }
+      if let latest = sequences.last { largestGap = max(largestGap, info.headSequence - latest) }
+      return .init(
+        id: info.id, entries: Int64(info.entryCount), headSequence: info.headSequence,
+        size: sizes[info.id] ?? .zero, latestSnapshot: sequences.last,
+        largestSnapshotGap: largestGap)
+    }
+  }
 }

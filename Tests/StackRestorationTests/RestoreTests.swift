@@ -167,15 +167,18 @@ final class RestoreTests: XCTestCase {
   }
 
   func testRestoringPastTheHeadIsAClearError() async throws {
-    let test = try TestJournal.inMemory()
-    _ = try RecordingStore.open(
-      session: "short", journal: test.journal, initialState: RootFeature.State()
-    ) {
-      RootFeature()
-    }
-    XCTAssertThrowsError(try replayer(test.journal).restore(session: "short", at: .sequence(3))) {
-      XCTAssertEqual(
-        "\($0)", "Session 'short' has sequences 0…0; 3 is not one of them.")
+    for test in try Backends.all() {
+      _ = try RecordingStore.open(
+        session: "short", journal: test.journal, initialState: RootFeature.State()
+      ) {
+        RootFeature()
+      }
+      XCTAssertThrowsError(
+        try replayer(test.journal).restore(session: "short", at: .sequence(3)), test.name
+      ) {
+        XCTAssertEqual(
+          "\($0)", "Session 'short' has sequences 0…0; 3 is not one of them.", test.name)
+      }
     }
   }
 

@@ -147,7 +147,7 @@ final class StackTrackerTests: StorageTestCase {
   }
 
   func testADeltaThatDoesNotFitTheRowsIsRefusedAndWritesNothing() throws {
-    try forEachStorage { journal, storage in
+    try forEachBackend { journal, storage in
       var root = Root()
       root.tabA.append(.home)
       _ = try journal.createSession("s", initial: try StateEncoding.encode(root), version: 1)

@@ -213,6 +213,9 @@ extension StackJournalTool {
       }
       print()
       print(isPostgres ? "Explore the journal:" : "Explore the file:")
+      if isPostgres, URLComponents(string: path)?.password != nil {
+        print("  (the URLs below leave the password out: give it with PGPASSWORD)")
+      }
       for command in commands { print("  \(command)") }
     }
 

@@ -156,7 +156,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "stackjournal-recorder",
-      dependencies: ["StackJournalDemo", "StackRestoration", "StackStorage"]
+      dependencies: [
+        "StackJournalDemo", "StackRestoration", "StackStorage", "StackStoragePostgres",
+      ]
     ),
     .testTarget(
       name: "StackNavigationTests",
@@ -201,6 +203,8 @@ let package = Package(
       dependencies: [
         "StackStoragePostgres", "StackStorage", "StackJournalTestSupport",
         "StackJournalPostgresMigrations", "StackRestoration", "StackJournalDemo",
+        // The process tests run the recorder.
+        "stackjournal-recorder",
         .product(
           name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
       ]

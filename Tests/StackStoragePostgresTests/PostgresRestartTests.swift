@@ -118,42 +118,4 @@
     }
   }
 
-  /// A command run on a thread of its own with `posix_spawn` and `waitpid`, so the test goes on
-  /// while it runs. (Foundation's `Process.waitUntilExit()` was seen to hang here on a child that
-  /// had already exited, with the connection pool's threads running.)
-  private final class BackgroundCommand: @unchecked Sendable {
-    private let finished = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var status: Int32?
-
-    init(_ arguments: [String]) throws {
-      var pid: pid_t = 0
-      let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-      defer { argv.forEach { free($0) } }
-      let spawned = posix_spawn(&pid, arguments[0], nil, nil, argv, environ)
-      guard spawned == 0 else {
-        throw StorageError(
-          code: .database, message: "could not start \(arguments): errno \(spawned)")
-      }
-      let child = pid
-      Thread.detachNewThread { [self] in
-        var raw: Int32 = 0
-        while waitpid(child, &raw, 0) == -1 && errno == EINTR {}
-        // The exit status when the command exited, otherwise 128 + the signal that ended it.
-        let code = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
-        lock.withLock { status = code }
-        finished.signal()
-      }
-    }
-
-    var isFinished: Bool { lock.withLock { status != nil } }
-
-    /// Waits for the command and returns its exit status.
-    func wait() -> Int32 {
-      if let status = lock.withLock({ status }) { return status }
-      finished.wait()
-      finished.signal()
-      return lock.withLock { status ?? -1 }
-    }
-  }
 #endif

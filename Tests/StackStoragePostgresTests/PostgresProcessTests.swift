@@ -1,0 +1,178 @@
+#if PostgreSQL
+  import Foundation
+  #if canImport(Glibc)
+    import Glibc
+  #endif
+  import StackJournalDemo
+  import StackJournalTestSupport
+  import StackRestoration
+  import StackStorage
+  import XCTest
+
+  @testable import StackStoragePostgres
+
+  /// Several OS processes (`stackjournal-recorder`) writing into one PostgreSQL database at
+  /// once: each recording its own session, two racing on one; killed with SIGKILL, and with the
+  /// server restarted at once under them. Afterwards every acknowledged action is there, with
+  /// no gap and no duplicate, and every session verifies.
+  final class PostgresProcessTests: PostgresTestCase {
+    private var directory: TemporaryDirectory!
+    private var recorder: String!
+
+    override func setUpWithError() throws {
+      try super.setUpWithError()
+      directory = try TemporaryDirectory(prefix: "PostgresProcessTests")
+      recorder = try builtExecutable("stackjournal-recorder").path
+    }
+
+    override func tearDown() {
+      directory?.remove()
+      super.tearDown()
+    }
+
+    /// The numbers of the output file's lines that start with `prefix`.
+    private func numbers(_ file: String, _ prefix: String) -> [Int64] {
+      let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+      return text.split(separator: "\n").compactMap { line in
+        line.hasPrefix(prefix + " ") ? Int64(line.dropFirst(prefix.count + 1)) : nil
+      }
+    }
+
+    /// Waits until every file has at least `count` acknowledged actions (at most 60 s).
+    private func waitForAcknowledged(_ files: [String], count: Int) {
+      let deadline = Date().addingTimeInterval(60)
+      while Date() < deadline, files.contains(where: { numbers($0, "acknowledged").count < count })
+      {
+        usleep(20_000)
+      }
+    }
+
+    /// Checks a recorded session: its journal holds 1…head with no gap or duplicate, every
+    /// acknowledged sequence is at or below the head, and it verifies (rows and replay).
+    private func assertSound(
+      _ session: SessionID, in journal: PostgresJournal, acknowledged: Int64,
+      _ message: String
+    ) async throws {
+      let head = try journal.headSequence(session: session)
+      XCTAssertGreaterThanOrEqual(head, acknowledged, "\(message): an acknowledged action is lost")
+      let shape = try await execute([
+        "SELECT count(*)::text || ' ' || count(DISTINCT sequence)::text || ' ' || "
+          + "coalesce(min(sequence), 0)::text || ' ' || coalesce(max(sequence), 0)::text "
+          + "FROM \(location.schema).journal WHERE session = '\(session.rawValue)'"
+      ])
+      XCTAssertEqual(shape, [["\(head) \(head) \(head > 0 ? 1 : 0) \(head)"]], message)
+      let storage = try journal.verifyStorage(session: session, maxProblemsPerSession: 5)
+      XCTAssertTrue(storage.isClean, "\(message): \(storage.sessions.flatMap(\.problems))")
+    }
+
+    func testSeveralProcessesRecordAtOnceAndTwoRaceOnOneSession() async throws {
+      let journal = try PostgresJournal(url: url)
+      let empty = EncodedState(json: Data("{}".utf8), stacks: [])
+      _ = try journal.createSession("shared", initial: empty, version: 1)
+      let recorders = try (1...4).map { number in
+        try BackgroundCommand(
+          [recorder, url, "recorder-\(number)", "\(number)"],
+          output: directory.path("recorder-\(number).out"))
+      }
+      let racers = try (1...2).map { number in
+        try BackgroundCommand(
+          [recorder, "--race", url, "shared", "300"], output: directory.path("race-\(number).out"))
+      }
+      let racerStatus = racers.map { $0.wait() }
+      waitForAcknowledged((1...4).map { directory.path("recorder-\($0).out") }, count: 20)
+      recorders.forEach { $0.kill() }
+      XCTAssertEqual(racerStatus, [0, 0], "both racers ran to the end")
+      XCTAssertEqual(recorders.map { $0.wait() }, [137, 137, 137, 137], "killed by SIGKILL")
+
+      // The race: each sequence was won by exactly one process, and a lost append lost to the
+      // other one.
+      let won = (1...2).map { Set(numbers(directory.path("race-\($0).out"), "won")) }
+      let lost = (1...2).map { numbers(directory.path("race-\($0).out"), "lost") }
+      XCTAssertTrue(won[0].isDisjoint(with: won[1]), "no sequence won twice")
+      XCTAssertEqual(won[0].union(won[1]), Set(1...300), "every sequence won once")
+      XCTAssertTrue(lost[0].allSatisfy(won[1].contains), "racer 1 lost only to racer 2")
+      XCTAssertTrue(lost[1].allSatisfy(won[0].contains), "racer 2 lost only to racer 1")
+      XCTAssertFalse(won[0].isEmpty || won[1].isEmpty, "both racers wrote")
+      print("race: \(won[0].count) + \(won[1].count) won, \(lost[0].count + lost[1].count) lost")
+      XCTAssertEqual(try journal.headSequence(session: "shared"), 300)
+      try await assertSound("shared", in: journal, acknowledged: 300, "the raced session")
+
+      for number in 1...4 {
+        let session = SessionID("recorder-\(number)")
+        let acknowledged = numbers(directory.path("recorder-\(number).out"), "acknowledged")
+        XCTAssertGreaterThanOrEqual(acknowledged.count, 20, "recorder \(number) made progress")
+        try await assertSound(
+          session, in: journal, acknowledged: acknowledged.max() ?? 0, "recorder \(number)")
+      }
+      XCTAssertTrue(try journal.verifyStorage(session: nil, maxProblemsPerSession: 5).isClean)
+      // A killed recorder's session reopens where it was and records on.
+      let store = try RecordingStore.open(
+        session: "recorder-1", journal: journal, initialState: DemoScript.deepLink
+      ) { RootFeature() }
+      let head = store.sequence
+      try await store.send(.pushCounterTapped(count: 1)).finish()
+      XCTAssertEqual(store.sequence, head + 1)
+      XCTAssertTrue(
+        try Replayer(journal: journal) { RootFeature() }.verify(session: "recorder-1").isClean)
+    }
+
+    func testKillsAndAnImmediateServerRestartLoseNothingAcknowledged() async throws {
+      guard ProcessInfo.processInfo.environment["STACKJOURNAL_TEST_POSTGRES_RESTART"] == "1" else {
+        print("skipped: \(name): set STACKJOURNAL_TEST_POSTGRES_RESTART=1 to let it restart the "
+          + "server of scripts/postgres.sh")
+        throw XCTSkip("STACKJOURNAL_TEST_POSTGRES_RESTART is not 1")
+      }
+      let script = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("scripts/postgres.sh").path
+      _ = try PostgresJournal(url: url)
+      var generator = SeededGenerator(seed: 99)
+      var acknowledged: [Int64] = [0, 0, 0]
+      for round in 0..<3 {
+        let files = (0..<3).map { directory.path("round-\(round)-\($0).out") }
+        let recorders = try (0..<3).map { number in
+          try BackgroundCommand(
+            [recorder, url, "killed-\(number)", "\(round * 10 + number + 1)"],
+            output: files[number])
+        }
+        waitForAcknowledged(files, count: 10)
+        if round == 1 {
+          // The server restarts at once (no checkpoint, as after a crash) under the writers:
+          // their calls in flight fail and they exit; what they acknowledged must stay.
+          let restart = try BackgroundCommand(["/bin/bash", script, "restart"])
+          XCTAssertEqual(restart.wait(), 0, "the server restarted")
+        } else {
+          usleep(UInt32.random(in: 20_000...300_000, using: &generator))
+        }
+        recorders.forEach { $0.kill() }
+        let statuses = recorders.map { $0.wait() }
+        for (number, status) in statuses.enumerated() {
+          // Killed (137), or, after the restart, ended by the broken connection (1).
+          XCTAssertTrue(status == 137 || (round == 1 && status == 1), "round \(round): \(status)")
+          acknowledged[number] = max(
+            acknowledged[number], numbers(files[number], "acknowledged").max() ?? 0)
+        }
+        print("kill round \(round): exit statuses \(statuses), acknowledged \(acknowledged)")
+        let journal = try reopenOnceTheServerAnswers()
+        for number in 0..<3 {
+          try await assertSound(
+            SessionID("killed-\(number)"), in: journal, acknowledged: acknowledged[number],
+            "round \(round), recorder \(number)")
+        }
+      }
+    }
+
+    /// Opens the journal, waiting up to 60 s for the server to accept connections again.
+    private func reopenOnceTheServerAnswers() throws -> PostgresJournal {
+      let deadline = Date().addingTimeInterval(60)
+      while true {
+        do {
+          return try PostgresJournal(url: url)
+        } catch let error as StorageError where Date() < deadline {
+          _ = error
+          usleep(200_000)
+        }
+      }
+    }
+  }
+#endif

@@ -42,7 +42,7 @@ extension StackJournalCommand {
     /// Writes the export.
     public func run() async throws {
       try await reportingErrors {
-        let journal = try database.openSQLiteReadOnly(command: "export")
+        let journal = try database.openReadOnly()
         let session = sessionArgument.id
         _ = try journal.requireSession(session)
         let header: SessionExportHeader

@@ -2,6 +2,10 @@ import ArgumentParser
 import Foundation
 import StackStorage
 
+#if PostgreSQL
+  import StackStoragePostgres
+#endif
+
 extension StackJournalCommand {
   /// `stackjournal import FILE`: a session export into a new session, all or nothing.
   public struct Import: AsyncParsableCommand {
@@ -55,13 +59,10 @@ extension StackJournalCommand {
     public func run() async throws {
       try await reportingErrors {
         let path = database.path
-        if DatabaseOptions.isPostgresURL(path) { try database.requireFile(command: "import") }
         let export = try SessionExportFile.read(path: file)
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        if exists { try database.requireFile() }
-        // The verdict is reached read-only; the file is opened for writing only to import.
-        let target = try exists ? SessionImporter().target(database.openSQLiteReadOnly()) : .newFile
+        let destination = try ImportDestination(database)
+        // The verdict is reached read-only; the journal is opened for writing only to import.
+        let target = try destination.target()
         let id = newSession.map(SessionID.init(rawValue:))
         let verdict = export.verdict(into: target, as: id, payloadVersion: payloadVersion)
         let session = id ?? export.header.session
@@ -75,10 +76,7 @@ extension StackJournalCommand {
         }
         var result: ImportResult?
         if !dryRun {
-          result =
-            try exists
-            ? SessionImporter().importSession(export, as: id, into: database.openForWriting())
-            : SessionImporter().importSessionIntoNewJournal(export, as: id, at: path)
+          result = try destination.importSession(export, as: id)
         }
         let out = Terminal.standardOutput
         defer { out.flush() }
@@ -86,7 +84,7 @@ extension StackJournalCommand {
         if output.json {
           out.rawLine(
             JSONValue.object([
-              ("file", .string(file)), ("database", .string(path)),
+              ("file", .string(file)), ("database", .string(destination.place)),
               ("session", .string(session.rawValue)),
               ("sourceSession", .string(header.session.rawValue)),
               ("formatVersion", .int(header.formatVersion)),
@@ -128,10 +126,77 @@ extension StackJournalCommand {
           out.line("Dry run: nothing was written.")
         } else if let result {
           out.line(
-            "Imported as session \(result.session) into \(path): \(result.entries) entries, "
+            "Imported as session \(result.session) into \(destination.place): \(result.entries) "
+              + "entries, "
               + "\(result.snapshots) snapshots, head \(result.headSequence); it re-verified clean.")
         }
       }
     }
   }
+}
+
+/// Where `import` writes: an SQLite file (existing, or created by the import) or, in a build
+/// with the `PostgreSQL` trait, a PostgreSQL database, whose journal schema is created there
+/// when missing.
+struct ImportDestination {
+  let database: DatabaseOptions
+  /// The file, or the server's URL without its password.
+  let place: String
+  private let fileExists: Bool
+
+  init(_ database: DatabaseOptions) throws {
+    self.database = database
+    if DatabaseOptions.isPostgresURL(database.path) {
+      #if PostgreSQL
+        place = try PostgresLocation(url: database.path).description
+        fileExists = false
+      #else
+        throw DatabaseOptions.noPostgresSupport
+      #endif
+    } else {
+      place = database.path
+      var isDirectory: ObjCBool = false
+      fileExists = FileManager.default.fileExists(atPath: database.path, isDirectory: &isDirectory)
+      if fileExists { try database.requireFile() }
+    }
+  }
+
+  /// What the destination tells the verdict.
+  func target() throws -> ImportTarget {
+    #if PostgreSQL
+      if DatabaseOptions.isPostgresURL(database.path) {
+        // Read-only: a database without the journal's schema is not given one by a dry run
+        // or a refusal.
+        let plan = try PostgresJournal.pendingMigrations(url: database.path)
+        if plan.current == 0 {
+          return ImportTarget(
+            schemaVersion: plan.target, payloadVersion: nil, existingSessions: [],
+            comparesSchemaVersions: false)
+        }
+        return try PostgresJournal(
+          url: database.path, options: .init(readOnly: true, maximumConnections: 2)
+        ).importTarget()
+      }
+    #endif
+    return fileExists ? try SessionImporter().target(database.openSQLiteReadOnly()) : .newFile
+  }
+
+  /// Imports the checked file.
+  func importSession(_ export: SessionExportFile, as id: SessionID?) throws -> ImportResult {
+    #if PostgreSQL
+      if DatabaseOptions.isPostgresURL(database.path) {
+        return try postgres().importSession(export, as: id)
+      }
+    #endif
+    return fileExists
+      ? try SessionImporter().importSession(export, as: id, into: database.openForWriting())
+      : try SessionImporter().importSessionIntoNewJournal(export, as: id, at: database.path)
+  }
+
+  #if PostgreSQL
+    /// The PostgreSQL journal, its schema created or migrated when needed.
+    private func postgres() throws -> PostgresJournal {
+      try PostgresJournal(url: database.path, options: .init(maximumConnections: 2))
+    }
+  #endif
 }

@@ -51,7 +51,7 @@
     /// Checks one session as of its head when the check starts: the head and its stack rows
     /// are read in one statement, then the snapshots and entries up to that head, which later
     /// appends do not change.
-    private func verifySession(_ session: SessionID, maxProblems: Int) throws
+    func verifySession(_ session: SessionID, maxProblems: Int) throws
       -> SessionVerification
     {
       let (head, stacks) = try loadHeadStacks(session)

@@ -220,14 +220,96 @@ final class PostgresCommandTests: CLITestCase {
     XCTAssertFalse(commands.joined().contains(":stackjournal@"), "no password in \(commands)")
   }
 
-  func testCommandsThatNeedAFileSayItInOneLine() throws {
-    _ = try recordBoth(actions: 0)
-    for command in [
-      ["export", "same"], ["import", "x.ndjson"],
-    ] {
-      assertOneLineError(
-        try runCLI(command + ["--db", url]), contains: "SQLite journal files only so far")
+  func testExportAndImportMoveASessionBetweenBackends() throws {
+    // A compacted session in a file: its history starts at its oldest kept snapshot.
+    let source = directory.path("source.sqlite")
+    XCTAssertEqual(
+      try runCLI([
+        "demo", "--db", source, "--session", "moved", "--actions", "40",
+        "--snapshot-interval", "7",
+      ]).status, 0)
+    XCTAssertEqual(
+      try runCLI(["compact", "moved", "--keep-snapshots", "3", "--db", source]).status, 0)
+    let fromFile = directory.path("from-file.ndjson")
+    XCTAssertEqual(try runCLI(["export", "moved", "--db", source, "-o", fromFile]).status, 0)
+
+    // A dry run into a database without the journal's schema creates nothing.
+    let dryRun = try runCLI(["import", fromFile, "--db", url, "--dry-run"])
+    XCTAssertEqual(dryRun.status, 0, dryRun.stderr)
+    assertOneLineError(
+      try runCLI(["sessions", "--db", url]), contains: "There is no StackJournal journal")
+    let imported = try runCLI(["import", fromFile, "--db", url, "--json"])
+    XCTAssertEqual(imported.status, 0, imported.stderr)
+    XCTAssertEqual(try imported.jsonObject()["imported"] as? Bool, true)
+    XCTAssertEqual(
+      try imported.jsonObject()["database"] as? String, Self.withoutPassword(url))
+
+    // Exported again from PostgreSQL: the same lines; the header differs in its time and the
+    // source's schema version only.
+    let fromPostgres = directory.path("from-postgres.ndjson")
+    XCTAssertEqual(try runCLI(["export", "moved", "--db", url, "-o", fromPostgres]).status, 0)
+    let a = try String(contentsOfFile: fromFile, encoding: .utf8).split(separator: "\n")
+    let b = try String(contentsOfFile: fromPostgres, encoding: .utf8).split(separator: "\n")
+    XCTAssertEqual(Array(a.dropFirst()), Array(b.dropFirst()))
+    XCTAssertGreaterThan(a.count, 10)
+    func header(_ line: Substring) throws -> String {
+      var object = try XCTUnwrap(
+        JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      object["exportedAt"] = nil
+      object["schemaVersion"] = nil
+      return try Self.canonical(object)
     }
+    XCTAssertEqual(try header(a[0]), try header(b[0]))
+
+    // The stacks at every kept sequence read the same from both.
+    let shown = try runCLI(["show", "moved", "--json", "--db", url]).jsonObject()
+    let head = try XCTUnwrap(shown["sequence"] as? Int)
+    let sessions = try runCLI(["sessions", "--json", "--db", url]).jsonObject()
+    let listed = try XCTUnwrap((sessions["sessions"] as? [[String: Any]])?.first)
+    let base = head - (listed["entries"] as? Int ?? 0)
+    XCTAssertGreaterThan(base, 0, "the session was compacted")
+    for sequence in base...head {
+      let arguments = ["show", "moved", "--at", String(sequence), "--json"]
+      XCTAssertEqual(try timeless(arguments, db: source), try timeless(arguments, db: url))
+    }
+    XCTAssertEqual(try runCLI(["verify", "--db", url]).status, 0)
+
+    // And back into a new file, under another name.
+    let back = directory.path("back.sqlite")
+    XCTAssertEqual(
+      try runCLI(["import", fromPostgres, "--db", back, "--as", "returned"]).status, 0)
+    let again = directory.path("again.ndjson")
+    XCTAssertEqual(try runCLI(["export", "returned", "--db", back, "-o", again]).status, 0)
+    let c = try String(contentsOfFile: again, encoding: .utf8).split(separator: "\n")
+    XCTAssertEqual(Array(a.dropFirst()), Array(c.dropFirst()))
+  }
+
+  func testARefusedImportIntoPostgreSQLWritesNothing() throws {
+    let source = directory.path("source.sqlite")
+    XCTAssertEqual(
+      try runCLI(["demo", "--db", source, "--session", "s", "--actions", "10"]).status, 0)
+    let file = directory.path("s.ndjson")
+    XCTAssertEqual(try runCLI(["export", "s", "--db", source, "-o", file]).status, 0)
+    XCTAssertEqual(try runCLI(["import", file, "--db", url]).status, 0)
+    func listing() throws -> String {
+      try timeless(["sessions", "--json"], db: url)
+    }
+    let before = try listing()
+    assertOneLineError(
+      try runCLI(["import", file, "--db", url]), contains: "already exists in the target")
+    // A file cut short, and one whose delta was edited, are refused before anything is written.
+    var lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+    let cut = directory.path("cut.ndjson")
+    try (lines.dropLast().joined(separator: "\n") + "\n").write(
+      toFile: cut, atomically: true, encoding: .utf8)
+    assertOneLineError(try runCLI(["import", cut, "--db", url, "--as", "t"]), contains: "cut")
+    let index = try XCTUnwrap(lines.firstIndex { $0.contains(#""popped":[]"#) })
+    lines[index] = Substring(lines[index].replacingOccurrences(of: #""popped":[]"#, with: #""popped":[77]"#))
+    let edited = directory.path("edited.ndjson")
+    try (lines.joined(separator: "\n") + "\n").write(
+      toFile: edited, atomically: true, encoding: .utf8)
+    XCTAssertNotEqual(try runCLI(["import", edited, "--db", url, "--as", "u"]).status, 0)
+    XCTAssertEqual(try listing(), before, "nothing was imported")
   }
 
   func testInspectionWritesNothingAndRefusesAnEmptyDatabase() throws {

@@ -43,3 +43,16 @@ public struct SessionExportFile: Sendable {
       path: path, header: header, payloadVersions: versions, lineCount: reader.lineNumber)
   }
 }
+
+extension SessionExportFile {
+  /// Reads the file's lines again, checking them as ``read(path:)`` did (a file that changed
+  /// since is refused), and returns the stacks at the session's head.
+  package func readLines(_ body: (SessionExportLine) throws -> Void) throws -> [StackRecord] {
+    var reader = try SessionExportReader(path: path)
+    defer { reader.close() }
+    guard try reader.header() == header else {
+      throw reader.malformed("changed since the file was checked")
+    }
+    return try reader.forEachLine(header, body)
+  }
+}

@@ -64,3 +64,19 @@ extension SessionExportHeader {
       + "\"entries\":\(entryCount),\"snapshots\":\(snapshotCount)}\n"
   }
 }
+
+extension SessionExportHeader {
+  /// Creates the header of an export written now in this build's format.
+  package init(
+    schemaVersion: Int, session: SessionID, createdAt: Date, metadata: String?,
+    forkedFrom: SessionID?, forkedAt: Int64?, headSequence: Int64, baseSequence: Int64,
+    entryCount: Int64, snapshotCount: Int, payloadVersions: ClosedRange<Int>?
+  ) {
+    self.init(
+      formatVersion: Self.currentFormatVersion, schemaVersion: schemaVersion,
+      exportedAt: Timestamp.rounded(Date()), session: session, createdAt: createdAt,
+      metadata: metadata, forkedFrom: forkedFrom, forkedAt: forkedAt,
+      headSequence: headSequence, baseSequence: baseSequence, entryCount: entryCount,
+      snapshotCount: snapshotCount, payloadVersions: payloadVersions)
+  }
+}

@@ -30,58 +30,39 @@ public struct SessionExporter: Sendable {
   /// ``SessionImporter/importSession(_:as:into:)`` refuses.
   public func export(
     _ session: SessionID,
-    of journal: SQLiteJournal,
+    of journal: any InspectableJournal,
     write: (Data) throws -> Void
   ) throws -> SessionExportHeader {
-    let path = journal.path
-    let check = try journal.read("checking session \(session) before exporting it") { db in
-      try JournalVerifier(maxProblemsPerSession: 1).verifySession(session, of: journal, db)
+    guard let source = journal as? any SessionExportSource else {
+      throw StorageError(
+        code: .invalidData,
+        message: "\(type(of: journal)) cannot export sessions; nothing was exported.")
     }
-    if let problem = check.problems.first {
+    if let problem = try source.exportCheck(session).problems.first {
       throw StorageError(
         code: .invalidData,
         message: "Session \(session) does not verify (\(problem.kind): \(problem)), so an export "
           + "of it would be a file `import` refuses; nothing was exported. Run `stackjournal "
-          + "verify --db \(path ?? "PATH")` to see every problem.",
-        path: path)
+          + "verify --db \(journal.locationDescription)` to see every problem.",
+        path: journal is SQLiteJournal ? journal.locationDescription : nil)
     }
-    let header = try journal.read("exporting session \(session)") { db in
-      try Self.header(session, of: journal, db)
-    }
+    let header = try source.exportHeader(session)
     try write(Data(header.line.utf8))
     var cursor = header.baseSequence - 1
     while cursor < header.headSequence {
-      let (snapshots, entries) = try journal.read("exporting session \(session)") { db in
-        let entries = try EntryRecord.fetchAll(
-          db.cachedStatement(
-            sql: "SELECT \(EntryRecord.columns) FROM journal "
-              + "WHERE session = ? AND sequence > ? AND sequence <= ? ORDER BY sequence LIMIT ?"),
-          arguments: [session.rawValue, cursor, header.headSequence, pageSize])
-        let last = entries.last?.sequence ?? header.headSequence
-        let snapshots = try SnapshotRecord.fetchAll(
-          db.cachedStatement(
-            sql: "SELECT \(SnapshotRecord.columns) FROM snapshots "
-              + "WHERE session = ? AND sequence > ? AND sequence <= ? ORDER BY sequence"),
-          arguments: [session.rawValue, cursor, last])
-        return (snapshots, entries)
-      }
+      let (snapshots, entries) = try source.exportPage(
+        session, after: cursor, through: header.headSequence, limit: pageSize)
       var pending = snapshots[...]
       func flushSnapshots(through sequence: Int64) throws {
         while let snapshot = pending.first, snapshot.sequence <= sequence {
           pending = pending.dropFirst()
-          let line = SessionExportLine.snapshot(
-            sequence: snapshot.sequence, version: snapshot.version,
-            recordedAt: snapshot.recordedAt, state: snapshot.state, stacks: snapshot.stacks)
-          try write(Data(line.text.utf8))
+          try write(Data(snapshot.line.text.utf8))
         }
       }
       try flushSnapshots(through: cursor)
       for entry in entries {
         try flushSnapshots(through: entry.sequence - 1)
-        let line = SessionExportLine.entry(
-          sequence: entry.sequence, recordedAt: entry.recordedAt, type: entry.type,
-          version: entry.version, payload: entry.payload, delta: entry.delta)
-        try write(Data(line.text.utf8))
+        try write(Data(entry.line.text.utf8))
         cursor = entry.sequence
       }
       try flushSnapshots(through: entries.isEmpty ? header.headSequence : cursor)
@@ -89,9 +70,83 @@ public struct SessionExporter: Sendable {
     }
     return header
   }
+}
 
+/// What ``SessionExporter`` reads from a backend, as stored.
+package protocol SessionExportSource {
+  /// The session's rows checked as ``JournalVerifier`` checks them (one problem is enough).
+  func exportCheck(_ session: SessionID) throws -> SessionVerification
+  /// The export's header: the session, its head, its oldest snapshot, its row counts and
+  /// payload versions.
+  func exportHeader(_ session: SessionID) throws -> SessionExportHeader
+  /// The entries after `after` through `through`, at most `limit`, and the snapshots after
+  /// `after` through the last of those entries (through `through` when there is none).
+  func exportPage(_ session: SessionID, after: Int64, through: Int64, limit: Int) throws
+    -> (snapshots: [ExportRow], entries: [ExportRow])
+}
+
+/// A stored row as an export line.
+package struct ExportRow: Sendable {
+  package var sequence: Int64
+  package var line: SessionExportLine
+
+  package init(sequence: Int64, line: SessionExportLine) {
+    self.sequence = sequence
+    self.line = line
+  }
+}
+
+extension SQLiteJournal: SessionExportSource {
+  package func exportCheck(_ session: SessionID) throws -> SessionVerification {
+    try read("checking session \(session) before exporting it") { db in
+      try JournalVerifier(maxProblemsPerSession: 1).verifySession(session, of: self, db)
+    }
+  }
+
+  package func exportHeader(_ session: SessionID) throws -> SessionExportHeader {
+    try read("exporting session \(session)") { db in
+      try SessionExporter.header(session, of: self, db)
+    }
+  }
+
+  package func exportPage(_ session: SessionID, after: Int64, through: Int64, limit: Int) throws
+    -> (snapshots: [ExportRow], entries: [ExportRow])
+  {
+    try read("exporting session \(session)") { db in
+      let entries = try EntryRecord.fetchAll(
+        db.cachedStatement(
+          sql: "SELECT \(EntryRecord.columns) FROM journal "
+            + "WHERE session = ? AND sequence > ? AND sequence <= ? ORDER BY sequence LIMIT ?"),
+        arguments: [session.rawValue, after, through, limit])
+      let last = entries.last?.sequence ?? through
+      let snapshots = try SnapshotRecord.fetchAll(
+        db.cachedStatement(
+          sql: "SELECT \(SnapshotRecord.columns) FROM snapshots "
+            + "WHERE session = ? AND sequence > ? AND sequence <= ? ORDER BY sequence"),
+        arguments: [session.rawValue, after, last])
+      return (
+        snapshots.map {
+          ExportRow(
+            sequence: $0.sequence,
+            line: .snapshot(
+              sequence: $0.sequence, version: $0.version, recordedAt: $0.recordedAt,
+              state: $0.state, stacks: $0.stacks))
+        },
+        entries.map {
+          ExportRow(
+            sequence: $0.sequence,
+            line: .entry(
+              sequence: $0.sequence, recordedAt: $0.recordedAt, type: $0.type,
+              version: $0.version, payload: $0.payload, delta: $0.delta))
+        }
+      )
+    }
+  }
+}
+
+extension SessionExporter {
   /// The header of the session's export, read through `db`.
-  private static func header(
+  fileprivate static func header(
     _ session: SessionID,
     of journal: SQLiteJournal,
     _ db: Database

@@ -10,4 +10,12 @@ public struct ImportResult: Sendable {
   public var snapshots: Int
   /// Its head sequence.
   public var headSequence: Int64
+
+  /// Creates a result.
+  package init(session: SessionID, entries: Int64, snapshots: Int, headSequence: Int64) {
+    self.session = session
+    self.entries = entries
+    self.snapshots = snapshots
+    self.headSequence = headSequence
+  }
 }

@@ -10,11 +10,20 @@ public struct ImportTarget: Sendable {
   /// Whether a session with the identifier an import would use exists already.
   public var existingSessions: Set<SessionID>
 
+  /// Whether an export's schema version (an SQLite file's, as exports record it) can be
+  /// compared with ``schemaVersion``: `false` for a PostgreSQL journal, whose schema versions
+  /// count its own migrations. The export format is the same for both.
+  public var comparesSchemaVersions: Bool
+
   /// Creates a target from what a journal tells.
-  public init(schemaVersion: Int, payloadVersion: Int?, existingSessions: Set<SessionID>) {
+  public init(
+    schemaVersion: Int, payloadVersion: Int?, existingSessions: Set<SessionID>,
+    comparesSchemaVersions: Bool = true
+  ) {
     self.schemaVersion = schemaVersion
     self.payloadVersion = payloadVersion
     self.existingSessions = existingSessions
+    self.comparesSchemaVersions = comparesSchemaVersions
   }
 
   /// The target of an import into a file that does not exist yet.

@@ -66,7 +66,9 @@ extension SessionExportFile {
             + "identifier (--as NEW-ID)"
         ))
     }
-    if header.schemaVersion > SQLiteJournal.latestSchemaVersion {
+    if !target.comparesSchemaVersions {
+      // The versions of two backends' schemas do not compare; the line format is the same.
+    } else if header.schemaVersion > SQLiteJournal.latestSchemaVersion {
       reasons.append(
         (
           .risky,

@@ -18,34 +18,13 @@
       let location = try PostgresLocation(url: url)
       var readOnly = options
       readOnly.readOnly = true
-      let configuration = connectionConfiguration(location, readOnly)
-      let outcome = BlockingBridge().wait(
-        timeout: options.connectTimeout + options.operationTimeout
-      ) {
-        let connection = try await PostgresConnection.connect(
-          configuration: configuration, id: 0, logger: Logger(label: "StackStoragePostgres"))
-        do {
-          let state = try await PostgresSchemaMigrator.check(connection, location)
-          try? await connection.close()
-          return state.version
-        } catch {
-          try? await connection.close()
-          throw error
-        }
+      let version = try withConnection(
+        location, readOnly, doing: "reading the journal's schema"
+      ) { connection in
+        try await PostgresSchemaMigrator.check(connection, location).version
       }
-      switch outcome {
-      case .success(let version)?:
-        let pending = PostgresMigration.all.dropFirst(version).map(\.name)
-        return (version, PostgresMigration.latestVersion, pending)
-      case .failure(let error)?:
-        throw StorageError(postgres: error, location, doing: "reading the journal's schema")
-      case nil:
-        throw StorageError(
-          code: .timedOut,
-          message: "PostgreSQL at \(location.description) did not answer within "
-            + "\(options.connectTimeout + options.operationTimeout) while reading the journal's "
-            + "schema. Check that the server is up and reachable.")
-      }
+      let pending = PostgresMigration.all.dropFirst(version).map(\.name)
+      return (version, PostgresMigration.latestVersion, pending)
     }
   }
 #endif

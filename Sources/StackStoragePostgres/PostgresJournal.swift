@@ -64,33 +64,11 @@
         currentVersion: options.payloadVersion, upcasters: options.upcasters)
       let bridge = BlockingBridge()
       self.bridge = bridge
-      let connectionConfiguration = Self.connectionConfiguration(location, options)
       let migrate = options.migrate && !options.readOnly
-      let outcome = bridge.wait(timeout: options.connectTimeout + options.operationTimeout) {
-        let connection = try await PostgresConnection.connect(
-          configuration: connectionConfiguration, id: 0,
-          logger: Logger(label: "StackStoragePostgres"))
-        do {
-          let version = try await PostgresSchemaMigrator.prepare(
-            connection, location, migrate: migrate)
-          try? await connection.close()
-          return version
-        } catch {
-          try? await connection.close()
-          throw error
-        }
-      }
-      switch outcome {
-      case .success(let version)?:
-        self.schemaVersion = version
-      case .failure(let error)?:
-        throw StorageError(postgres: error, location, doing: "opening the journal")
-      case nil:
-        throw StorageError(
-          code: .timedOut,
-          message: "PostgreSQL at \(location.description) did not answer within "
-            + "\(options.connectTimeout + options.operationTimeout) while opening the journal. "
-            + "Check that the server is up and reachable.")
+      self.schemaVersion = try Self.withConnection(
+        location, options, bridge: bridge, doing: "opening the journal"
+      ) { connection in
+        try await PostgresSchemaMigrator.prepare(connection, location, migrate: migrate)
       }
       var configuration = PostgresClient.Configuration(
         host: location.host, port: location.port, username: location.user,
@@ -118,6 +96,42 @@
       runTask.cancel()
       let task = runTask
       _ = bridge.wait(timeout: .seconds(10)) { await task.value }
+    }
+
+    /// Runs `body` with a connection of its own, opened for it and closed after, waiting at most
+    /// the connect and operation timeouts; failures become ``StorageError``s naming the server.
+    static func withConnection<T: Sendable>(
+      _ location: PostgresLocation,
+      _ options: Options,
+      bridge: BlockingBridge = BlockingBridge(),
+      doing activity: String,
+      _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) throws -> T {
+      let configuration = connectionConfiguration(location, options)
+      let outcome = bridge.wait(timeout: options.connectTimeout + options.operationTimeout) {
+        let connection = try await PostgresConnection.connect(
+          configuration: configuration, id: 0, logger: Logger(label: "StackStoragePostgres"))
+        do {
+          let result = try await body(connection)
+          try? await connection.close()
+          return result
+        } catch {
+          try? await connection.close()
+          throw error
+        }
+      }
+      switch outcome {
+      case .success(let value)?:
+        return value
+      case .failure(let error)?:
+        throw StorageError(postgres: error, location, doing: activity)
+      case nil:
+        throw StorageError(
+          code: .timedOut,
+          message: "PostgreSQL at \(location.description) did not answer within "
+            + "\(options.connectTimeout + options.operationTimeout) while \(activity). Check "
+            + "that the server is up and reachable.")
+      }
     }
 
     static func startupParameters(_ options: Options) -> [(String, String)] {

@@ -117,14 +117,7 @@
     }
 
     func testKillsAndAnImmediateServerRestartLoseNothingAcknowledged() async throws {
-      guard ProcessInfo.processInfo.environment["STACKJOURNAL_TEST_POSTGRES_RESTART"] == "1" else {
-        print("skipped: \(name): set STACKJOURNAL_TEST_POSTGRES_RESTART=1 to let it restart the "
-          + "server of scripts/postgres.sh")
-        throw XCTSkip("STACKJOURNAL_TEST_POSTGRES_RESTART is not 1")
-      }
-      let script = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("scripts/postgres.sh").path
+      let script = try restartScript()
       _ = try PostgresJournal(url: url)
       var generator = SeededGenerator(seed: 99)
       var acknowledged: [Int64] = [0, 0, 0]

@@ -10,14 +10,7 @@
     /// appends as fast as it can: the call in flight fails with `connectionLost`, the next one
     /// connects again, and every acknowledged sequence is in the journal, with no gap.
     func testAServerRestartUnderAWriterLosesNothingAcknowledged() throws {
-      guard ProcessInfo.processInfo.environment["STACKJOURNAL_TEST_POSTGRES_RESTART"] == "1" else {
-        print("skipped: \(name): set STACKJOURNAL_TEST_POSTGRES_RESTART=1 to let it restart the "
-          + "server of scripts/postgres.sh")
-        throw XCTSkip("STACKJOURNAL_TEST_POSTGRES_RESTART is not 1")
-      }
-      let script = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("scripts/postgres.sh").path
+      let script = try restartScript()
       let journal = try PostgresJournal(
         url: url, options: .init(snapshotInterval: 10, operationTimeout: .seconds(10)))
       let empty = EncodedState(json: Data("{}".utf8), stacks: [])

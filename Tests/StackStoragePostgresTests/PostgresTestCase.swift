@@ -23,6 +23,20 @@
       location = try PostgresLocation(url: url)
     }
 
+    /// The path of `scripts/postgres.sh`, when `STACKJOURNAL_TEST_POSTGRES_RESTART=1` allows the
+    /// test to restart the server it started; otherwise the test is skipped, saying why.
+    func restartScript() throws -> String {
+      guard ProcessInfo.processInfo.environment["STACKJOURNAL_TEST_POSTGRES_RESTART"] == "1" else {
+        print(
+          "skipped: \(name): set STACKJOURNAL_TEST_POSTGRES_RESTART=1 to let it restart the "
+            + "server of scripts/postgres.sh")
+        throw XCTSkip("STACKJOURNAL_TEST_POSTGRES_RESTART is not 1")
+      }
+      return URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("scripts/postgres.sh").path
+    }
+
     /// Runs statements on the server with a connection of the test's own.
     func execute(_ statements: [String], database: String? = nil) async throws -> [[String]] {
       let configuration = PostgresConnection.Configuration(

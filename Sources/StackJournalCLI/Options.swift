@@ -54,15 +54,13 @@ struct DatabaseOptions: ParsableArguments {
       payloadVersion: payloadVersion, upcasters: upcasters, watchingForWrites: watchingForWrites)
   }
 
-  /// Opens an SQLite journal file read-only, for the commands that work on SQLite only; a
-  /// `postgres://` URL is refused in one line naming `command`.
+  /// Opens an SQLite journal file read-only.
   func openSQLiteReadOnly(
     payloadVersion: Int? = nil,
     upcasters: [PayloadUpcaster] = [],
-    watchingForWrites: Bool = false,
-    command: String? = nil
+    watchingForWrites: Bool = false
   ) throws -> SQLiteJournal {
-    try requireFile(command: command)
+    try requireFile()
     return try SQLiteJournal(
       path: path,
       options: .init(
@@ -72,8 +70,8 @@ struct DatabaseOptions: ParsableArguments {
 
   /// Opens an existing SQLite journal to write rows, never changing its schema: a journal that
   /// needs migrations is refused.
-  func openForWriting(command: String? = nil) throws -> SQLiteJournal {
-    try requireFile(command: command)
+  func openForWriting() throws -> SQLiteJournal {
+    try requireFile()
     return try SQLiteJournal(path: path, options: .init(migrate: false))
   }
 
@@ -116,14 +114,13 @@ struct DatabaseOptions: ParsableArguments {
     message: "This stackjournal was built without PostgreSQL support; build it with "
       + "`swift build --traits PostgreSQL` to use a postgres:// journal.")
 
-  /// Throws a clear error when the path is a directory or a PostgreSQL URL (for the commands
-  /// that work on SQLite files only: `command` names the command).
-  func requireFile(command: String? = nil) throws {
+  /// Throws a clear error when the path is a directory, or a PostgreSQL URL where an SQLite
+  /// file is opened.
+  func requireFile() throws {
     if Self.isPostgresURL(path) {
       #if PostgreSQL
         throw CLIFailure(
-          message: "`stackjournal \(command ?? "this command")` works on SQLite journal files "
-            + "only so far; `export` the session from PostgreSQL and use the command on a file.")
+          message: "This needs an SQLite journal file, not a postgres:// URL.")
       #else
         throw Self.noPostgresSupport
       #endif

@@ -279,7 +279,7 @@ extension StackJournalTool {
       -> [String]
     {
       let db = "--db " + Self.quoted(database)
-      let commands = [
+      return [
         "stackjournal sessions \(db)",
         "stackjournal log \(session) \(db)",
         "stackjournal show \(session) --at 0 \(db)",
@@ -293,11 +293,6 @@ extension StackJournalTool {
         "stackjournal demo-app replay \(session) --to 8 \(db)",
         "stackjournal demo-app verify --replay \(db)",
       ]
-      // stats and export read SQLite files only so far.
-      guard isPostgres else { return commands }
-      return commands.filter { command in
-        !["stats", "export"].contains { command.contains("stackjournal \($0) ") }
-      }
     }
 
     static func freeSession(in journal: any JournalBackend) throws -> SessionID {

@@ -215,8 +215,8 @@ final class PostgresCommandTests: CLITestCase {
     XCTAssertEqual(try next.jsonObject()["session"] as? String, "demo-1")
     XCTAssertEqual(try next.jsonObject()["database"] as? String, Self.withoutPassword(url))
     let commands = try XCTUnwrap(try next.jsonObject()["commands"] as? [String])
-    XCTAssertFalse(commands.contains { $0.contains("stats") }, "\(commands)")
     XCTAssertTrue(commands.contains { $0.contains("verify --replay") }, "\(commands)")
+    XCTAssertTrue(commands.contains { $0.contains("stackjournal export demo-1") }, "\(commands)")
     XCTAssertFalse(commands.joined().contains(":stackjournal@"), "no password in \(commands)")
   }
 

@@ -124,7 +124,7 @@ extension Benchmark {
           restored += 1
         }
         restoreRates[name] = Report.rate(
-          "\(name), restore at a random sequence or the head", count: restored, seconds: seconds,
+          "\(name), restores (random sequence or head)", count: restored, seconds: seconds,
           unit: "restores/s")
       }
       Report.ratio(

@@ -16,8 +16,9 @@
     let pid: pid_t
 
     /// Starts `arguments[0]` with the arguments that follow; with `output`, its standard output
-    /// goes to that file (created or truncated) and its standard error is dropped.
-    init(_ arguments: [String], output: String? = nil) throws {
+    /// goes to that file (created or truncated) and its standard error to `errors` (dropped
+    /// without it).
+    init(_ arguments: [String], output: String? = nil, errors: String? = nil) throws {
       var pid: pid_t = 0
       let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
       defer { argv.forEach { free($0) } }
@@ -27,7 +28,12 @@
       if let output {
         posix_spawn_file_actions_addopen(
           &actions, STDOUT_FILENO, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        if let errors {
+          posix_spawn_file_actions_addopen(
+            &actions, STDERR_FILENO, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        } else {
+          posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        }
       }
       let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
       guard spawned == 0 else {

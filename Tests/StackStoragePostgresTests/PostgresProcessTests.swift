@@ -212,9 +212,11 @@
           XCTAssertGreaterThan(acknowledgedNow.first ?? 0, acknowledged[number], "\(place) went on")
           acknowledged[number] = max(acknowledged[number], acknowledgedNow.max() ?? 0)
         }
+        let failure = statuses.indices.first { statuses[$0] == 1 }.map { text(errors[$0]) }
         print(
           "kill round \(round)\(restarted ? " (server restarted)" : ""): exit statuses "
-            + "\(statuses), acknowledged \(acknowledged)")
+            + "\(statuses), acknowledged \(acknowledged)"
+            + (failure.map { "; a recorder's last line: \($0)" } ?? ""))
         let journal = try reopenOnceTheServerAnswers()
         for number in 0..<3 {
           try await assertSound(

@@ -1,0 +1,228 @@
+import Foundation
+import StackNavigation
+
+/// One pass over a state: visits its stacks and builds their records from the previous ones.
+final class StackWalk: StackVisitor {
+  /// An element being walked for the stacks nested in it.
+  private final class Frame {
+    /// Whether a nested stack differs from before.
+    var dirty = false
+    /// Whether a stack was met inside.
+    var hasNested = false
+  }
+
+  let previous: [String: StackTracker.Tracked]
+  let encoder: JSONEncoder
+  var current: [String: StackTracker.Tracked] = [:]
+  var idsByCodingPath: [[String]: [StackElementID]] = [:]
+  var encodedCount = 0
+  private var frames: [Frame] = []
+
+  init(previous: [String: StackTracker.Tracked], encoder: JSONEncoder) {
+    self.previous = previous
+    self.encoder = encoder
+  }
+
+  func run<S: Encodable>(_ state: S) throws {
+    try state.encode(
+      to: CodingPathEncoder(codingPath: [], userInfo: [stackVisitorUserInfoKey: self]))
+  }
+
+  func sortedRecords() throws -> [StackRecord] {
+    let records = current.values.map(\.record).sorted { $0.path < $1.path }
+    return records
+  }
+
+  func visit<Element: Encodable>(
+    _ stack: StackState<Element>,
+    codingPath: [any CodingKey],
+    userInfo: [CodingUserInfoKey: Any]
+  ) throws {
+    frames.last?.hasNested = true
+    let components = codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+    let path = StackPath.render(components, parents: idsByCodingPath)
+    let ids = stack.ids
+    idsByCodingPath[components] = ids
+    guard current[path] == nil else {
+      throw StorageError(
+        code: .duplicateStackPath,
+        message: "Two stacks of the state have the same path `\(path)`. Rename one of the "
+          + "properties or dictionary keys that lead to them so their paths differ."
+      )
+    }
+    let old = previous[path]
+    let oldStack = (old?.value as? TypedStackValue<Element>)?.stack
+    let oldIDs = old?.record.ids ?? []
+    let equal = oldStack == nil ? nil : ElementEquality.comparator(for: Element.self)
+    var elements: [StoredElement] = []
+    elements.reserveCapacity(ids.count)
+    var hasNested: Set<StackElementID> = []
+    var oldIndexByID: [StackElementID: Int]?
+    var differs = old == nil || old?.record.nextID != stack.nextID || oldIDs != ids
+
+    for (index, element) in stack.enumerated() {
+      let id = ids[index]
+      // The element at the same position, or found by ID when the stack moved.
+      var oldIndex: Int?
+      if index < oldIDs.count, oldIDs[index] == id {
+        oldIndex = index
+      } else if old != nil {
+        if oldIndexByID == nil {
+          oldIndexByID = Dictionary(
+            oldIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        oldIndex = oldIndexByID?[id]
+      }
+      let elementPath = codingPath + [
+        CodingPathEncoder.KeyedKey(StackElementCodingKey.elements),
+        CodingPathEncoder.IndexKey(intValue: index),
+        CodingPathEncoder.KeyedKey(StackElementCodingKey.state),
+      ]
+      if let oldIndex, let old, let oldStack, let equal,
+        equal(oldStack[oldStack.index(oldStack.startIndex, offsetBy: oldIndex)], element)
+      {
+        let oldElement = old.record.elements[oldIndex]
+        guard old.hasNested.contains(id) else {
+          elements.append(oldElement)
+          continue
+        }
+        // Equal, but stacks nested in it may have moved their next ID: walk, encode only if so.
+        let frame = try walkNested(element, at: elementPath, userInfo: userInfo)
+        if frame.hasNested { hasNested.insert(id) }
+        if frame.dirty {
+          let encoded = try encode(element, id: id)
+          if encoded != oldElement { differs = true }
+          elements.append(encoded == oldElement ? oldElement : encoded)
+        } else {
+          elements.append(oldElement)
+        }
+        continue
+      }
+      let frame = try walkNested(element, at: elementPath, userInfo: userInfo)
+      if frame.hasNested { hasNested.insert(id) }
+      let encoded = try encode(element, id: id)
+      if let oldIndex, let old, old.record.elements[oldIndex] == encoded {
+        elements.append(old.record.elements[oldIndex])
+      } else {
+        differs = true
+        elements.append(encoded)
+      }
+    }
+    if differs { frames.last?.dirty = true }
+    current[path] = StackTracker.Tracked(
+      record: StackRecord(path: path, nextID: stack.nextID, elements: elements),
+      codingPath: components, value: TypedStackValue(stack: stack), hasNested: hasNested)
+  }
+
+  /// Adds a route to the stack of its array, whose IDs are the routes' positions: encoded only
+  /// when it differs from the route at the same position before, walked (its screen, for the
+  /// stacks nested in it) when it differs or had nested stacks.
+  func visit<Screen: Encodable>(
+    _ route: Route<Screen>,
+    codingPath: [any CodingKey],
+    userInfo: [CodingUserInfoKey: Any]
+  ) throws {
+    guard let position = codingPath.last?.intValue else { return }
+    frames.last?.hasNested = true
+    let components = codingPath.dropLast().map { $0.intValue.map(String.init) ?? $0.stringValue }
+    let path = StackPath.render(components, parents: idsByCodingPath)
+    let id = StackElementID(generation: position)
+    var tracked: StackTracker.Tracked
+    if position == 0 {
+      guard current[path] == nil else {
+        throw StorageError(
+          code: .duplicateStackPath,
+          message: "Two stacks of the state have the same path `\(path)`. Rename one of the "
+            + "properties or dictionary keys that lead to them so their paths differ."
+        )
+      }
+      tracked = StackTracker.Tracked(
+        record: StackRecord(path: path, nextID: .routesNextID, elements: []),
+        codingPath: components,
+        value: TypedRoutesValue<Screen>(routes: []), hasNested: [])
+    } else {
+      guard let existing = current[path], existing.codingPath == components,
+        existing.record.elements.count == position
+      else {
+        throw StorageError(
+          code: .invalidData,
+          message: "The route at `\(path)[\(position)]` was met without the routes before it.")
+      }
+      tracked = existing
+    }
+    // Nested stacks render their paths under this route's position.
+    idsByCodingPath[components] = (0...position).map { StackElementID(generation: $0) }
+    var routes = (tracked.value as? TypedRoutesValue<Screen>)?.routes ?? []
+    routes.append(route)
+
+    let old = previous[path]
+    let oldRoutes = (old?.value as? TypedRoutesValue<Screen>)?.routes
+    let oldElement = old.flatMap { $0.record.elements.indices.contains(position) ? $0 : nil }?
+      .record.elements[position]
+    let screenPath =
+      codingPath + route.screenCodingPath.map { CodingPathEncoder.KeyedKey($0) as any CodingKey }
+    var stored: StoredElement
+    var differs = false
+    if let oldElement, let oldRoutes, oldRoutes.indices.contains(position),
+      let equal = ElementEquality.comparator(for: Route<Screen>.self),
+      equal(oldRoutes[position], route)
+    {
+      stored = oldElement
+      if old?.hasNested.contains(id) == true {
+        // Equal, but stacks nested in it may have moved their next ID: walk, encode only if so.
+        let frame = try walkNested(route.screen, at: screenPath, userInfo: userInfo)
+        if frame.hasNested { tracked.hasNested.insert(id) }
+        if frame.dirty {
+          let encoded = try encode(route, id: id)
+          if encoded != oldElement {
+            differs = true
+            stored = encoded
+          }
+        }
+      }
+    } else {
+      let frame = try walkNested(route.screen, at: screenPath, userInfo: userInfo)
+      if frame.hasNested { tracked.hasNested.insert(id) }
+      let encoded = try encode(route, id: id)
+      if let oldElement, oldElement == encoded {
+        stored = oldElement
+      } else {
+        differs = true
+        stored = encoded
+      }
+    }
+    if differs || old == nil || (old?.record.elements.count ?? 0) <= position {
+      frames.last?.dirty = true
+    }
+    tracked.record.elements.append(stored)
+    tracked.value = TypedRoutesValue(routes: routes)
+    current[path] = tracked
+  }
+
+  private func walkNested<Element: Encodable>(
+    _ element: Element,
+    at codingPath: [any CodingKey],
+    userInfo: [CodingUserInfoKey: Any]
+  ) throws -> Frame {
+    let frame = Frame()
+    frames.append(frame)
+    defer { frames.removeLast() }
+    try element.encode(to: CodingPathEncoder(codingPath: codingPath, userInfo: userInfo))
+    return frame
+  }
+
+  private func encode<Element: Encodable>(_ element: Element, id: StackElementID) throws
+    -> StoredElement
+  {
+    encodedCount += 1
+    let json = try encoder.encode(element)
+    return StoredElement(
+      id: id, caseName: JSONText.caseName(of: json), state: String(decoding: json, as: UTF8.self))
+  }
+}
+
+/// The keys `StackState` encodes an element under, as the coding path records them.
+private enum StackElementCodingKey: String, CodingKey {
+  case elements
+  case state
+}

@@ -72,8 +72,7 @@ extension Store {
     _ action: Action,
     present: (State) -> Bool,
     part: String
-  ) throws -> StoreTask {
-    guard present(state) else { throw ScopedStoreError(part: part) }
-    return try send(action)
+  ) async throws -> StoreTask {
+    try await send(action, if: present, otherwise: { ScopedStoreError(part: part) })
   }
 }

@@ -22,7 +22,11 @@ extension StoreTransition: Sendable where State: Sendable, Action: Sendable {}
 /// ```
 public actor Store<State: Sendable, Action: Sendable> {
   /// Sees every action before its result is kept; throwing rejects the action.
-  public typealias Observer = @Sendable (StoreTransition<State, Action>) throws -> Void
+  ///
+  /// It may suspend (a recording store waits there for its journal's commit): the store
+  /// processes no other action until it returns, so actions are still seen one at a time, in
+  /// the order they were sent, and the thread is free for other stores meanwhile.
+  public typealias Observer = @Sendable (StoreTransition<State, Action>) async throws -> Void
 
   /// The current state.
   public private(set) var state: State
@@ -31,6 +35,10 @@ public actor Store<State: Sendable, Action: Sendable> {
   private let runtime = EffectRuntime<Action>()
   private let observer: Observer?
   private let onEffectFailure: (@Sendable (Action, any Error) -> Void)?
+  /// Whether an action is being processed; those sent meanwhile wait in `waitingTurns`, in
+  /// order. Needed because the observer may suspend, and an actor runs other calls meanwhile.
+  private var isProcessing = false
+  private var waitingTurns: [CheckedContinuation<Void, Never>] = []
 
   /// Creates a store.
   ///
@@ -60,8 +68,22 @@ public actor Store<State: Sendable, Action: Sendable> {
   ///
   /// Returns a task that finishes when the asynchronous effects of this action are done.
   @discardableResult
-  public func send(_ action: Action) throws -> StoreTask {
-    StoreTask(tasks: try process(action))
+  public func send(_ action: Action) async throws -> StoreTask {
+    await takeTurn()
+    defer { endTurn() }
+    return StoreTask(tasks: try await process(action))
+  }
+
+  /// Sends an action when the state, once it is this action's turn, passes `isPresent`.
+  func send(
+    _ action: Action,
+    if isPresent: (State) -> Bool,
+    otherwise absent: () -> any Error
+  ) async throws -> StoreTask {
+    await takeTurn()
+    defer { endTurn() }
+    guard isPresent(state) else { throw absent() }
+    return StoreTask(tasks: try await process(action))
   }
 
   /// Waits until no effect of this store is running.
@@ -78,18 +100,38 @@ public actor Store<State: Sendable, Action: Sendable> {
     runtime.cancelAll()
   }
 
-  private func receiveFromEffect(_ action: Action) {
-    // Checked here, inside the store, so an element's effect cannot slip an action in after
-    // the action that popped the element cancelled it.
+  private func receiveFromEffect(_ action: Action) async {
+    await takeTurn()
+    defer { endTurn() }
+    // Checked here, once it is this action's turn, so an element's effect cannot slip an action
+    // in after the action that popped the element cancelled it.
     guard !Task.isCancelled else { return }
     do {
-      _ = try process(action)
+      _ = try await process(action)
     } catch {
       onEffectFailure?(action, error)
     }
   }
 
-  private func process(_ action: Action) throws -> [Task<Void, Never>] {
+  /// Waits until no other action is being processed.
+  private func takeTurn() async {
+    guard isProcessing else {
+      isProcessing = true
+      return
+    }
+    await withCheckedContinuation { waitingTurns.append($0) }
+  }
+
+  /// Hands the turn to the next waiting action, if any.
+  private func endTurn() {
+    if waitingTurns.isEmpty {
+      isProcessing = false
+    } else {
+      waitingTurns.removeFirst().resume()
+    }
+  }
+
+  private func process(_ action: Action) async throws -> [Task<Void, Never>] {
     var queue = [action]
     var tasks: [Task<Void, Never>] = []
     var isFirst = true
@@ -99,7 +141,8 @@ public actor Store<State: Sendable, Action: Sendable> {
       let effect = reducer.reduce(into: &newState, action: action)
       if let observer {
         do {
-          try observer(StoreTransition(action: action, stateBefore: state, stateAfter: newState))
+          try await observer(
+            StoreTransition(action: action, stateBefore: state, stateAfter: newState))
         } catch where !isFirst {
           throw FollowUpActionRejected(
             action: String(customDumping: action), underlying: error,

@@ -133,7 +133,7 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
       initialState: state,
       reducer: { reducer },
       observer: { transition in
-        let sequence = try recorder.record(transition)
+        let sequence = try await recorder.record(transition)
         onRecorded?(sequence, transition)
       },
       onEffectFailure: onEffectFailure)
@@ -215,10 +215,11 @@ final class Recorder: @unchecked Sendable {
   var sequence: Int64 { head.value }
 
   /// Appends a transition to the journal and returns its sequence. The store calls it for one
-  /// transition at a time.
+  /// transition at a time. Suspends while the journal commits when the journal can (a group
+  /// commit's batch), so other stores' appends join the same batch.
   func record<State: Encodable, Action: Encodable>(
     _ transition: StoreTransition<State, Action>
-  ) throws -> Int64 {
+  ) async throws -> Int64 {
     let type = actionTypeName(transition.action)
     let expected = head.value
     let payload = try encoding(type) { try encoder.encode(transition.action) }
@@ -229,7 +230,8 @@ final class Recorder: @unchecked Sendable {
         type: type, version: payloadVersion, payload: payload,
         state: EncodedState(json: json, stacks: stacks))
       do {
-        let sequence = try journal.append(session: session, expectedSequence: expected, draft)
+        let sequence = try await journal.appendSuspending(
+          session: session, expectedSequence: expected, draft)
         head.setValue(sequence)
         return sequence
       } catch {
@@ -246,7 +248,8 @@ final class Recorder: @unchecked Sendable {
     let entry = JournalEntryDelta(
       type: type, version: payloadVersion, payload: payload, delta: step.delta,
       reordered: step.reordered, snapshot: snapshot)
-    let sequence = try journal.append(session: session, expectedSequence: expected, entry)
+    let sequence = try await journal.appendSuspending(
+      session: session, expectedSequence: expected, entry)
     tracker.accept(step)
     head.setValue(sequence)
     return sequence

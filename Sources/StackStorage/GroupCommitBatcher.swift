@@ -1,26 +1,30 @@
 import Foundation
 import GRDB
 
-/// Coalesces appends from many threads into one transaction: the
+/// Coalesces appends from many callers into one transaction: the
 /// ``Durability/groupCommit(maxBatch:)`` mode.
 ///
-/// Leader/follower: a thread that submits work while no batch is being written becomes the
-/// leader. It takes up to `maxBatch` waiting requests (its own among them), writes them in one
-/// transaction, each under its own savepoint so one failing request does not undo the others,
-/// commits (one disk flush), then hands every request its result and wakes the waiting threads.
-/// Requests submitted meanwhile wait for the next leader. A request returns only after the
-/// transaction holding it committed.
+/// Requests wait in a queue; one writer at a time (work on a serial dispatch queue of its own)
+/// takes up to `maxBatch` of them, writes them in one transaction, each under its own savepoint
+/// so one failing request does not undo the others, commits (one disk flush), then hands every
+/// request its result, and goes on while requests are waiting. Requests submitted meanwhile
+/// wait for the next batch. A request returns only after the transaction holding it committed.
+///
+/// ``submit(_:)`` blocks its thread until then; ``submitSuspending(_:)`` suspends its task
+/// instead, so many stores on few cores (Swift's cooperative pool has a thread per core) can
+/// all have an append waiting in the same batch.
 final class GroupCommitBatcher: @unchecked Sendable {
   private final class Request {
     let work: (Database) throws -> Int64
     var result: Result<Int64, any Error>?
+    var continuation: CheckedContinuation<Int64, any Error>?
 
     init(work: @escaping (Database) throws -> Int64) {
       self.work = work
     }
   }
 
-  /// Counts of what the batcher did, for tests.
+  /// Counts of what the batcher did.
   struct Statistics {
     var batches = 0
     var requests = 0
@@ -29,10 +33,11 @@ final class GroupCommitBatcher: @unchecked Sendable {
 
   private let database: any DatabaseWriter
   private let maxBatch: Int
+  private let writer = DispatchQueue(label: "StackJournal.GroupCommitBatcher")
   private let condition = NSCondition()
   // Guarded by `condition`.
   private var waiting: [Request] = []
-  private var leaderIsWriting = false
+  private var isDraining = false
   private var counts = Statistics()
 
   var statistics: Statistics {
@@ -46,17 +51,51 @@ final class GroupCommitBatcher: @unchecked Sendable {
     self.maxBatch = maxBatch
   }
 
-  /// Runs `work` inside a batch transaction and returns its result once the batch committed.
+  /// Runs `work` inside a batch transaction and returns its result once the batch committed,
+  /// blocking the calling thread meanwhile.
   func submit(_ work: @escaping (Database) throws -> Int64) throws -> Int64 {
     let request = Request(work: work)
     condition.lock()
-    waiting.append(request)
+    enqueue(request)
     while request.result == nil {
-      if leaderIsWriting {
-        condition.wait()
-        continue
+      condition.wait()
+    }
+    let result = request.result!
+    condition.unlock()
+    return try result.get()
+  }
+
+  /// Runs `work` inside a batch transaction and returns its result once the batch committed,
+  /// suspending the calling task meanwhile.
+  func submitSuspending(_ work: @escaping @Sendable (Database) throws -> Int64) async throws
+    -> Int64
+  {
+    try await withCheckedThrowingContinuation { continuation in
+      let request = Request(work: work)
+      request.continuation = continuation
+      condition.lock()
+      enqueue(request)
+      condition.unlock()
+    }
+  }
+
+  /// Queues a request and starts the writer when it is idle. Called with `condition` locked.
+  private func enqueue(_ request: Request) {
+    waiting.append(request)
+    guard !isDraining else { return }
+    isDraining = true
+    writer.async { self.drain() }
+  }
+
+  /// Writes batches until no request is waiting.
+  private func drain() {
+    while true {
+      condition.lock()
+      guard !waiting.isEmpty else {
+        isDraining = false
+        condition.unlock()
+        return
       }
-      leaderIsWriting = true
       let batch = Array(waiting.prefix(maxBatch))
       waiting.removeFirst(batch.count)
       condition.unlock()
@@ -68,12 +107,13 @@ final class GroupCommitBatcher: @unchecked Sendable {
       counts.batches += 1
       counts.requests += batch.count
       counts.largestBatch = max(counts.largestBatch, batch.count)
-      leaderIsWriting = false
       condition.broadcast()
+      condition.unlock()
+      for (request, result) in zip(batch, results) {
+        request.continuation?.resume(with: result)
+        request.continuation = nil
+      }
     }
-    let result = request.result!
-    condition.unlock()
-    return try result.get()
   }
 
   private func write(_ batch: [Request]) -> [Result<Int64, any Error>] {

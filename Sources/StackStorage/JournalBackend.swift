@@ -40,6 +40,24 @@ public protocol JournalBackend: Sendable {
   func append(session: SessionID, expectedSequence: Int64, _ entry: JournalEntryDelta) throws
     -> Int64
 
+  /// Appends as the blocking ``append(session:expectedSequence:_:)-(_,_,JournalEntryDraft)``
+  /// does, from an asynchronous context: a backend whose commit can be awaited off the caller's
+  /// thread suspends instead of blocking it. The default implementation calls the blocking one.
+  func appendSuspending(
+    session: SessionID, expectedSequence: Int64, _ draft: JournalEntryDraft
+  ) async throws -> Int64
+
+  /// Appends as the blocking ``append(session:expectedSequence:_:)-(_,_,JournalEntryDelta)``
+  /// does, from an asynchronous context: a backend whose commit can be awaited off the caller's
+  /// thread suspends instead of blocking it. The default implementation calls the blocking one.
+  func appendSuspending(
+    session: SessionID, expectedSequence: Int64, _ entry: JournalEntryDelta
+  ) async throws -> Int64
+
+  /// Closes the journal: waits for the calls in progress, then releases its connections. Calls
+  /// made after it fail; closing again does nothing.
+  func close() throws
+
   /// Whether the journal writes a snapshot with the entry of this sequence: the caller then
   /// passes the whole state with it.
   func snapshotDue(at sequence: Int64) -> Bool
@@ -89,6 +107,18 @@ public protocol JournalBackend: Sendable {
 }
 
 extension JournalBackend {
+  public func appendSuspending(
+    session: SessionID, expectedSequence: Int64, _ draft: JournalEntryDraft
+  ) async throws -> Int64 {
+    try append(session: session, expectedSequence: expectedSequence, draft)
+  }
+
+  public func appendSuspending(
+    session: SessionID, expectedSequence: Int64, _ entry: JournalEntryDelta
+  ) async throws -> Int64 {
+    try append(session: session, expectedSequence: expectedSequence, entry)
+  }
+
   /// Creates a session that starts now, with no metadata and not forked.
   public func createSession(
     _ id: SessionID,

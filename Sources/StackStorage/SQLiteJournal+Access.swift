@@ -4,6 +4,8 @@ import GRDB
 extension SQLiteJournal {
   /// Runs `body` in a read transaction, turning SQLite errors into ``StorageError``s.
   func read<T>(_ activity: @autoclosure () -> String, _ body: (Database) throws -> T) throws -> T {
+    try enter(activity())
+    defer { gate.leave() }
     do {
       return try database.read(body)
     } catch let error as DatabaseError {
@@ -14,10 +16,39 @@ extension SQLiteJournal {
   /// Runs `body` in a write transaction, turning SQLite errors into ``StorageError``s.
   func write<T>(_ activity: @autoclosure () -> String, _ body: (Database) throws -> T) throws -> T {
     try requireWritable(activity())
+    try enter(activity())
+    defer { gate.leave() }
     do {
       return try database.write(body)
     } catch let error as DatabaseError {
       throw StorageError(databaseError: error, path: path, doing: activity())
+    }
+  }
+
+  /// Counts a use of the database in, or throws ``StorageError/Code/closed``; balance it with
+  /// `gate.leave()`.
+  func enter(_ activity: @autoclosure () -> String) throws {
+    guard gate.enter() else {
+      throw StorageError(
+        code: .closed,
+        message: "Cannot go on \(activity()): the journal at \(path ?? "memory") was closed. "
+          + "Open it again to go on.",
+        path: path
+      )
+    }
+  }
+
+  /// Closes the journal: waits for the calls in progress (a group commit's batch included) to
+  /// finish, then closes the database's connections. Calls made after it throw
+  /// ``StorageError/Code/closed``; closing again does nothing.
+  ///
+  /// Throws when SQLite cannot close a connection; the journal is closed for calls anyway.
+  public func close() throws {
+    guard gate.close() else { return }
+    do {
+      try database.close()
+    } catch let error as DatabaseError {
+      throw StorageError(databaseError: error, path: path, doing: "closing the journal")
     }
   }
 

@@ -40,6 +40,39 @@ extension SQLiteJournal {
     return try commit(appendingTo: session) { db in try self.insert(prepared, db) }
   }
 
+  /// Appends as ``append(session:expectedSequence:_:)-(_,_,JournalEntryDraft)`` does; with
+  /// ``Durability/groupCommit(maxBatch:)`` the calling task suspends, instead of blocking its
+  /// thread, until the batch holding the append committed. Other durabilities write on the
+  /// calling thread, as the blocking call does.
+  public func appendSuspending(
+    session: SessionID,
+    expectedSequence: Int64,
+    _ draft: JournalEntryDraft
+  ) async throws -> Int64 {
+    try requireWritable("appending to session \(session)")
+    let prepared = try PreparedAppend(draft, session: session, expected: expectedSequence, in: self)
+    return try await commitSuspending(appendingTo: session) { db in
+      try self.insert(prepared, db)
+    }
+  }
+
+  /// Appends as ``append(session:expectedSequence:_:)-(_,_,JournalEntryDelta)`` does; with
+  /// ``Durability/groupCommit(maxBatch:)`` the calling task suspends, instead of blocking its
+  /// thread, until the batch holding the append committed. This is how a ``RecordingStore``
+  /// appends, so that many stores on few cores share one disk flush.
+  public func appendSuspending(
+    session: SessionID,
+    expectedSequence: Int64,
+    _ entry: JournalEntryDelta
+  ) async throws -> Int64 {
+    try requireWritable("appending to session \(session)")
+    let prepared = try PreparedDeltaAppend(
+      entry, session: session, expected: expectedSequence, in: self)
+    return try await commitSuspending(appendingTo: session) { db in
+      try self.insert(prepared, db)
+    }
+  }
+
   /// Runs an append's writes in a transaction of its own, or in a group commit's batch.
   private func commit(
     appendingTo session: SessionID,
@@ -48,8 +81,28 @@ extension SQLiteJournal {
     guard let batcher else {
       return try write("appending to session \(session)", insert)
     }
+    try enter("appending to session \(session)")
+    defer { gate.leave() }
     do {
       return try batcher.submit(insert)
+    } catch let error as DatabaseError {
+      throw StorageError(
+        databaseError: error, path: path, doing: "appending to session \(session)")
+    }
+  }
+
+  /// ``commit(appendingTo:_:)`` that suspends while a group commit's batch is written.
+  private func commitSuspending(
+    appendingTo session: SessionID,
+    _ insert: @escaping @Sendable (Database) throws -> Int64
+  ) async throws -> Int64 {
+    guard let batcher else {
+      return try write("appending to session \(session)", insert)
+    }
+    try enter("appending to session \(session)")
+    defer { gate.leave() }
+    do {
+      return try await batcher.submitSuspending(insert)
     } catch let error as DatabaseError {
       throw StorageError(
         databaseError: error, path: path, doing: "appending to session \(session)")

@@ -30,6 +30,7 @@ public final class SQLiteJournal: JournalBackend {
   let database: any DatabaseWriter
   let upcasting: Upcasting
   let batcher: GroupCommitBatcher?
+  let gate = JournalGate()
   /// The private copy a reader reads when the file's log lacks its index; removed with the
   /// journal.
   let privateCopy: PrivateCopy?

@@ -70,6 +70,8 @@ extension StorageError {
     public static let connectionLost = Code("connectionLost")
     /// A database server gave no connection within the journal's timeout.
     public static let timedOut = Code("timedOut")
+    /// The journal was closed; open it again to go on.
+    public static let closed = Code("closed")
   }
 }
 

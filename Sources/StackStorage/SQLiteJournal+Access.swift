@@ -31,8 +31,8 @@ extension SQLiteJournal {
     guard gate.enter() else {
       throw StorageError(
         code: .closed,
-        message: "Cannot go on \(activity()): the journal at \(path ?? "memory") was closed. "
-          + "Open it again to go on.",
+        message: "The journal at \(path ?? "memory") was closed before \(activity()). Open it "
+          + "again to go on.",
         path: path
       )
     }

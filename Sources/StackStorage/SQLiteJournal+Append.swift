@@ -167,13 +167,13 @@ extension SQLiteJournal {
         + "VALUES (?, ?, ?, ?, ?, ?, ?)"
     ).execute(arguments: [
       session, sequence, append.recordedAt, append.type, append.version, append.payload,
-      try StorageJSON.text(delta),
+      StorageJSON.text(delta),
     ])
     try StackRows.apply(delta, before: before, db, session: session)
     if let snapshotState = append.snapshotState {
       try insertSnapshot(
         db, session: session, sequence: sequence, version: append.version, state: snapshotState,
-        stacks: try StorageJSON.text(append.stacks), recordedAt: append.recordedAt)
+        stacks: StorageJSON.text(append.stacks), recordedAt: append.recordedAt)
     }
     return sequence
   }
@@ -269,13 +269,13 @@ struct PreparedDeltaAppend: Sendable {
     self.version = entry.version
     self.payload = try journal.text(entry.payload, "payload of the `\(entry.type)` action")
     self.delta = entry.delta
-    self.deltaText = try StorageJSON.text(entry.delta)
+    self.deltaText = StorageJSON.text(entry.delta)
     self.reordered = entry.reordered
     self.recordedAt = Timestamp.string(from: entry.recordedAt)
     if journal.snapshotDue(at: expected + 1), let snapshot = entry.snapshot {
       self.snapshot = (
         try journal.text(snapshot.json, "state after `\(entry.type)`"),
-        try StorageJSON.text(try PreparedAppend.canonical(snapshot.stacks))
+        StorageJSON.text(try PreparedAppend.canonical(snapshot.stacks))
       )
     } else {
       self.snapshot = nil

@@ -23,7 +23,7 @@ extension SQLiteJournal {
     try StackDelta.between([], stacks).apply(to: &validated)
     let metadataText = try metadata.map { try text($0, "metadata of session \(id)") }
     let stateText = try text(initial.json, "initial state of session \(id)")
-    let stacksText = try StorageJSON.text(stacks)
+    let stacksText = StorageJSON.text(stacks)
     let createdAt = Timestamp.string(from: date)
     try write("creating session \(id)") { db in
       let exists = try Bool.fetchOne(

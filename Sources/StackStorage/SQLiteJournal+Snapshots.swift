@@ -43,7 +43,7 @@ extension SQLiteJournal {
     version: Int
   ) throws {
     let stateText = try text(state.json, "state of the snapshot of session \(session)")
-    let stacksText = try StorageJSON.text(try PreparedAppend.canonical(state.stacks))
+    let stacksText = StorageJSON.text(try PreparedAppend.canonical(state.stacks))
     let now = Timestamp.string(from: Date())
     try write("writing a snapshot of session \(session)") { db in
       let head = try requireHead(db, session)

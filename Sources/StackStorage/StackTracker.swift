@@ -139,16 +139,9 @@ enum ElementEquality {
   }
 
   private static func make<T: Equatable, E>(_: T.Type, as: E.Type) -> (E, E) -> Bool {
-    { left, right in
-      withUnsafePointer(to: left) { left in
-        withUnsafePointer(to: right) { right in
-          left.withMemoryRebound(to: T.self, capacity: 1) { left in
-            right.withMemoryRebound(to: T.self, capacity: 1) { right in
-              left.pointee == right.pointee
-            }
-          }
-        }
-      }
-    }
+    precondition(T.self == E.self, "The comparator's type is the element type")
+    // `E` is `T` at run time, so the bit casts only copy. (Rebinding pointers to `T` did the same
+    // through several unspecialized generic calls per comparison, each looking up metadata.)
+    return { left, right in unsafeBitCast(left, to: T.self) == unsafeBitCast(right, to: T.self) }
   }
 }

@@ -73,11 +73,14 @@ final class StackWalk: StackVisitor {
         }
         oldIndex = oldIndexByID?[id]
       }
-      let elementPath = codingPath + [
-        CodingPathEncoder.KeyedKey(StackElementCodingKey.elements),
-        CodingPathEncoder.IndexKey(intValue: index),
-        CodingPathEncoder.KeyedKey(StackElementCodingKey.state),
-      ]
+      // Built only for the elements walked: most elements of a step are equal to before.
+      var elementPath: [any CodingKey] {
+        codingPath + [
+          CodingPathEncoder.KeyedKey(StackElementCodingKey.elements),
+          CodingPathEncoder.IndexKey(intValue: index),
+          CodingPathEncoder.KeyedKey(StackElementCodingKey.state),
+        ]
+      }
       if let oldIndex, let old, let oldStack, let equal,
         equal(oldStack[oldStack.index(oldStack.startIndex, offsetBy: oldIndex)], element)
       {

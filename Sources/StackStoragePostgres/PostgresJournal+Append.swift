@@ -24,13 +24,13 @@
       if snapshotDue(at: expectedSequence + 1), let state = entry.snapshot {
         snapshot = (
           try text(state.json, "state after `\(entry.type)`"),
-          try StorageJSON.text(try PreparedAppend.canonical(state.stacks))
+          StorageJSON.text(try PreparedAppend.canonical(state.stacks))
         )
       }
       return try insert(
         session: session, expected: expectedSequence, recordedAt: entry.recordedAt,
         type: entry.type, version: entry.version, payload: payload,
-        delta: try StorageJSON.text(entry.delta), reordered: entry.reordered.sorted(),
+        delta: StorageJSON.text(entry.delta), reordered: entry.reordered.sorted(),
         snapshot: snapshot)
     }
 
@@ -59,13 +59,13 @@
       var snapshot: (state: String, stacks: String)?
       if snapshotDue(at: expectedSequence + 1) {
         snapshot = (
-          try text(draft.state.json, "state after `\(draft.type)`"), try StorageJSON.text(stacks)
+          try text(draft.state.json, "state after `\(draft.type)`"), StorageJSON.text(stacks)
         )
       }
       return try insert(
         session: session, expected: expectedSequence, recordedAt: draft.recordedAt,
         type: draft.type, version: draft.version, payload: payload,
-        delta: try StorageJSON.text(delta), reordered: Self.reordered(delta, before: before),
+        delta: StorageJSON.text(delta), reordered: Self.reordered(delta, before: before),
         snapshot: snapshot)
     }
 

@@ -245,7 +245,7 @@
     ) throws {
       try requireWritable("writing a snapshot of session \(session)")
       let stateText = try text(state.json, "state of the snapshot of session \(session)")
-      let stacksText = try StorageJSON.text(try PreparedAppend.canonical(state.stacks))
+      let stacksText = StorageJSON.text(try PreparedAppend.canonical(state.stacks))
       let now = Timestamp.string(from: Date())
       let schema = location.schema
       let rows = try rows(

@@ -23,7 +23,7 @@
       try StackDelta.between([], stacks).apply(to: &validated)
       let metadataText = try metadata.map { try text($0, "metadata of session \(id)") }
       let stateText = try text(initial.json, "initial state of session \(id)")
-      let stacksText = try StorageJSON.text(stacks)
+      let stacksText = StorageJSON.text(stacks)
       let query: PostgresQuery = """
         SELECT \(unescaped: table("create_session"))(\(id.rawValue),
           \(Timestamp.string(from: date)), \(metadataText), \(forkedFrom?.0.rawValue),

@@ -1,0 +1,84 @@
+// The hand-written JSON of deltas and stack lists is byte for byte what JSONEncoder writes with
+// sorted keys and unescaped slashes, on random values whose strings hold every kind of character
+// JSON escapes or keeps.
+import Foundation
+import StackJournalDemo
+import StackNavigation
+import Testing
+
+@testable import StackStorage
+
+@Suite struct StorageJSONTests {
+  static func encoderText<T: Encodable>(_ value: T) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+  }
+
+  /// Characters JSON escapes, or that a writer could get wrong.
+  static let alphabet: [Character] =
+    (0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) }
+    + ["\"", "\\", "/", "\u{7F}", "\u{2028}", "\u{2029}", "\u{FEFF}", "é", "😀", "👩‍👩‍👧", "a", "Z", "0", " ", "{", "}", ":", ","]
+
+  static func string(_ generator: inout SeededGenerator) -> String {
+    String((0..<Int.random(in: 0...12, using: &generator)).map { _ in
+      alphabet.randomElement(using: &generator)!
+    })
+  }
+
+  static func elements(_ generator: inout SeededGenerator) -> [StoredElement] {
+    (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+      StoredElement(
+        id: StackElementID(generation: Int.random(in: 0...(1 << 53), using: &generator)),
+        caseName: Bool.random(using: &generator) ? nil : string(&generator),
+        state: string(&generator))
+    }
+  }
+
+  static func ids(_ generator: inout SeededGenerator) -> [StackElementID] {
+    (0..<Int.random(in: 0...60, using: &generator)).map { _ in
+      StackElementID(generation: Int.random(in: 0...100_000, using: &generator))
+    }
+  }
+
+  @Test(arguments: 1...400)
+  func aDeltaIsWrittenAsJSONEncoderWritesIt(seed: Int) throws {
+    var generator = SeededGenerator(seed: UInt64(seed))
+    let delta = StackDelta(changes: (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+      StackChange(
+        path: Self.string(&generator),
+        nextID: StackElementID(generation: Int.random(in: 0...(1 << 53), using: &generator)),
+        ids: Self.ids(&generator), pushed: Self.elements(&generator),
+        popped: Self.ids(&generator), changed: Self.elements(&generator),
+        removed: Bool.random(using: &generator))
+    })
+    let text = StorageJSON.text(delta)
+    #expect(text == (try Self.encoderText(delta)))
+    #expect(try JSONDecoder().decode(StackDelta.self, from: Data(text.utf8)) == delta)
+  }
+
+  @Test(arguments: 1...400)
+  func aStackListIsWrittenAsJSONEncoderWritesIt(seed: Int) throws {
+    var generator = SeededGenerator(seed: UInt64(seed))
+    let stacks = (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+      StackRecord(
+        path: Self.string(&generator),
+        nextID: StackElementID(generation: Int.random(in: 0...(1 << 53), using: &generator)),
+        elements: Self.elements(&generator))
+    }
+    let text = StorageJSON.text(stacks)
+    #expect(text == (try Self.encoderText(stacks)))
+    #expect(try JSONDecoder().decode([StackRecord].self, from: Data(text.utf8)) == stacks)
+  }
+
+  @Test func aWriterThatEscapedSlashesWouldBeSeen() throws {
+    // The comparisons above can fail: JSONEncoder's text with escaped slashes differs.
+    let delta = StackDelta(changes: [
+      StackChange(path: "a/b", nextID: StackElementID(generation: 1), ids: [])
+    ])
+    let escaped = try Self.encoderText(delta).replacingOccurrences(of: "/", with: "\\/")
+    withKnownIssue {
+      #expect(StorageJSON.text(delta) == escaped)
+    }
+  }
+}

@@ -2,6 +2,15 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection {
   public var startIndex: Int { storedElements.startIndex }
   public var endIndex: Int { storedElements.endIndex }
 
+  // Index arithmetic written out as `Array` writes it. The collection protocols' defaults check
+  // every index against a `Range` whose metadata they look up on each call when the element
+  // type is not known where they run (a journal walking any app's stacks), once per element.
+  public var indices: Range<Int> { storedElements.indices }
+  public func index(after index: Int) -> Int { index + 1 }
+  public func index(before index: Int) -> Int { index - 1 }
+  public func index(_ index: Int, offsetBy distance: Int) -> Int { index + distance }
+  public func distance(from start: Int, to end: Int) -> Int { end - start }
+
   /// The element at a position, bottom of the stack first.
   public subscript(position: Int) -> Element {
     get { storedElements[position] }

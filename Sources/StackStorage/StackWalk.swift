@@ -60,7 +60,10 @@ final class StackWalk: StackVisitor {
     var oldIndexByID: [StackElementID: Int]?
     var differs = old == nil || old?.record.nextID != stack.nextID || oldIDs != ids
 
-    for (index, element) in stack.enumerated() {
+    // By index: `enumerated()` over a stack whose element type is only known at run time costs
+    // a tuple's metadata lookup per element.
+    for index in ids.indices {
+      let element = stack[index]
       let id = ids[index]
       // The element at the same position, or found by ID when the stack moved.
       var oldIndex: Int?

@@ -2,29 +2,35 @@
 /// `path.element.counter.incrementButtonTapped`.
 ///
 /// Read by reflection: the name of each enum case, descending into a case's associated value
-/// when it is itself an enum (for `element(id:action:)`, into `action`).
+/// when it is itself an enum (for `element(id:action:)`, into `action`). Each value is reflected
+/// once: a `Mirror` costs more than the rest of this together.
 public func actionTypeName(_ action: Any) -> String {
   var names: [String] = []
   var value = action
-  while true {
-    let mirror = Mirror(reflecting: value)
-    guard mirror.displayStyle == .enum else { break }
+  var mirror = Mirror(reflecting: action)
+  while mirror.displayStyle == .enum {
     guard let child = mirror.children.first, let label = child.label else {
       names.append(String(describing: value))
       break
     }
     names.append(label)
-    guard let next = enumPayload(of: child.value) else { break }
+    guard let (next, nextMirror) = enumPayload(of: child.value) else { break }
     value = next
+    mirror = nextMirror
   }
   return names.joined(separator: ".")
 }
 
-/// The enum inside an associated value: the value itself, or the last enum in a tuple.
-private func enumPayload(of value: Any) -> Any? {
+/// The enum inside an associated value, with its mirror: the value itself, or the last enum in a
+/// tuple.
+private func enumPayload(of value: Any) -> (Any, Mirror)? {
   let mirror = Mirror(reflecting: value)
-  if mirror.displayStyle == .enum { return value }
+  if mirror.displayStyle == .enum { return (value, mirror) }
   guard mirror.displayStyle == .tuple else { return nil }
-  return mirror.children.reversed().first { Mirror(reflecting: $0.value).displayStyle == .enum }?
-    .value
+  var last: (Any, Mirror)?
+  for child in mirror.children {
+    let childMirror = Mirror(reflecting: child.value)
+    if childMirror.displayStyle == .enum { last = (child.value, childMirror) }
+  }
+  return last
 }

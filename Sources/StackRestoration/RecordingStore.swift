@@ -245,9 +245,10 @@ final class Recorder: @unchecked Sendable {
       let json = try encoding(type) { try encoder.encode(transition.stateAfter) }
       snapshot = EncodedState(json: json, stacks: step.stacks)
     }
-    let entry = JournalEntryDelta(
+    var entry = JournalEntryDelta(
       type: type, version: payloadVersion, payload: payload, delta: step.delta,
       reordered: step.reordered, snapshot: snapshot)
+    entry.payloadIsEncoderOutput = true
     let sequence = try await journal.appendSuspending(
       session: session, expectedSequence: expected, entry)
     tracker.accept(step)

@@ -21,6 +21,10 @@ public struct JournalEntryDelta: Sendable {
   public var snapshot: EncodedState?
   /// When the action was recorded; stored with millisecond precision.
   public var recordedAt: Date
+  /// Whether `payload` is what `JSONEncoder` wrote, as a ``StackRestoration`` recorder's is: a
+  /// journal then stores it without parsing it again to check it is JSON. Only code of this
+  /// package sets it; every other payload is checked.
+  package var payloadIsEncoderOutput = false
 
   /// Creates an entry.
   public init(

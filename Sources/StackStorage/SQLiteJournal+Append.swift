@@ -267,7 +267,10 @@ struct PreparedDeltaAppend: Sendable {
     self.expected = expected
     self.type = entry.type
     self.version = entry.version
-    self.payload = try journal.text(entry.payload, "payload of the `\(entry.type)` action")
+    self.payload =
+      entry.payloadIsEncoderOutput
+      ? String(decoding: entry.payload, as: UTF8.self)
+      : try journal.text(entry.payload, "payload of the `\(entry.type)` action")
     self.delta = entry.delta
     self.deltaText = StorageJSON.text(entry.delta)
     self.reordered = entry.reordered

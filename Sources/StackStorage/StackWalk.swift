@@ -53,6 +53,10 @@ final class StackWalk: StackVisitor {
     let old = previous[path]
     let oldStack = (old?.value as? TypedStackValue<Element>)?.stack
     let oldIDs = old?.record.ids ?? []
+    // Read once: binding `old` in the loop would copy it for every element.
+    let oldElements = old?.record.elements ?? []
+    let oldHasNested = old?.hasNested ?? []
+    let oldNextID = old?.record.nextID
     let equal = oldStack == nil ? nil : ElementEquality.comparator(for: Element.self)
     var elements: [StoredElement] = []
     elements.reserveCapacity(ids.count)
@@ -69,7 +73,8 @@ final class StackWalk: StackVisitor {
       var oldIndex: Int?
       if index < oldIDs.count, oldIDs[index] == id {
         oldIndex = index
-      } else if old != nil {
+      } else if let oldNextID, id < oldNextID {
+        // Only an ID below the old next ID can be an element the stack held before.
         if oldIndexByID == nil {
           oldIndexByID = Dictionary(
             oldIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
@@ -84,11 +89,11 @@ final class StackWalk: StackVisitor {
           CodingPathEncoder.KeyedKey(StackElementCodingKey.state),
         ]
       }
-      if let oldIndex, let old, let oldStack, let equal,
+      if let oldIndex, let oldStack, let equal,
         equal(oldStack[oldStack.index(oldStack.startIndex, offsetBy: oldIndex)], element)
       {
-        let oldElement = old.record.elements[oldIndex]
-        guard old.hasNested.contains(id) else {
+        let oldElement = oldElements[oldIndex]
+        guard oldHasNested.contains(id) else {
           elements.append(oldElement)
           continue
         }
@@ -107,8 +112,8 @@ final class StackWalk: StackVisitor {
       let frame = try walkNested(element, at: elementPath, userInfo: userInfo)
       if frame.hasNested { hasNested.insert(id) }
       let encoded = try encode(element, id: id)
-      if let oldIndex, let old, old.record.elements[oldIndex] == encoded {
-        elements.append(old.record.elements[oldIndex])
+      if let oldIndex, oldElements[oldIndex] == encoded {
+        elements.append(oldElements[oldIndex])
       } else {
         differs = true
         elements.append(encoded)

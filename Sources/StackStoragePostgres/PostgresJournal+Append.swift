@@ -19,7 +19,10 @@
       _ entry: JournalEntryDelta
     ) throws -> Int64 {
       try requireWritable("appending to session \(session)")
-      let payload = try text(entry.payload, "payload of the `\(entry.type)` action")
+      let payload =
+        entry.payloadIsEncoderOutput
+        ? String(decoding: entry.payload, as: UTF8.self)
+        : try text(entry.payload, "payload of the `\(entry.type)` action")
       var snapshot: (state: String, stacks: String)?
       if snapshotDue(at: expectedSequence + 1), let state = entry.snapshot {
         snapshot = (

@@ -43,6 +43,69 @@
       }
       return box.get()
     }
+
+    /// Runs `body` on the bridge's threads and returns its result, suspending the calling task
+    /// (instead of blocking its thread) meanwhile, at most `timeout`.
+    ///
+    /// Returns `nil` when the time ran out; the work is then cancelled.
+    func run<T: Sendable>(
+      timeout: Duration,
+      _ body: sending @escaping () async throws -> T
+    ) async -> Result<T, any Error>? {
+      let (seconds, attoseconds) = timeout.components
+      let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+      let outcome = FirstOutcome<T>()
+      let task = Task(executorPreference: self) {
+        let result: Result<T, any Error>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        outcome.offer(result)
+      }
+      queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+        if outcome.offer(nil) { task.cancel() }
+      }
+      return await outcome.value()
+    }
+  }
+
+  /// The first of the outcomes offered, the work's result or the timeout (`nil`), for one
+  /// waiting task.
+  private final class FirstOutcome<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var decided = false
+    private var outcome: Result<T, any Error>?
+    private var waiting: CheckedContinuation<Result<T, any Error>?, Never>?
+
+    /// Offers an outcome; `true` when it was the first.
+    @discardableResult
+    func offer(_ outcome: Result<T, any Error>?) -> Bool {
+      lock.lock()
+      guard !decided else {
+        lock.unlock()
+        return false
+      }
+      decided = true
+      self.outcome = outcome
+      let waiting = self.waiting
+      self.waiting = nil
+      lock.unlock()
+      waiting?.resume(returning: outcome)
+      return true
+    }
+
+    /// Waits for the first outcome.
+    func value() async -> Result<T, any Error>? {
+      await withCheckedContinuation { continuation in
+        lock.lock()
+        if decided {
+          let outcome = self.outcome
+          lock.unlock()
+          continuation.resume(returning: outcome)
+        } else {
+          waiting = continuation
+          lock.unlock()
+        }
+      }
+    }
   }
 
   private final class ResultBox<T>: @unchecked Sendable {

@@ -18,20 +18,55 @@
       expectedSequence: Int64,
       _ entry: JournalEntryDelta
     ) throws -> Int64 {
+      let query = try appendQuery(session: session, expected: expectedSequence, entry)
+      do {
+        return try run("appending to session \(session)") { client in
+          try await Self.sequence(of: client.query(query))
+        }
+      } catch let error as StorageError {
+        throw journalError(error, session: session, expected: expectedSequence)
+      }
+    }
+
+    /// Appends as ``append(session:expectedSequence:_:)-(_,_,JournalEntryDelta)`` does,
+    /// suspending the calling task instead of blocking its thread while the server commits: how
+    /// a `RecordingStore` appends, so a service's stores do not hold the cooperative pool's
+    /// threads during their round trips.
+    public func appendSuspending(
+      session: SessionID,
+      expectedSequence: Int64,
+      _ entry: JournalEntryDelta
+    ) async throws -> Int64 {
+      let query = try appendQuery(session: session, expected: expectedSequence, entry)
+      do {
+        return try await runSuspending("appending to session \(session)") { client in
+          try await Self.sequence(of: client.query(query))
+        }
+      } catch let error as StorageError {
+        throw journalError(error, session: session, expected: expectedSequence)
+      }
+    }
+
+    /// The statement that appends a delta entry.
+    private func appendQuery(
+      session: SessionID,
+      expected: Int64,
+      _ entry: JournalEntryDelta
+    ) throws -> PostgresQuery {
       try requireWritable("appending to session \(session)")
       let payload =
         entry.payloadIsEncoderOutput
         ? String(decoding: entry.payload, as: UTF8.self)
         : try text(entry.payload, "payload of the `\(entry.type)` action")
       var snapshot: (state: String, stacks: String)?
-      if snapshotDue(at: expectedSequence + 1), let state = entry.snapshot {
+      if snapshotDue(at: expected + 1), let state = entry.snapshot {
         snapshot = (
           try text(state.json, "state after `\(entry.type)`"),
           StorageJSON.text(try PreparedAppend.canonical(state.stacks))
         )
       }
-      return try insert(
-        session: session, expected: expectedSequence, recordedAt: entry.recordedAt,
+      return appendQuery(
+        session: session, expected: expected, recordedAt: entry.recordedAt,
         type: entry.type, version: entry.version, payload: payload,
         delta: StorageJSON.text(entry.delta), reordered: entry.reordered.sorted(),
         snapshot: snapshot)
@@ -109,20 +144,44 @@
       reordered: [String],
       snapshot: (state: String, stacks: String)?
     ) throws -> Int64 {
-      let query: PostgresQuery = """
-        SELECT \(unescaped: table("append_entry"))(\(session.rawValue), \(expected),
-          \(Timestamp.string(from: recordedAt)), \(type), \(Int32(clamping: version)), \(payload),
-          \(delta), \(reordered), \(snapshot?.state), \(snapshot?.stacks))
-        """
+      let query = appendQuery(
+        session: session, expected: expected, recordedAt: recordedAt, type: type,
+        version: version, payload: payload, delta: delta, reordered: reordered,
+        snapshot: snapshot)
       do {
         return try run("appending to session \(session)") { client in
-          let rows = try await client.query(query).collect()
-          guard let row = rows.first else { throw CancellationError() }
-          return try row.decode(Int64.self)
+          try await Self.sequence(of: client.query(query))
         }
       } catch let error as StorageError {
         throw journalError(error, session: session, expected: expected)
       }
+    }
+
+    /// `append_entry(…)`: one statement that checks the head and writes the entry, its stack
+    /// rows and its snapshot.
+    private func appendQuery(
+      session: SessionID,
+      expected: Int64,
+      recordedAt: Date,
+      type: String,
+      version: Int,
+      payload: String,
+      delta: String,
+      reordered: [String],
+      snapshot: (state: String, stacks: String)?
+    ) -> PostgresQuery {
+      """
+      SELECT \(unescaped: table("append_entry"))(\(session.rawValue), \(expected),
+        \(Timestamp.string(from: recordedAt)), \(type), \(Int32(clamping: version)), \(payload),
+        \(delta), \(reordered), \(snapshot?.state), \(snapshot?.stacks))
+      """
+    }
+
+    /// The sequence `append_entry(…)` returned.
+    private static func sequence(of rows: PostgresRowSequence) async throws -> Int64 {
+      let rows = try await rows.collect()
+      guard let row = rows.first else { throw CancellationError() }
+      return try row.decode(Int64.self)
     }
 
     /// A conflict or a refused delta raised by the journal's functions, as the SQLite journal

@@ -167,12 +167,34 @@
       case .failure(let error)?:
         throw StorageError(postgres: error, location, doing: activity())
       case nil:
-        throw StorageError(
-          code: .timedOut,
-          message: "PostgreSQL at \(location.description) gave no result within "
-            + "\(options.operationTimeout) while \(activity()); the server may be down or "
-            + "restarting. If this was a write, whether it happened is unknown: read the "
-            + "session's head before retrying.")
+        throw timedOut(activity())
+      }
+    }
+
+    /// No answer within the operation timeout.
+    private func timedOut(_ activity: String) -> StorageError {
+      StorageError(
+        code: .timedOut,
+        message: "PostgreSQL at \(location.description) gave no result within "
+          + "\(options.operationTimeout) while \(activity); the server may be down or "
+          + "restarting. If this was a write, whether it happened is unknown: read the "
+          + "session's head before retrying.")
+    }
+
+    /// ``run(_:_:)`` from an asynchronous context: suspends the calling task instead of blocking
+    /// its thread while the server answers.
+    func runSuspending<T: Sendable>(
+      _ activity: @autoclosure () -> String,
+      _ body: sending @escaping (PostgresClient) async throws -> T
+    ) async throws -> T {
+      let client = self.client
+      switch await bridge.run(timeout: options.operationTimeout, { try await body(client) }) {
+      case .success(let value)?:
+        return value
+      case .failure(let error)?:
+        throw StorageError(postgres: error, location, doing: activity())
+      case nil:
+        throw timedOut(activity())
       }
     }
 

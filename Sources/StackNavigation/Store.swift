@@ -25,7 +25,8 @@ public actor Store<State: Sendable, Action: Sendable> {
   ///
   /// It may suspend (a recording store waits there for its journal's commit): the store
   /// processes no other action until it returns, so actions are still seen one at a time, in
-  /// the order they were sent, and the thread is free for other stores meanwhile.
+  /// the order they were sent, and the thread is free for other stores meanwhile. It must not
+  /// await a `send` to its own store: that send waits for the observer to return.
   public typealias Observer = @Sendable (StoreTransition<State, Action>) async throws -> Void
 
   /// The current state.

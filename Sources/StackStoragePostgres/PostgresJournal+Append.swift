@@ -18,14 +18,9 @@
       expectedSequence: Int64,
       _ entry: JournalEntryDelta
     ) throws -> Int64 {
-      let query = try appendQuery(session: session, expected: expectedSequence, entry)
-      do {
-        return try run("appending to session \(session)") { client in
-          try await Self.sequence(of: client.query(query))
-        }
-      } catch let error as StorageError {
-        throw journalError(error, session: session, expected: expectedSequence)
-      }
+      try execute(
+        appendQuery(session: session, expected: expectedSequence, entry), session: session,
+        expected: expectedSequence)
     }
 
     /// Appends as ``append(session:expectedSequence:_:)-(_,_,JournalEntryDelta)`` does,
@@ -100,11 +95,12 @@
           try text(draft.state.json, "state after `\(draft.type)`"), StorageJSON.text(stacks)
         )
       }
-      return try insert(
+      let query = appendQuery(
         session: session, expected: expectedSequence, recordedAt: draft.recordedAt,
         type: draft.type, version: draft.version, payload: payload,
         delta: StorageJSON.text(delta), reordered: Self.reordered(delta, before: before),
         snapshot: snapshot)
+      return try execute(query, session: session, expected: expectedSequence)
     }
 
     /// Whether the entry of `sequence` comes with a snapshot: its sequence is a multiple of
@@ -133,21 +129,10 @@
       return paths
     }
 
-    private func insert(
-      session: SessionID,
-      expected: Int64,
-      recordedAt: Date,
-      type: String,
-      version: Int,
-      payload: String,
-      delta: String,
-      reordered: [String],
-      snapshot: (state: String, stacks: String)?
-    ) throws -> Int64 {
-      let query = appendQuery(
-        session: session, expected: expected, recordedAt: recordedAt, type: type,
-        version: version, payload: payload, delta: delta, reordered: reordered,
-        snapshot: snapshot)
+    /// Runs an append's statement and returns the new sequence.
+    private func execute(_ query: PostgresQuery, session: SessionID, expected: Int64) throws
+      -> Int64
+    {
       do {
         return try run("appending to session \(session)") { client in
           try await Self.sequence(of: client.query(query))

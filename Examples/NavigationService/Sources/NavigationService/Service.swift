@@ -335,8 +335,8 @@ struct NoPostgreSQLSupport: Error, CustomStringConvertible {
   }
 }
 
-/// Runs the service until SIGTERM or SIGINT: in-flight requests finish, then the sessions and the
-/// journal are released.
+/// Runs the service until SIGTERM or SIGINT: in-flight requests finish, then the sessions are
+/// released and the journal is closed.
 public func runService(_ configuration: ServiceConfiguration, logger: Logger) async throws {
   let journal = try openJournal(configuration.databasePath)
   let registry = SessionRegistry(journal: journal, idleTimeout: configuration.idleTimeout)
@@ -354,5 +354,7 @@ public func runService(_ configuration: ServiceConfiguration, logger: Logger) as
     logger: logger)
   try await app.runService()
   await registry.removeAll()
+  // Waits for any call still using the journal, then releases its file or connections.
+  try journal.close()
   logger.info("stopped; journal closed")
 }

@@ -73,14 +73,15 @@ import Testing
 
   @Test func aScopedStoreChecksItsElementOnceItIsItsTurn() async throws {
     let popping = LockIsolated(false)
+    let release = LockIsolated(false)
     let store = Store(
       initialState: RootFeature.State(path: [.counter(.init(count: 0))]),
       reducer: { RootFeature() },
       observer: { transition in
-        // The pop is observed slowly; the scoped send below waits behind it.
+        // The pop's observer holds the turn until the test releases it.
         if transition.stateAfter.path.isEmpty {
           popping.setValue(true)
-          try? await Task.sleep(for: .milliseconds(50))
+          while !release.value { try? await Task.sleep(for: .milliseconds(1)) }
         }
       })
     let counter = store.scope(
@@ -89,9 +90,10 @@ import Testing
     while !popping.value { try await Task.sleep(for: .milliseconds(1)) }
     // The element is still in the state the store holds, but its pop is under way.
     #expect(await store.state.path.ids == [0])
-    await #expect(throws: ScopedStoreError.self) {
-      try await counter.send(.incrementButtonTapped)
-    }
+    let scopedSend = Task { try await counter.send(.incrementButtonTapped) }
+    try await Task.sleep(for: .milliseconds(20))
+    release.setValue(true)
+    await #expect(throws: ScopedStoreError.self) { try await scopedSend.value }
     try await pop
     #expect(await store.state.path.isEmpty)
   }

@@ -4,30 +4,44 @@ import GRDB
 extension SQLiteJournal {
   /// Runs `body` in a read transaction, turning SQLite errors into ``StorageError``s.
   func read<T>(_ activity: @autoclosure () -> String, _ body: (Database) throws -> T) throws -> T {
-    try enter(activity())
-    defer { gate.leave() }
-    do {
-      return try database.read(body)
-    } catch let error as DatabaseError {
-      throw StorageError(databaseError: error, path: path, doing: activity())
-    }
+    try usingDatabase(activity()) { try database.read(body) }
   }
 
   /// Runs `body` in a write transaction, turning SQLite errors into ``StorageError``s.
   func write<T>(_ activity: @autoclosure () -> String, _ body: (Database) throws -> T) throws -> T {
     try requireWritable(activity())
+    return try usingDatabase(activity()) { try database.write(body) }
+  }
+
+  /// Runs `body`, which uses the database, while the journal is open (``close()`` waits for it),
+  /// turning SQLite errors into ``StorageError``s; throws ``StorageError/Code/closed`` after
+  /// ``close()``.
+  func usingDatabase<T>(_ activity: @autoclosure () -> String, _ body: () throws -> T) throws
+    -> T
+  {
     try enter(activity())
     defer { gate.leave() }
     do {
-      return try database.write(body)
+      return try body()
     } catch let error as DatabaseError {
       throw StorageError(databaseError: error, path: path, doing: activity())
     }
   }
 
+  /// ``usingDatabase(_:_:)`` for a body that suspends.
+  func usingDatabase<T>(_ activity: String, _ body: () async throws -> T) async throws -> T {
+    try enter(activity)
+    defer { gate.leave() }
+    do {
+      return try await body()
+    } catch let error as DatabaseError {
+      throw StorageError(databaseError: error, path: path, doing: activity)
+    }
+  }
+
   /// Counts a use of the database in, or throws ``StorageError/Code/closed``; balance it with
   /// `gate.leave()`.
-  func enter(_ activity: @autoclosure () -> String) throws {
+  private func enter(_ activity: @autoclosure () -> String) throws {
     guard gate.enter() else {
       throw StorageError(
         code: .closed,

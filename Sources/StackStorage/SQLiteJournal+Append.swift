@@ -81,14 +81,7 @@ extension SQLiteJournal {
     guard let batcher else {
       return try write("appending to session \(session)", insert)
     }
-    try enter("appending to session \(session)")
-    defer { gate.leave() }
-    do {
-      return try batcher.submit(insert)
-    } catch let error as DatabaseError {
-      throw StorageError(
-        databaseError: error, path: path, doing: "appending to session \(session)")
-    }
+    return try usingDatabase("appending to session \(session)") { try batcher.submit(insert) }
   }
 
   /// ``commit(appendingTo:_:)`` that suspends while a group commit's batch is written.
@@ -99,13 +92,8 @@ extension SQLiteJournal {
     guard let batcher else {
       return try write("appending to session \(session)", insert)
     }
-    try enter("appending to session \(session)")
-    defer { gate.leave() }
-    do {
-      return try await batcher.submitSuspending(insert)
-    } catch let error as DatabaseError {
-      throw StorageError(
-        databaseError: error, path: path, doing: "appending to session \(session)")
+    return try await usingDatabase("appending to session \(session)") {
+      try await batcher.submitSuspending(insert)
     }
   }
 

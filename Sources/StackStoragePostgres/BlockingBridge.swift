@@ -35,13 +35,17 @@
         box.set(result)
         done.signal()
       }
-      let (seconds, attoseconds) = timeout.components
-      let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-      guard done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else {
+      guard done.wait(timeout: .now() + Self.interval(timeout)) == .success else {
         task.cancel()
         return nil
       }
       return box.get()
+    }
+
+    /// A duration as Dispatch counts it.
+    private static func interval(_ duration: Duration) -> DispatchTimeInterval {
+      let (seconds, attoseconds) = duration.components
+      return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }
 
     /// Runs `body` on the bridge's threads and returns its result, suspending the calling task
@@ -52,15 +56,13 @@
       timeout: Duration,
       _ body: sending @escaping () async throws -> T
     ) async -> Result<T, any Error>? {
-      let (seconds, attoseconds) = timeout.components
-      let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
       let outcome = FirstOutcome<T>()
       let task = Task(executorPreference: self) {
         let result: Result<T, any Error>
         do { result = .success(try await body()) } catch { result = .failure(error) }
         outcome.offer(result)
       }
-      queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+      queue.asyncAfter(deadline: .now() + Self.interval(timeout)) {
         if outcome.offer(nil) { task.cancel() }
       }
       return await outcome.value()

@@ -161,24 +161,9 @@
       _ body: sending @escaping (PostgresClient) async throws -> T
     ) throws -> T {
       let client = self.client
-      switch bridge.wait(timeout: options.operationTimeout, { try await body(client) }) {
-      case .success(let value)?:
-        return value
-      case .failure(let error)?:
-        throw StorageError(postgres: error, location, doing: activity())
-      case nil:
-        throw timedOut(activity())
-      }
-    }
-
-    /// No answer within the operation timeout.
-    private func timedOut(_ activity: String) -> StorageError {
-      StorageError(
-        code: .timedOut,
-        message: "PostgreSQL at \(location.description) gave no result within "
-          + "\(options.operationTimeout) while \(activity); the server may be down or "
-          + "restarting. If this was a write, whether it happened is unknown: read the "
-          + "session's head before retrying.")
+      return try value(
+        of: bridge.wait(timeout: options.operationTimeout, { try await body(client) }),
+        doing: activity())
     }
 
     /// ``run(_:_:)`` from an asynchronous context: suspends the calling task instead of blocking
@@ -188,13 +173,26 @@
       _ body: sending @escaping (PostgresClient) async throws -> T
     ) async throws -> T {
       let client = self.client
-      switch await bridge.run(timeout: options.operationTimeout, { try await body(client) }) {
+      return try value(
+        of: await bridge.run(timeout: options.operationTimeout, { try await body(client) }),
+        doing: activity())
+    }
+
+    /// The value of work the bridge ran, or the ``StorageError`` for its failure or for no answer
+    /// within the operation timeout (`nil`).
+    private func value<T>(of outcome: Result<T, any Error>?, doing activity: String) throws -> T {
+      switch outcome {
       case .success(let value)?:
         return value
       case .failure(let error)?:
-        throw StorageError(postgres: error, location, doing: activity())
+        throw StorageError(postgres: error, location, doing: activity)
       case nil:
-        throw timedOut(activity())
+        throw StorageError(
+          code: .timedOut,
+          message: "PostgreSQL at \(location.description) gave no result within "
+            + "\(options.operationTimeout) while \(activity); the server may be down or "
+            + "restarting. If this was a write, whether it happened is unknown: read the "
+            + "session's head before retrying.")
       }
     }
 

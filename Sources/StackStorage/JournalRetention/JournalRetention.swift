@@ -149,12 +149,8 @@ public struct JournalRetention: Sendable {
   /// operating system (`VACUUM`). Needs room for a copy of the database.
   public func vacuum(_ journal: SQLiteJournal) throws {
     try journal.requireWritable("vacuuming")
-    try journal.enter("vacuuming")
-    defer { journal.gate.leave() }
-    do {
+    try journal.usingDatabase("vacuuming") {
       try journal.database.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
-    } catch let error as DatabaseError {
-      throw StorageError(databaseError: error, path: journal.path, doing: "vacuuming")
     }
   }
 

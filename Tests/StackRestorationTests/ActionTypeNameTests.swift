@@ -1,0 +1,187 @@
+import StackNavigation
+import Testing
+
+@testable import StackRestoration
+
+/// `actionTypeName` spares reflection where it can; these tests hold it to what reflecting every
+/// level gives, on the enums users write and on the package's own stack and router actions.
+@Suite struct ActionTypeNameTests {
+  enum Counter: Equatable, Sendable {
+    case increment
+    case set(Int)
+    case textChanged(String)
+    case maybe(Flag?)
+  }
+
+  enum Flag: Equatable, Sendable {
+    case on, off
+    case level(Int)
+  }
+
+  indirect enum Tree: Sendable {
+    case leaf
+    case node(Tree)
+    case pair(Tree, Int)
+  }
+
+  enum Pairs: Sendable {
+    case enumFirst(Flag, Int)
+    case enumLast(Int, Flag)
+    case bothEnums(Flag, Counter)
+    case noEnum(Int, String)
+  }
+
+  enum Generic<Value: Sendable>: Sendable {
+    case wrap(Value)
+    case empty
+  }
+
+  enum Erased: Sendable {
+    case delegate(any Sendable)
+  }
+
+  enum Described: CustomStringConvertible, Sendable {
+    case first, second
+    var description: String { self == .first ? "first-described" : "second-described" }
+  }
+
+  enum SelfReflecting: CustomReflectable, Sendable {
+    case plain
+    var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
+  }
+
+  enum ScreenID: Hashable, Sendable { case home, detail }
+
+  enum Path: Equatable, Sendable {
+    case counter(Counter)
+    case flag(Flag)
+  }
+
+  enum Root: Sendable {
+    case path(StackAction<Path, Path>)
+    case router(RouterAction<Int, Path, Path>)
+    case routerByEnum(RouterAction<ScreenID, Path, Int>)
+    case tree(Tree)
+    case pairs(Pairs)
+    case generic(Generic<Flag>)
+    case genericInt(Generic<Int>)
+    case erased(Erased)
+    case described(Described)
+    case selfReflecting(SelfReflecting)
+    case onAppear
+  }
+
+  static let actions: [any Sendable] = [
+    Root.path(.element(id: 3, action: .counter(.increment))),
+    Root.path(.element(id: 4, action: .counter(.set(7)))),
+    Root.path(.element(id: 4, action: .counter(.textChanged("a")))),
+    Root.path(.element(id: 4, action: .counter(.maybe(.on)))),
+    Root.path(.element(id: 4, action: .counter(.maybe(nil)))),
+    Root.path(.element(id: 5, action: .flag(.level(2)))),
+    Root.path(.push(id: 6, state: .flag(.off))),
+    Root.path(.push(id: 6, state: .counter(.set(1)))),
+    Root.path(.popFrom(id: 2)),
+    Root.router(.routeAction(0, action: .flag(.on))),
+    Root.router(.updateRoutes([.push(.flag(.on))])),
+    Root.routerByEnum(.routeAction(.detail, action: 1)),
+    Root.tree(.node(.node(.leaf))),
+    Root.tree(.pair(.leaf, 1)),
+    Root.pairs(.enumFirst(.on, 1)),
+    Root.pairs(.enumLast(1, .off)),
+    Root.pairs(.bothEnums(.on, .increment)),
+    Root.pairs(.noEnum(1, "x")),
+    Root.generic(.wrap(.on)),
+    Root.generic(.empty),
+    Root.genericInt(.wrap(1)),
+    Root.genericInt(.empty),
+    Root.erased(.delegate(Flag.on)),
+    Root.erased(.delegate(1)),
+    Root.erased(.delegate(Flag.level(1))),
+    Root.described(.first),
+    Root.described(.second),
+    Root.selfReflecting(.plain),
+    Root.onAppear,
+    Flag.on,
+    StackAction<Path, Path>.element(id: 1, action: .flag(.off)),
+    1,
+    "not an enum",
+    Flag?.some(.on),
+    Flag?.none,
+  ]
+
+  @Test func namesAreWhatReflectingEveryLevelGives() {
+    // Twice over: the second round reads the case names remembered in the first.
+    for round in 1...2 {
+      for action in Self.actions {
+        #expect(
+          actionTypeName(action) == reflectedTypeName(action),
+          "round \(round): \(String(reflecting: action))")
+      }
+    }
+  }
+
+  @Test func namesOfTheSeedsShapes() {
+    #expect(actionTypeName(Root.path(.element(id: 3, action: .counter(.increment))))
+      == "path.element.counter.increment")
+    #expect(actionTypeName(Root.path(.push(id: 6, state: .flag(.off)))) == "path.push.flag.off")
+    #expect(actionTypeName(Root.path(.popFrom(id: 2))) == "path.popFrom")
+    #expect(actionTypeName(Root.router(.updateRoutes([]))) == "router.updateRoutes")
+    #expect(actionTypeName(Root.routerByEnum(.routeAction(.detail, action: 1)))
+      == "routerByEnum.routeAction.detail")
+    #expect(actionTypeName(Root.described(.first)) == "described.first-described")
+    #expect(actionTypeName(Root.erased(.delegate(1))) == "erased.delegate")
+    #expect(actionTypeName(Root.erased(.delegate(Flag.off))) == "erased.delegate.off")
+    #expect(actionTypeName(1).isEmpty)
+  }
+
+  @Test func caseTagsTellCasesApartAndOnlyEnumsHaveThem() throws {
+    let tags = try [Flag.on, .off, .level(1), .level(2)].map { try #require(enumCaseTag(of: $0)) }
+    #expect(tags[0] != tags[1])
+    #expect(tags[2] == tags[3])
+    #expect(Set(tags).count == 3)
+    #expect(enumCaseTag(of: Tree.node(.leaf)) != enumCaseTag(of: Tree.leaf))
+    #expect(enumCaseTag(of: 1) == nil)
+    #expect(enumCaseTag(of: "text") == nil)
+    #expect(enumCaseTag(of: Flag?.some(.on)) == nil)
+    #expect(enumCaseTag(of: (Flag.on, 1)) == nil)
+    #expect(enumCaseTag(of: CaseNames.shared) == nil)
+  }
+
+  @Test func aCaseNameIsRememberedPerTypeAndCase() {
+    _ = actionTypeName(Generic<Flag>.empty)
+    _ = actionTypeName(Flag.off)
+    #expect(CaseNames.shared.name(of: Generic<Flag>.empty) == "empty")
+    #expect(CaseNames.shared.name(of: Generic<Double>.empty) == nil)
+    #expect(CaseNames.shared.name(of: Flag.off) == "off")
+    #expect(CaseNames.shared.name(of: Flag.level(3)) == nil)
+    _ = actionTypeName(SelfReflecting.plain)
+    #expect(CaseNames.shared.name(of: SelfReflecting.plain) == nil)
+  }
+}
+
+/// The journal type read by reflecting every level: the definition `actionTypeName` keeps to.
+private func reflectedTypeName(_ action: Any) -> String {
+  var names: [String] = []
+  var value = action
+  var mirror = Mirror(reflecting: action)
+  while mirror.displayStyle == .enum {
+    guard let child = mirror.children.first, let label = child.label else {
+      names.append(String(describing: value))
+      break
+    }
+    names.append(label)
+    let payload = Mirror(reflecting: child.value)
+    if payload.displayStyle == .enum {
+      (value, mirror) = (child.value, payload)
+    } else if payload.displayStyle == .tuple,
+      let last = payload.children.reversed().first(where: {
+        Mirror(reflecting: $0.value).displayStyle == .enum
+      })
+    {
+      (value, mirror) = (last.value, Mirror(reflecting: last.value))
+    } else {
+      break
+    }
+  }
+  return names.joined(separator: ".")
+}

@@ -248,7 +248,7 @@ final class Recorder: @unchecked Sendable {
     var entry = JournalEntryDelta(
       type: type, version: payloadVersion, payload: payload, delta: step.delta,
       reordered: step.reordered, snapshot: snapshot)
-    entry.payloadIsEncoderOutput = true
+    entry.isEncoderOutput = true
     let sequence = try await journal.appendSuspending(
       session: session, expectedSequence: expected, entry)
     tracker.accept(step)

@@ -71,6 +71,23 @@ struct CodingPathEncoder: Encoder {
 
     mutating func encodeNil(forKey key: Key) throws {}
 
+    // A value of a primitive type holds no stack: it is passed over without building its coding
+    // path or an encoder for it, which the generic `encode` would.
+    mutating func encode(_ value: Bool, forKey key: Key) throws {}
+    mutating func encode(_ value: String, forKey key: Key) throws {}
+    mutating func encode(_ value: Double, forKey key: Key) throws {}
+    mutating func encode(_ value: Float, forKey key: Key) throws {}
+    mutating func encode(_ value: Int, forKey key: Key) throws {}
+    mutating func encode(_ value: Int8, forKey key: Key) throws {}
+    mutating func encode(_ value: Int16, forKey key: Key) throws {}
+    mutating func encode(_ value: Int32, forKey key: Key) throws {}
+    mutating func encode(_ value: Int64, forKey key: Key) throws {}
+    mutating func encode(_ value: UInt, forKey key: Key) throws {}
+    mutating func encode(_ value: UInt8, forKey key: Key) throws {}
+    mutating func encode(_ value: UInt16, forKey key: Key) throws {}
+    mutating func encode(_ value: UInt32, forKey key: Key) throws {}
+    mutating func encode(_ value: UInt64, forKey key: Key) throws {}
+
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
       try encoder.encode(value, at: codingPath + [KeyedKey(key)])
     }
@@ -113,6 +130,22 @@ struct CodingPathEncoder: Encoder {
     }
 
     mutating func encodeNil() throws { count += 1 }
+
+    // Primitive values hold no stack; see `KeyedContainer`.
+    mutating func encode(_ value: Bool) throws { count += 1 }
+    mutating func encode(_ value: String) throws { count += 1 }
+    mutating func encode(_ value: Double) throws { count += 1 }
+    mutating func encode(_ value: Float) throws { count += 1 }
+    mutating func encode(_ value: Int) throws { count += 1 }
+    mutating func encode(_ value: Int8) throws { count += 1 }
+    mutating func encode(_ value: Int16) throws { count += 1 }
+    mutating func encode(_ value: Int32) throws { count += 1 }
+    mutating func encode(_ value: Int64) throws { count += 1 }
+    mutating func encode(_ value: UInt) throws { count += 1 }
+    mutating func encode(_ value: UInt8) throws { count += 1 }
+    mutating func encode(_ value: UInt16) throws { count += 1 }
+    mutating func encode(_ value: UInt32) throws { count += 1 }
+    mutating func encode(_ value: UInt64) throws { count += 1 }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
       try encoder.encode(value, at: nextPath())

@@ -21,10 +21,10 @@ public struct JournalEntryDelta: Sendable {
   public var snapshot: EncodedState?
   /// When the action was recorded; stored with millisecond precision.
   public var recordedAt: Date
-  /// Whether `payload` is what `JSONEncoder` wrote, as a ``StackRestoration`` recorder's is: a
-  /// journal then stores it without parsing it again to check it is JSON. Only code of this
-  /// package sets it; every other payload is checked.
-  package var payloadIsEncoderOutput = false
+  /// Whether `payload` and the snapshot's JSON are what `JSONEncoder` wrote, as a
+  /// ``StackRestoration`` recorder's are: a journal then stores them without parsing them again
+  /// to check they are JSON. Only code of this package sets it; everything else is checked.
+  package var isEncoderOutput = false
 
   /// Creates an entry.
   public init(
@@ -43,5 +43,23 @@ public struct JournalEntryDelta: Sendable {
     self.reordered = reordered
     self.snapshot = snapshot
     self.recordedAt = recordedAt
+  }
+}
+
+extension JournalEntryDelta {
+  /// The payload's text and, when a snapshot is due, the snapshot's state and stacks, as a
+  /// journal stores them. `checked` turns JSON into text or throws; it is not called for what
+  /// ``isEncoderOutput`` vouches for.
+  package func storedTexts(
+    snapshotDue: Bool,
+    checked: (Data, _ what: String) throws -> String
+  ) throws -> (payload: String, snapshot: (state: String, stacks: String)?) {
+    func text(_ json: Data, _ what: String) throws -> String {
+      isEncoderOutput ? String(decoding: json, as: UTF8.self) : try checked(json, what)
+    }
+    let payload = try text(self.payload, "payload of the `\(type)` action")
+    guard snapshotDue, let snapshot else { return (payload, nil) }
+    let state = try text(snapshot.json, "state after `\(type)`")
+    return (payload, (state, StorageJSON.text(try PreparedAppend.canonical(snapshot.stacks))))
   }
 }

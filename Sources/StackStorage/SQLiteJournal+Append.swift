@@ -40,10 +40,11 @@ extension SQLiteJournal {
     return try commit(appendingTo: session) { db in try self.insert(prepared, db) }
   }
 
-  /// Appends as ``append(session:expectedSequence:_:)-(_,_,JournalEntryDraft)`` does; with
-  /// ``Durability/groupCommit(maxBatch:)`` the calling task suspends, instead of blocking its
-  /// thread, until the batch holding the append committed. Other durabilities write on the
-  /// calling thread, as the blocking call does.
+  /// Appends as ``append(session:expectedSequence:_:)-(_,_,JournalEntryDraft)`` does, but the
+  /// calling task suspends, instead of blocking its thread, while the disk is flushed: until the
+  /// batch holding the append committed (``Durability/groupCommit(maxBatch:)``), or until the
+  /// append's own transaction did (``Durability/full``). At ``Durability/normal`` the append is
+  /// written on the calling thread, as the blocking call does: no commit waits for the disk.
   public func appendSuspending(
     session: SessionID,
     expectedSequence: Int64,
@@ -56,10 +57,9 @@ extension SQLiteJournal {
     }
   }
 
-  /// Appends as ``append(session:expectedSequence:_:)-(_,_,JournalEntryDelta)`` does; with
-  /// ``Durability/groupCommit(maxBatch:)`` the calling task suspends, instead of blocking its
-  /// thread, until the batch holding the append committed. This is how a ``RecordingStore``
-  /// appends, so that many stores on few cores share one disk flush.
+  /// Appends as ``append(session:expectedSequence:_:)-(_,_,JournalEntryDelta)`` does,
+  /// suspending while the disk is flushed as the draft's overload does. This is how a ``RecordingStore`` appends, so that many stores on few cores share one
+  /// disk flush, and a flush does not hold one of the cooperative pool's threads.
   public func appendSuspending(
     session: SessionID,
     expectedSequence: Int64,
@@ -84,17 +84,21 @@ extension SQLiteJournal {
     return try usingDatabase("appending to session \(session)") { try batcher.submit(insert) }
   }
 
-  /// ``commit(appendingTo:_:)`` that suspends while a group commit's batch is written.
+  /// ``commit(appendingTo:_:)`` that suspends while the disk is flushed: while a group
+  /// commit's batch is written, or, at ``Durability/full``, while GRDB's writer commits the
+  /// append's own transaction. At ``Durability/normal`` no commit waits for the disk (but the
+  /// occasional checkpoint), so the append is written on the calling thread, which costs less.
   private func commitSuspending(
     appendingTo session: SessionID,
     _ insert: @escaping @Sendable (Database) throws -> Int64
   ) async throws -> Int64 {
-    guard let batcher else {
-      return try write("appending to session \(session)", insert)
+    let activity = "appending to session \(session)"
+    if let batcher {
+      return try await usingDatabase(activity) { try await batcher.submitSuspending(insert) }
     }
-    return try await usingDatabase("appending to session \(session)") {
-      try await batcher.submitSuspending(insert)
-    }
+    guard options.durability == .full else { return try write(activity, insert) }
+    let database = database
+    return try await usingDatabase(activity) { try await database.write(insert) }
   }
 
   /// Whether the entry of `sequence` comes with a snapshot: its sequence is a multiple of
@@ -255,21 +259,11 @@ struct PreparedDeltaAppend: Sendable {
     self.expected = expected
     self.type = entry.type
     self.version = entry.version
-    self.payload =
-      entry.payloadIsEncoderOutput
-      ? String(decoding: entry.payload, as: UTF8.self)
-      : try journal.text(entry.payload, "payload of the `\(entry.type)` action")
+    (self.payload, self.snapshot) = try entry.storedTexts(
+      snapshotDue: journal.snapshotDue(at: expected + 1), checked: { try journal.text($0, $1) })
     self.delta = entry.delta
     self.deltaText = StorageJSON.text(entry.delta)
     self.reordered = entry.reordered
     self.recordedAt = Timestamp.string(from: entry.recordedAt)
-    if journal.snapshotDue(at: expected + 1), let snapshot = entry.snapshot {
-      self.snapshot = (
-        try journal.text(snapshot.json, "state after `\(entry.type)`"),
-        StorageJSON.text(try PreparedAppend.canonical(snapshot.stacks))
-      )
-    } else {
-      self.snapshot = nil
-    }
   }
 }

@@ -49,17 +49,8 @@
       _ entry: JournalEntryDelta
     ) throws -> PostgresQuery {
       try requireWritable("appending to session \(session)")
-      let payload =
-        entry.payloadIsEncoderOutput
-        ? String(decoding: entry.payload, as: UTF8.self)
-        : try text(entry.payload, "payload of the `\(entry.type)` action")
-      var snapshot: (state: String, stacks: String)?
-      if snapshotDue(at: expected + 1), let state = entry.snapshot {
-        snapshot = (
-          try text(state.json, "state after `\(entry.type)`"),
-          StorageJSON.text(try PreparedAppend.canonical(state.stacks))
-        )
-      }
+      let (payload, snapshot) = try entry.storedTexts(
+        snapshotDue: snapshotDue(at: expected + 1), checked: { try text($0, $1) })
       return appendQuery(
         session: session, expected: expected, recordedAt: entry.recordedAt,
         type: entry.type, version: entry.version, payload: payload,

@@ -57,6 +57,33 @@ final class SessionTests: StorageTestCase {
     }
   }
 
+  func testDeltaAppendsRefusePayloadsAndSnapshotStatesThatAreNotJSON() throws {
+    try forEachBackend(.init(snapshotInterval: 1)) { journal, backend in
+      _ = try journal.createSession("d", initial: StateEncoding.encode(Root()), version: 1)
+      let state = try StateEncoding.encode(Root())
+      func entry(payload: String, state json: String) -> JournalEntryDelta {
+        JournalEntryDelta(
+          type: "x", version: 1, payload: Data(payload.utf8), delta: StackDelta(),
+          snapshot: EncodedState(json: Data(json.utf8), stacks: state.stacks))
+      }
+      let payload = assertStorageError(.invalidData) {
+        try journal.append(session: "d", expectedSequence: 0, entry(payload: "hello", state: "{}"))
+      }
+      XCTAssertEqual(
+        payload?.message.hasPrefix("The payload of the `x` action is not JSON"), true, backend)
+      let snapshot = assertStorageError(.invalidData) {
+        try journal.append(session: "d", expectedSequence: 0, entry(payload: "{}", state: "{"))
+      }
+      XCTAssertEqual(
+        snapshot?.message.hasPrefix("The state after `x` is not JSON"), true, backend)
+      XCTAssertEqual(try journal.headSequence(session: "d"), 0, backend)
+      let json = String(decoding: state.json, as: UTF8.self)
+      XCTAssertEqual(
+        try journal.append(session: "d", expectedSequence: 0, entry(payload: "{}", state: json)),
+        1, backend)
+    }
+  }
+
   func testMetadataPayloadsAndStatesThatAreNotJSONAreRefused() throws {
     try forEachBackend { journal, _ in
       let refused = assertStorageError(.invalidData) {

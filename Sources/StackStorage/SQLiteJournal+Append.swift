@@ -98,7 +98,13 @@ extension SQLiteJournal {
     }
     guard options.durability == .full else { return try write(activity, insert) }
     let database = database
-    return try await usingDatabase(activity) { try await database.write(insert) }
+    return try await usingDatabase(activity) {
+      // Not GRDB's `async` write, which a cancelled task interrupts: an append goes through
+      // whatever happens to the task awaiting it, as the blocking one and a batch's do.
+      try await withCheckedThrowingContinuation { continuation in
+        database.asyncWrite(insert) { _, result in continuation.resume(with: result) }
+      }
+    }
   }
 
   /// Whether the entry of `sequence` comes with a snapshot: its sequence is a multiple of

@@ -53,4 +53,34 @@ final class SuspendingAppendTests: StorageTestCase {
       XCTAssertTrue(try JournalVerifier().verify(journal).isClean, "\(durability)")
     }
   }
+
+  func testAnAppendWhoseTaskIsCancelledStillCommits() async throws {
+    for durability in [Durability.full, .normal, .groupCommit()] {
+      let journal = try makeJournal(.onDisk, options: .init(durability: durability))
+      _ = try journal.createSession("s", initial: StateEncoding.encode(Root()), version: 1)
+      let writerHeld = LockIsolated(false)
+      let release = DispatchSemaphore(value: 0)
+      let database = journal.database
+      DispatchQueue.global().async {
+        try? database.writeWithoutTransaction { _ in
+          writerHeld.setValue(true)
+          _ = release.wait(timeout: .now() + 10)
+        }
+      }
+      while !writerHeld.value { try await Task.sleep(for: .milliseconds(5)) }
+      var root = Root()
+      root.tabA.append(.counter(Counter(count: 1)))
+      let state = root
+      let append = Task {
+        try await journal.appendSuspending(
+          session: "s", expectedSequence: 0, .test("push", state: state))
+      }
+      try await Task.sleep(for: .milliseconds(50))
+      append.cancel()
+      release.signal()
+      let sequence = try await append.value
+      XCTAssertEqual(sequence, 1, "\(durability)")
+      XCTAssertEqual(try journal.headSequence(session: "s"), 1, "\(durability)")
+    }
+  }
 }

@@ -80,6 +80,7 @@ let package = Package(
       dependencies: [
         "StackNavigation",
         "StackJournalMigrations",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "GRDB", package: "GRDB.swift"),
         // ReadOnlyConnection opens files through SQLite's C interface.
         .product(name: "GRDBSQLite", package: "GRDB.swift"),

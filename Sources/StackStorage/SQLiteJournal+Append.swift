@@ -41,10 +41,12 @@ extension SQLiteJournal {
   }
 
   /// Appends as ``append(session:expectedSequence:_:)-(_,_,JournalEntryDraft)`` does, but the
-  /// calling task suspends, instead of blocking its thread, while the disk is flushed: until the
-  /// batch holding the append committed (``Durability/groupCommit(maxBatch:)``), or until the
-  /// append's own transaction did (``Durability/full``). At ``Durability/normal`` the append is
-  /// written on the calling thread, as the blocking call does: no commit waits for the disk.
+  /// calling task suspends, instead of blocking its thread, while it waits for other appends'
+  /// commits: until the batch holding the append committed
+  /// (``Durability/groupCommit(maxBatch:)``), or, at ``Durability/full``, while another append
+  /// holds the writer. An append at `.full` that finds no other in progress, and every append at
+  /// ``Durability/normal``, is written on the calling thread, as the blocking call does. An
+  /// append goes through when the awaiting task is cancelled.
   public func appendSuspending(
     session: SessionID,
     expectedSequence: Int64,
@@ -58,8 +60,9 @@ extension SQLiteJournal {
   }
 
   /// Appends as ``append(session:expectedSequence:_:)-(_,_,JournalEntryDelta)`` does,
-  /// suspending while the disk is flushed as the draft's overload does. This is how a ``RecordingStore`` appends, so that many stores on few cores share one
-  /// disk flush, and a flush does not hold one of the cooperative pool's threads.
+  /// suspending as the draft's overload does. This is how a ``RecordingStore`` appends, so that
+  /// many stores on few cores share a group commit's flush, and hold at most one thread of the
+  /// cooperative pool at ``Durability/full``.
   public func appendSuspending(
     session: SessionID,
     expectedSequence: Int64,
@@ -84,10 +87,11 @@ extension SQLiteJournal {
     return try usingDatabase("appending to session \(session)") { try batcher.submit(insert) }
   }
 
-  /// ``commit(appendingTo:_:)`` that suspends while the disk is flushed: while a group
-  /// commit's batch is written, or, at ``Durability/full``, while GRDB's writer commits the
-  /// append's own transaction. At ``Durability/normal`` no commit waits for the disk (but the
-  /// occasional checkpoint), so the append is written on the calling thread, which costs less.
+  /// ``commit(appendingTo:_:)`` that suspends while it waits for the disk: while a group
+  /// commit's batch is written, or, at ``Durability/full``, while another append holds the
+  /// writer. An append at `.full` that finds no other one in progress is written on the calling
+  /// thread, as is any append at ``Durability/normal``: handing it to GRDB's writer queue and
+  /// back costs two thread switches, more than its own commit holds the thread.
   private func commitSuspending(
     appendingTo session: SessionID,
     _ insert: @escaping @Sendable (Database) throws -> Int64
@@ -97,6 +101,12 @@ extension SQLiteJournal {
       return try await usingDatabase(activity) { try await batcher.submitSuspending(insert) }
     }
     guard options.durability == .full else { return try write(activity, insert) }
+    let alone = suspendingAppends.withValue { count in
+      count += 1
+      return count == 1
+    }
+    defer { suspendingAppends.withValue { $0 -= 1 } }
+    if alone { return try write(activity, insert) }
     let database = database
     return try await usingDatabase(activity) {
       // Not GRDB's `async` write, which a cancelled task interrupts: an append goes through

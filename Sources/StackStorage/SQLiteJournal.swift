@@ -1,3 +1,4 @@
+import ConcurrencyExtras
 import Foundation
 import GRDB
 
@@ -31,6 +32,8 @@ public final class SQLiteJournal: JournalBackend {
   let upcasting: Upcasting
   let batcher: GroupCommitBatcher?
   let gate = JournalGate()
+  /// How many suspending appends at ``Durability/full`` are in progress (``appendSuspending``).
+  let suspendingAppends = LockIsolated(0)
   /// The private copy a reader reads when the file's log lacks its index; removed with the
   /// journal.
   let privateCopy: PrivateCopy?

@@ -1,6 +1,8 @@
-// Appends that suspend hold no thread of the cooperative pool while they wait for the disk: at
-// `.full` (GRDB's writer commits the append's own transaction) and with group commit (the
-// batcher's writer queue commits the batch).
+// Appends that suspend hold at most one thread of the cooperative pool while they wait for the
+// disk: at `.full` the append that finds no other in progress is written on its caller's thread
+// and the others suspend while GRDB's writer commits them; with group commit every append
+// suspends while the batcher's writer queue commits its batch. An append goes through when the
+// task awaiting it is cancelled.
 import Dispatch
 import Foundation
 import StackNavigation
@@ -10,9 +12,12 @@ import XCTest
 
 final class SuspendingAppendTests: StorageTestCase {
   func testAppendsWaitingForTheWriterLeaveThePoolFree() async throws {
+    try XCTSkipIf(
+      ProcessInfo.processInfo.activeProcessorCount < 2,
+      "one append may hold the only thread of a one-core pool")
     for durability in [Durability.full, .groupCommit()] {
       let journal = try makeJournal(.onDisk, options: .init(durability: durability))
-      // More appends than the pool has threads: were they to block, none would be left.
+      // More appends than the pool has threads: were they all to block, none would be left.
       let writers = max(8, 4 * ProcessInfo.processInfo.activeProcessorCount)
       for writer in 0..<writers {
         _ = try journal.createSession(
@@ -55,9 +60,14 @@ final class SuspendingAppendTests: StorageTestCase {
   }
 
   func testAnAppendWhoseTaskIsCancelledStillCommits() async throws {
-    for durability in [Durability.full, .normal, .groupCommit()] {
+    // At `.normal` every append is written on its caller's thread, which a cancellation cannot
+    // stop; two such appends would hold both threads of a two-core pool here.
+    for durability in [Durability.full, .groupCommit()] {
       let journal = try makeJournal(.onDisk, options: .init(durability: durability))
-      _ = try journal.createSession("s", initial: StateEncoding.encode(Root()), version: 1)
+      for session in ["first", "second"] {
+        _ = try journal.createSession(
+          SessionID(session), initial: StateEncoding.encode(Root()), version: 1)
+      }
       let writerHeld = LockIsolated(false)
       let release = DispatchSemaphore(value: 0)
       let database = journal.database
@@ -71,16 +81,29 @@ final class SuspendingAppendTests: StorageTestCase {
       var root = Root()
       root.tabA.append(.counter(Counter(count: 1)))
       let state = root
-      let append = Task {
-        try await journal.appendSuspending(
-          session: "s", expectedSequence: 0, .test("push", state: state))
+      func append(_ session: SessionID) -> Task<Int64, any Error> {
+        Task {
+          try await journal.appendSuspending(
+            session: session, expectedSequence: 0, .test("push", state: state))
+        }
       }
+      // At `.full` the first append is written on its own thread; the second, which finds it in
+      // progress, waits for GRDB's writer: that is the one cancelled.
+      let first = append("first")
+      while durability == .full, journal.suspendingAppends.value == 0 {
+        try await Task.sleep(for: .milliseconds(5))
+      }
+      let second = append("second")
       try await Task.sleep(for: .milliseconds(50))
-      append.cancel()
+      second.cancel()
       release.signal()
-      let sequence = try await append.value
-      XCTAssertEqual(sequence, 1, "\(durability)")
-      XCTAssertEqual(try journal.headSequence(session: "s"), 1, "\(durability)")
+      for task in [first, second] {
+        let sequence = try await task.value
+        XCTAssertEqual(sequence, 1, "\(durability)")
+      }
+      for session in ["first", "second"] {
+        XCTAssertEqual(try journal.headSequence(session: SessionID(session)), 1, "\(durability)")
+      }
     }
   }
 }

@@ -23,18 +23,7 @@ final class SuspendingAppendTests: StorageTestCase {
         _ = try journal.createSession(
           SessionID("w\(writer)"), initial: StateEncoding.encode(Root()), version: 1)
       }
-      let writerHeld = LockIsolated(false)
-      let heldTooLong = LockIsolated(false)
-      let release = DispatchSemaphore(value: 0)
-      let database = journal.database
-      // Another thread holds GRDB's writer, as a long flush would.
-      DispatchQueue.global().async {
-        try? database.writeWithoutTransaction { _ in
-          writerHeld.setValue(true)
-          if release.wait(timeout: .now() + 10) == .timedOut { heldTooLong.setValue(true) }
-        }
-      }
-      while !writerHeld.value { try await Task.sleep(for: .milliseconds(5)) }
+      let held = try await HeldWriter(of: journal)
       let appends = (0..<writers).map { writer in
         Task {
           var root = Root()
@@ -46,8 +35,8 @@ final class SuspendingAppendTests: StorageTestCase {
       // This task resumes only if the waiting appends left a thread of the pool free.
       try await Task.sleep(for: .milliseconds(300))
       XCTAssertFalse(
-        heldTooLong.value, "\(durability): the waiting appends held every thread of the pool")
-      release.signal()
+        held.heldTooLong, "\(durability): the waiting appends held every thread of the pool")
+      held.release()
       for append in appends {
         let sequence = try await append.value
         XCTAssertEqual(sequence, 1, "\(durability)")
@@ -68,16 +57,7 @@ final class SuspendingAppendTests: StorageTestCase {
         _ = try journal.createSession(
           SessionID(session), initial: StateEncoding.encode(Root()), version: 1)
       }
-      let writerHeld = LockIsolated(false)
-      let release = DispatchSemaphore(value: 0)
-      let database = journal.database
-      DispatchQueue.global().async {
-        try? database.writeWithoutTransaction { _ in
-          writerHeld.setValue(true)
-          _ = release.wait(timeout: .now() + 10)
-        }
-      }
-      while !writerHeld.value { try await Task.sleep(for: .milliseconds(5)) }
+      let held = try await HeldWriter(of: journal)
       var root = Root()
       root.tabA.append(.counter(Counter(count: 1)))
       let state = root
@@ -96,7 +76,7 @@ final class SuspendingAppendTests: StorageTestCase {
       let second = append("second")
       try await Task.sleep(for: .milliseconds(50))
       second.cancel()
-      release.signal()
+      held.release()
       for task in [first, second] {
         let sequence = try await task.value
         XCTAssertEqual(sequence, 1, "\(durability)")
@@ -106,4 +86,29 @@ final class SuspendingAppendTests: StorageTestCase {
       }
     }
   }
+}
+
+/// GRDB's writer held by another thread, as a long flush would hold it, until released or for
+/// ten seconds at most.
+private struct HeldWriter {
+  private let released = DispatchSemaphore(value: 0)
+  private let timedOut = LockIsolated(false)
+
+  /// Holds the journal's writer; returns once it is held.
+  init(of journal: SQLiteJournal) async throws {
+    let held = LockIsolated(false)
+    let (database, released, timedOut) = (journal.database, released, timedOut)
+    DispatchQueue.global().async {
+      try? database.writeWithoutTransaction { _ in
+        held.setValue(true)
+        if released.wait(timeout: .now() + 10) == .timedOut { timedOut.setValue(true) }
+      }
+    }
+    while !held.value { try await Task.sleep(for: .milliseconds(5)) }
+  }
+
+  /// Whether the ten seconds ran out before ``release()``.
+  var heldTooLong: Bool { timedOut.value }
+
+  func release() { released.signal() }
 }

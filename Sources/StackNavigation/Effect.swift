@@ -65,7 +65,8 @@ public struct Effect<Action> {
 
   /// Runs several effects side by side.
   public static func merge(_ effects: some Sequence<Self>) -> Self {
-    Self(operations: effects.flatMap(\.operations))
+    // A closure, not `\.operations`: a key path in generic code is built again on every call.
+    Self(operations: effects.flatMap { $0.operations })
   }
 
   /// Runs this effect and another side by side.

@@ -83,7 +83,8 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   /// Cancels the work whose cancellation IDs satisfy a predicate; it no longer counts as running.
   private func cancel(where matches: @Sendable (Set<EffectID>) -> Bool) {
     let cancelled = registry.withValue { registry in
-      let tokens = registry.running.filter { matches($0.value.ids) }.map(\.key)
+      // Closures, not key paths: a key path in generic code is built again on every call.
+      let tokens = registry.running.filter { matches($0.value.ids) }.map { $0.key }
       return tokens.compactMap { registry.running.removeValue(forKey: $0)?.task }
     }
     for task in cancelled { task.cancel() }
@@ -93,7 +94,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   func cancelAll() {
     let cancelled = registry.withValue { registry in
       defer { registry.running.removeAll() }
-      return registry.running.values.compactMap(\.task)
+      return registry.running.values.compactMap { $0.task }
     }
     for task in cancelled { task.cancel() }
   }

@@ -200,16 +200,13 @@ final class Recorder: @unchecked Sendable {
   private let head: LockIsolated<Int64>
   // Used by `record` only, which the store calls for one transition at a time.
   private let tracker = StackTracker()
-  private let encoder: JSONEncoder
+  private let encoder = SortedJSONEncoder()
 
   init(session: SessionID, journal: any JournalBackend, sequence: Int64, payloadVersion: Int) {
     self.session = session
     self.journal = journal
     self.payloadVersion = payloadVersion
     self.head = LockIsolated(sequence)
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    self.encoder = encoder
   }
 
   var sequence: Int64 { head.value }

@@ -47,12 +47,10 @@ public final class StackTracker: @unchecked Sendable {
   }
 
   private var baseline: [String: Tracked]?
-  private let elementEncoder: JSONEncoder
+  private let elementEncoder = SortedJSONEncoder()
 
   /// Creates a tracker with no baseline.
   public init() {
-    elementEncoder = JSONEncoder()
-    elementEncoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
   }
 
   /// Whether ``start(from:)`` or ``accept(_:)`` set a baseline.

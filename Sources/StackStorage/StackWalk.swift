@@ -12,13 +12,13 @@ final class StackWalk: StackVisitor {
   }
 
   let previous: [String: StackTracker.Tracked]
-  let encoder: JSONEncoder
+  let encoder: SortedJSONEncoder
   var current: [String: StackTracker.Tracked] = [:]
   var idsByCodingPath: [[String]: [StackElementID]] = [:]
   var encodedCount = 0
   private var frames: [Frame] = []
 
-  init(previous: [String: StackTracker.Tracked], encoder: JSONEncoder) {
+  init(previous: [String: StackTracker.Tracked], encoder: SortedJSONEncoder) {
     self.previous = previous
     self.encoder = encoder
   }

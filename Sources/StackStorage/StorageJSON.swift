@@ -52,7 +52,7 @@ package enum StorageJSON {
   }
 
   /// Appends JSON to a byte buffer.
-  private struct Writer {
+  struct Writer {
     var bytes: [UInt8] = []
 
     init() {
@@ -101,23 +101,38 @@ package enum StorageJSON {
     /// `\b \t \n \f \r`, other control characters as `\u00xx`; everything else as it is.
     mutating func string(_ value: String) {
       bytes.append(UInt8(ascii: "\""))
-      for byte in value.utf8 {
-        switch byte {
-        case UInt8(ascii: "\""): raw("\\\"")
-        case UInt8(ascii: "\\"): raw("\\\\")
-        case 0x08: raw("\\b")
-        case 0x09: raw("\\t")
-        case 0x0A: raw("\\n")
-        case 0x0C: raw("\\f")
-        case 0x0D: raw("\\r")
-        case 0..<0x20:
-          raw("\\u00")
-          bytes.append(Self.hexDigits[Int(byte >> 4)])
-          bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-        default: bytes.append(byte)
+      var value = value
+      value.withUTF8 { utf8 in
+        // Runs of bytes that need no escape are copied whole.
+        var runStart = 0
+        for index in utf8.indices {
+          let byte = utf8[index]
+          guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+            continue
+          }
+          bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+          escape(byte)
+          runStart = index + 1
         }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
       }
       bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+      switch byte {
+      case UInt8(ascii: "\""): raw("\\\"")
+      case UInt8(ascii: "\\"): raw("\\\\")
+      case 0x08: raw("\\b")
+      case 0x09: raw("\\t")
+      case 0x0A: raw("\\n")
+      case 0x0C: raw("\\f")
+      case 0x0D: raw("\\r")
+      default:
+        raw("\\u00")
+        bytes.append(Self.hexDigits[Int(byte >> 4)])
+        bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+      }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

@@ -29,6 +29,8 @@ import Testing
     case date(Date)
     case url(URL)
     case record(Record)
+    /// Writes the coding path it is encoded at.
+    case pathProbe
 
     struct Key: CodingKey {
       let stringValue: String
@@ -92,6 +94,10 @@ import Testing
         var container = encoder.singleValueContainer()
         try container.encode(url)
       case let .record(record): try record.encode(to: encoder)
+      case .pathProbe:
+        var container = encoder.singleValueContainer()
+        try container.encode(
+          encoder.codingPath.map { key in key.stringValue + (key.intValue.map { "#\($0)" } ?? "") })
       }
     }
   }
@@ -172,6 +178,7 @@ import Testing
     case 14..<16: return .bool(Bool.random(using: &generator))
     case 16: return .null
     case 17: return .date(Date(timeIntervalSinceReferenceDate: double(&generator)))
+    case 19..<22: return .pathProbe
     case 18: return .url(URL(string: "https://example.com/\(Int.random(in: 0...9, using: &generator))")!)
     default:
       let kinds: [Record.Kind] = [

@@ -160,10 +160,11 @@ final class JSONSink {
     }
     guard !ascending, let first = members.first else { return }
     let end = writer.bytes.count
-    // Each member's bytes without the comma before it.
-    let spans = members.indices.map { index -> (key: String, bytes: ArraySlice<UInt8>) in
+    // Where each member's bytes run, without the comma before it. Ranges, not slices: a slice
+    // would keep the buffer shared and make the rewrite below copy all of it.
+    let spans = members.indices.map { index -> (key: String, bytes: Range<Int>) in
       let stop = index + 1 < members.count ? members[index + 1].start - 1 : end
-      return (members[index].key, writer.bytes[members[index].start..<stop])
+      return (members[index].key, members[index].start..<stop)
     }
     let ordered = spans.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     // A key written twice: `JSONEncoder` keeps the last value.
@@ -175,7 +176,7 @@ final class JSONSink {
     rewritten.reserveCapacity(end - first.start)
     for (index, span) in ordered.enumerated() {
       if index > 0 { rewritten.append(UInt8(ascii: ",")) }
-      rewritten.append(contentsOf: span.bytes)
+      rewritten.append(contentsOf: writer.bytes[span.bytes])
     }
     writer.bytes.replaceSubrange(first.start..<end, with: rewritten)
   }

@@ -1,0 +1,176 @@
+import Foundation
+
+/// The bytes written so far, the containers still open (innermost last) and the coding path to
+/// the current position.
+///
+/// A container is written only while it is open: writing to one closes those opened after it,
+/// and a write to a closed one throws. The coding path is a stack of the keys of the values
+/// being written: an encoder's `codingPath` is its first `pathCount` keys, read while it is
+/// open. As in `JSONEncoder`, a value's path is its encoder's and its own key, leaving out the
+/// keys of the nested containers between them; a nested container's own path has them.
+final class JSONSink {
+  struct Frame {
+    let id: Int
+    let isObject: Bool
+    var count = 0
+    /// An object's keys and where each member starts, in the order written.
+    var members: [(key: String, start: Int)] = []
+  }
+
+  // Unchecked: a value's encoding runs on one thread, and the dynamic exclusivity check of each
+  // write was a tenth of the encoder's cost.
+  @exclusivity(unchecked) var writer = StorageJSON.Writer()
+  @exclusivity(unchecked) var frames: [Frame] = []
+  @exclusivity(unchecked) var path: [any CodingKey] = []
+  /// Whether a container or super-encoder was asked for that cannot be written as `JSONEncoder`
+  /// would (asking cannot throw).
+  var refused = false
+  private var nextID = 0
+
+  /// Writes a value at the current position, for the encoder whose path is `pathCount` long,
+  /// under `key`.
+  func write<T: Encodable>(_ value: T, pathCount: Int, key: (any CodingKey)?) throws {
+    guard !Self.isTreatedApart(T.self), path.count == pathCount else {
+      throw NotLikeJSONEncoder()
+    }
+    let depth = frames.count
+    if let key { path.append(key) }
+    let start = writer.bytes.count
+    try value.encode(to: ValueEncoder(sink: self, start: start, pathCount: path.count))
+    try close(above: depth)
+    path.removeSubrange(pathCount...)
+    // `JSONEncoder` writes `{}` for a nested value that wrote nothing and refuses one at the top.
+    guard writer.bytes.count > start else { throw NotLikeJSONEncoder() }
+  }
+
+  /// Types `JSONEncoder` writes otherwise than their own `encode(to:)` does.
+  static func isTreatedApart(_ type: Any.Type) -> Bool {
+    type == Date.self || type == Data.self || type == URL.self || type == Decimal.self
+  }
+
+  func codingPath(_ count: Int) -> [any CodingKey] { Array(path.prefix(count)) }
+
+  /// Whether the value starting at `start` may still be written: nothing was written since.
+  /// Marks the encoding refused when not.
+  func claim(_ start: Int) -> Bool {
+    if writer.bytes.count == start { return true }
+    refuse()
+    return false
+  }
+
+  /// Marks the encoding refused and returns 0, the ID of no frame.
+  @discardableResult func refuse() -> Int {
+    refused = true
+    return 0
+  }
+
+  /// Opens an object or an array at the current position and returns its frame's ID.
+  func open(object: Bool) -> Int {
+    nextID += 1
+    writer.bytes.append(UInt8(ascii: object ? "{" : "["))
+    frames.append(Frame(id: nextID, isObject: object))
+    return nextID
+  }
+
+  /// Makes the frame `id` at `depth` the innermost, closing those opened after it; throws when it
+  /// was closed already (or `id` is 0: a container that was refused).
+  func enter(_ id: Int, depth: Int) throws {
+    guard id != 0, frames.indices.contains(depth), frames[depth].id == id else {
+      throw NotLikeJSONEncoder()
+    }
+    try close(above: depth + 1)
+  }
+
+  /// Starts the next member of the object at `depth`.
+  func member(_ key: String, depth: Int) throws {
+    guard key.utf8.allSatisfy({ $0 < 0x80 }) else { throw NotLikeJSONEncoder() }
+    if frames[depth].count > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+    frames[depth].count += 1
+    frames[depth].members.append((key, writer.bytes.count))
+    writer.string(key)
+    writer.bytes.append(UInt8(ascii: ":"))
+  }
+
+  /// Starts the next element of the array at `depth` and returns its index.
+  func element(depth: Int) -> Int {
+    if frames[depth].count > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+    frames[depth].count += 1
+    return frames[depth].count - 1
+  }
+
+  /// Closes the frames from `depth` on, sorting each object's members by key.
+  func close(above depth: Int) throws {
+    while frames.count > depth {
+      let frame = frames.removeLast()
+      if frame.isObject {
+        try sortMembers(frame.members)
+        writer.bytes.append(UInt8(ascii: "}"))
+      } else {
+        writer.bytes.append(UInt8(ascii: "]"))
+      }
+    }
+  }
+
+  /// Rewrites an object's members, which run to the end of the bytes, in the order of their keys
+  /// (byte order, as `JSONEncoder` sorts).
+  private func sortMembers(_ members: [(key: String, start: Int)]) throws {
+    let ascending = members.indices.dropFirst().allSatisfy {
+      members[$0 - 1].key.utf8.lexicographicallyPrecedes(members[$0].key.utf8)
+    }
+    guard !ascending, let first = members.first else { return }
+    let end = writer.bytes.count
+    // Where each member's bytes run, without the comma before it. Ranges, not slices: a slice
+    // would keep the buffer shared and make the rewrite below copy all of it.
+    let spans = members.indices.map { index -> (key: String, bytes: Range<Int>) in
+      let stop = index + 1 < members.count ? members[index + 1].start - 1 : end
+      return (members[index].key, members[index].start..<stop)
+    }
+    let ordered = spans.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+    // A key written twice: `JSONEncoder` keeps the last value.
+    for index in ordered.indices.dropFirst()
+    where ordered[index - 1].key.utf8.elementsEqual(ordered[index].key.utf8) {
+      throw NotLikeJSONEncoder()
+    }
+    var rewritten: [UInt8] = []
+    rewritten.reserveCapacity(end - first.start)
+    for (index, span) in ordered.enumerated() {
+      if index > 0 { rewritten.append(UInt8(ascii: ",")) }
+      rewritten.append(contentsOf: writer.bytes[span.bytes])
+    }
+    writer.bytes.replaceSubrange(first.start..<end, with: rewritten)
+  }
+
+  func writeNumber(_ double: Double) throws {
+    guard double.isFinite else { throw NotLikeJSONEncoder() }
+    writeTrimmed(double.description)
+  }
+
+  func writeNumber(_ float: Float) throws {
+    guard float.isFinite else { throw NotLikeJSONEncoder() }
+    writeTrimmed(float.description)
+  }
+
+  /// A number's description without a trailing `.0`, as `JSONEncoder` writes it.
+  private func writeTrimmed(_ description: String) {
+    let utf8 = description.utf8
+    if utf8.count > 2, utf8.last == UInt8(ascii: "0"),
+      utf8[utf8.index(utf8.endIndex, offsetBy: -2)] == UInt8(ascii: ".")
+    {
+      writer.bytes.append(contentsOf: utf8.dropLast(2))
+    } else {
+      writer.bytes.append(contentsOf: utf8)
+    }
+  }
+
+  func writeInteger(_ value: some BinaryInteger) {
+    writer.bytes.append(contentsOf: value.description.utf8)
+  }
+
+  func writeBool(_ value: Bool) {
+    writer.bytes.append(contentsOf: (value ? "true" : "false").utf8)
+  }
+
+  func writeNull() {
+    writer.bytes.append(contentsOf: "null".utf8)
+  }
+}

@@ -40,14 +40,22 @@ public final class StackEncodingCollector: @unchecked Sendable {
   /// The stacks met so far, in the order their encoding began (a parent before its children).
   public private(set) var stacks: [Stack] = []
 
-  private let elementEncoder: JSONEncoder
+  private let encodeElement: (any Encodable) throws -> Data
   /// The position in ``stacks`` of the routes array being collected at a coding path.
   private var routeStacks: [[String]: Int] = [:]
 
-  /// Creates an empty collector.
+  /// Creates an empty collector that encodes elements with `JSONEncoder`, keys sorted and
+  /// slashes not escaped.
   public init() {
-    elementEncoder = JSONEncoder()
-    elementEncoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encodeElement = { try encoder.encode($0) }
+  }
+
+  /// Creates an empty collector that encodes each element with `encodeElement`: the storage's
+  /// own encoder, so that the elements it compares were all written alike.
+  package init(encodeElement: @escaping (any Encodable) throws -> Data) {
+    self.encodeElement = encodeElement
   }
 
   func record<Element: Encodable>(_ stack: StackState<Element>, codingPath: [any CodingKey]) throws {
@@ -56,7 +64,7 @@ public final class StackEncodingCollector: @unchecked Sendable {
         codingPath: codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue },
         ids: stack.ids,
         nextID: stack.nextID,
-        elements: try stack.map { try elementEncoder.encode($0) }
+        elements: try stack.map { try encodeElement($0) }
       )
     )
   }
@@ -66,7 +74,7 @@ public final class StackEncodingCollector: @unchecked Sendable {
   func record<Screen: Encodable>(_ route: Route<Screen>, codingPath: [any CodingKey]) throws {
     guard let position = codingPath.last?.intValue else { return }
     let arrayPath = codingPath.dropLast().map { $0.intValue.map(String.init) ?? $0.stringValue }
-    let element = try elementEncoder.encode(route)
+    let element = try encodeElement(route)
     let id = StackElementID(generation: position)
     if position == 0 {
       routeStacks[arrayPath] = stacks.count

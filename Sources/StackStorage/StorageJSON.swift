@@ -65,8 +65,8 @@ package enum StorageJSON {
       text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    mutating func integer(_ value: Int) {
-      bytes.append(contentsOf: String(value).utf8)
+    mutating func integer(_ value: some BinaryInteger) {
+      bytes.append(contentsOf: value.description.utf8)
     }
 
     mutating func ids(_ ids: [StackElementID]) {

@@ -84,15 +84,15 @@ final class JSONSink {
   /// Starts the next member of the object at `depth`.
   func member(_ key: String, depth: Int) throws {
     guard key.utf8.allSatisfy({ $0 < 0x80 }) else { throw NotLikeJSONEncoder() }
-    if frames[depth].count > 0 { writer.bytes.append(UInt8(ascii: ",")) }
-    frames[depth].count += 1
+    element(depth: depth)
     frames[depth].members.append((key, writer.bytes.count))
     writer.string(key)
     writer.bytes.append(UInt8(ascii: ":"))
   }
 
-  /// Starts the next element of the array at `depth` and returns its index.
-  func element(depth: Int) -> Int {
+  /// Starts the next element of the container at `depth`, after a comma unless it is the first,
+  /// and returns its index.
+  @discardableResult func element(depth: Int) -> Int {
     if frames[depth].count > 0 { writer.bytes.append(UInt8(ascii: ",")) }
     frames[depth].count += 1
     return frames[depth].count - 1
@@ -162,15 +162,11 @@ final class JSONSink {
     }
   }
 
-  func writeInteger(_ value: some BinaryInteger) {
-    writer.bytes.append(contentsOf: value.description.utf8)
-  }
-
   func writeBool(_ value: Bool) {
-    writer.bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    writer.raw(value ? "true" : "false")
   }
 
   func writeNull() {
-    writer.bytes.append(contentsOf: "null".utf8)
+    writer.raw("null")
   }
 }

@@ -30,42 +30,42 @@ extension PositionalJSONContainer {
   }
   mutating func encode(_ value: Int) throws {
     try next()
-    sink.writeInteger(value)
+    sink.writer.integer(value)
   }
   mutating func encode(_ value: Int8) throws {
     try next()
-    sink.writeInteger(value)
+    sink.writer.integer(value)
   }
   mutating func encode(_ value: Int16) throws {
     try next()
-    sink.writeInteger(value)
+    sink.writer.integer(value)
   }
   mutating func encode(_ value: Int32) throws {
     try next()
-    sink.writeInteger(value)
+    sink.writer.integer(value)
   }
   mutating func encode(_ value: Int64) throws {
     try next()
-    sink.writeInteger(value)
+    sink.writer.integer(value)
   }
   mutating func encode(_ value: UInt) throws {
     try next()
-    sink.writeInteger(value)
+    sink.writer.integer(value)
   }
   mutating func encode(_ value: UInt8) throws {
     try next()
-    sink.writeInteger(value)
+    sink.writer.integer(value)
   }
   mutating func encode(_ value: UInt16) throws {
     try next()
-    sink.writeInteger(value)
+    sink.writer.integer(value)
   }
   mutating func encode(_ value: UInt32) throws {
     try next()
-    sink.writeInteger(value)
+    sink.writer.integer(value)
   }
   mutating func encode(_ value: UInt64) throws {
     try next()
-    sink.writeInteger(value)
+    sink.writer.integer(value)
   }
 }

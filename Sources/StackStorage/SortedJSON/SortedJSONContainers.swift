@@ -69,43 +69,43 @@ struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
   mutating func encode(_ value: Int, forKey key: Key) throws {
     try member(key)
-    sink.writeInteger(value)
+    sink.writer.integer(value)
   }
   mutating func encode(_ value: Int8, forKey key: Key) throws {
     try member(key)
-    sink.writeInteger(value)
+    sink.writer.integer(value)
   }
   mutating func encode(_ value: Int16, forKey key: Key) throws {
     try member(key)
-    sink.writeInteger(value)
+    sink.writer.integer(value)
   }
   mutating func encode(_ value: Int32, forKey key: Key) throws {
     try member(key)
-    sink.writeInteger(value)
+    sink.writer.integer(value)
   }
   mutating func encode(_ value: Int64, forKey key: Key) throws {
     try member(key)
-    sink.writeInteger(value)
+    sink.writer.integer(value)
   }
   mutating func encode(_ value: UInt, forKey key: Key) throws {
     try member(key)
-    sink.writeInteger(value)
+    sink.writer.integer(value)
   }
   mutating func encode(_ value: UInt8, forKey key: Key) throws {
     try member(key)
-    sink.writeInteger(value)
+    sink.writer.integer(value)
   }
   mutating func encode(_ value: UInt16, forKey key: Key) throws {
     try member(key)
-    sink.writeInteger(value)
+    sink.writer.integer(value)
   }
   mutating func encode(_ value: UInt32, forKey key: Key) throws {
     try member(key)
-    sink.writeInteger(value)
+    sink.writer.integer(value)
   }
   mutating func encode(_ value: UInt64, forKey key: Key) throws {
     try member(key)
-    sink.writeInteger(value)
+    sink.writer.integer(value)
   }
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     try member(key)
@@ -200,7 +200,7 @@ struct ValueContainer: SingleValueEncodingContainer, PositionalJSONContainer {
   var codingPath: [any CodingKey] { sink.codingPath(pathCount) }
 
   mutating func next() throws {
-    guard sink.writer.bytes.count == start else { throw NotLikeJSONEncoder() }
+    guard sink.claim(start) else { throw NotLikeJSONEncoder() }
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {

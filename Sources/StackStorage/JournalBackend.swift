@@ -141,4 +141,37 @@ extension JournalBackend {
   ) throws {
     try entries(session: session, after: after, through: nil, body)
   }
+
+  /// Calls `body` with the entries after `after` through `through` (the head when `nil`), in
+  /// ascending order; `body` returns `false` to stop.
+  ///
+  /// `page` fetches the rows of the entries in `(after, last]`, ascending, at most `pageSize`
+  /// of them; `entry` reads one, or gives `nil` for a row that holds no entry. Rows are read one
+  /// at a time as `body` asks for them, and `body` runs between pages, outside any database
+  /// access. An empty range still checks that the session exists.
+  package func entries<Row>(
+    session: SessionID,
+    after: Int64,
+    through: Int64?,
+    pageSize: Int,
+    page: (_ after: Int64, _ last: Int64) throws -> [Row],
+    entry: (Row) throws -> JournalEntry?,
+    _ body: (JournalEntry) throws -> Bool
+  ) throws {
+    let last = through ?? Int64.max
+    guard after < last else {
+      _ = try headSequence(session: session)
+      return
+    }
+    var cursor = after
+    while cursor < last {
+      let rows = try page(cursor, last)
+      for row in rows {
+        guard let entry = try entry(row) else { continue }
+        cursor = entry.sequence
+        guard try body(entry) else { return }
+      }
+      if rows.count < pageSize { return }
+    }
+  }
 }

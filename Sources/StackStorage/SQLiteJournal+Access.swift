@@ -88,82 +88,8 @@ extension SQLiteJournal {
     let statement = try db.cachedStatement(
       sql: "SELECT \(Self.headColumn) FROM sessions s WHERE s.id = ?")
     guard let head = try Int64.fetchOne(statement, arguments: [session.rawValue]) else {
-      throw unknownSession(session)
+      throw stored.unknownSession(session)
     }
     return head
-  }
-
-  func unknownSession(_ session: SessionID) -> StorageError {
-    StorageError(
-      code: .unknownSession,
-      message: "There is no session \(session) in \(path ?? "the in-memory journal"). List the "
-        + "sessions to find its identifier, or create it first.",
-      path: path
-    )
-  }
-
-  func outOfRange(_ session: SessionID, _ sequence: Int64, head: Int64) -> StorageError {
-    StorageError(
-      code: .sequenceOutOfRange,
-      message: "Session \(session) has no sequence \(sequence): its journal runs from 0 to "
-        + "\(head).",
-      path: path
-    )
-  }
-
-  /// The UTF-8 text of JSON bytes, or an ``StorageError/Code/invalidData`` error when they are
-  /// not UTF-8 or not one JSON value.
-  ///
-  /// Stored JSON is spliced as it is into exports and the CLI's JSON output, so text that is not
-  /// JSON is refused before it is written.
-  func text(_ json: Data, _ what: @autoclosure () -> String) throws -> String {
-    guard let text = JSONText.text(json) else {
-      throw StorageError(
-        code: .invalidData,
-        message: "The \(what()) is not UTF-8 text; a journal stores JSON as text. Encode it with "
-          + "JSONEncoder.",
-        path: path
-      )
-    }
-    guard JSONText.isJSON(json) else {
-      let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-      throw StorageError(
-        code: .invalidData,
-        message: "The \(what()) is not JSON: `\(shown)`. A journal stores JSON, which exports "
-          + "and `--json` output copy as it is; encode it with JSONEncoder. Nothing was written.",
-        path: path
-      )
-    }
-    return text
-  }
-
-  /// The date of a stored time, or an ``StorageError/Code/invalidData`` error.
-  func date(_ text: String, _ what: @autoclosure () -> String) throws -> Date {
-    guard let date = Timestamp.date(from: text) else {
-      throw StorageError(
-        code: .invalidData,
-        message: "The \(what()) is `\(text)`, not a time in the form 2025-01-31T09:30:00.000Z. "
-          + "The row was left as it is.",
-        path: path
-      )
-    }
-    return date
-  }
-
-  /// Decodes a stored JSON column, or throws an ``StorageError/Code/invalidData`` error.
-  func decode<T: Decodable>(_ type: T.Type, _ text: String, _ what: @autoclosure () -> String)
-    throws -> T
-  {
-    do {
-      return try JSONDecoder().decode(type, from: Data(text.utf8))
-    } catch {
-      throw StorageError(
-        code: .invalidData,
-        message: "The \(what()) cannot be read. The row was left as it is; run "
-          + "`stackjournal verify --db \(path ?? "PATH")`.",
-        path: path,
-        underlying: error
-      )
-    }
   }
 }

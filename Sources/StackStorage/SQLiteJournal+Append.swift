@@ -129,7 +129,7 @@ extension SQLiteJournal {
     let session = append.session.rawValue
     let head = try requireHead(db, append.session)
     guard head == append.expected else {
-      throw sequenceConflict(append.session, head: head, expected: append.expected)
+      throw stored.sequenceConflict(append.session, head: head, expected: append.expected)
     }
     let sequence = head + 1
     try db.cachedStatement(
@@ -148,22 +148,12 @@ extension SQLiteJournal {
     return sequence
   }
 
-  func sequenceConflict(_ session: SessionID, head: Int64, expected: Int64) -> StorageError {
-    StorageError(
-      code: .sequenceConflict,
-      message: "Session \(session) is at sequence \(head), but this append expected "
-        + "\(expected): another writer appended first. Nothing was written; reload the "
-        + "session's head and retry.",
-      path: path
-    )
-  }
-
   /// Writes a prepared append inside the current transaction.
   func insert(_ append: PreparedAppend, _ db: Database) throws -> Int64 {
     let session = append.session.rawValue
     let head = try requireHead(db, append.session)
     guard head == append.expected else {
-      throw sequenceConflict(append.session, head: head, expected: append.expected)
+      throw stored.sequenceConflict(append.session, head: head, expected: append.expected)
     }
     let before = try StackRows.load(db, session: session)
     let delta = StackDelta.between(before, append.stacks)
@@ -225,11 +215,11 @@ package struct PreparedAppend: Sendable {
     self.expected = expected
     self.type = draft.type
     self.version = draft.version
-    self.payload = try journal.text(draft.payload, "payload of the `\(draft.type)` action")
+    self.payload = try journal.stored.text(draft.payload, "payload of the `\(draft.type)` action")
     self.stacks = try Self.canonical(draft.state.stacks)
     self.recordedAt = Timestamp.string(from: draft.recordedAt)
     if journal.snapshotDue(at: expected + 1) {
-      self.snapshotState = try journal.text(draft.state.json, "state after `\(draft.type)`")
+      self.snapshotState = try journal.stored.text(draft.state.json, "state after `\(draft.type)`")
     } else {
       self.snapshotState = nil
     }
@@ -276,7 +266,7 @@ struct PreparedDeltaAppend: Sendable {
     self.type = entry.type
     self.version = entry.version
     (self.payload, self.snapshot) = try entry.storedTexts(
-      snapshotDue: journal.snapshotDue(at: expected + 1), checked: { try journal.text($0, $1) })
+      snapshotDue: journal.snapshotDue(at: expected + 1), checked: { try journal.stored.text($0, $1) })
     self.delta = entry.delta
     self.deltaText = StorageJSON.text(entry.delta)
     self.reordered = entry.reordered

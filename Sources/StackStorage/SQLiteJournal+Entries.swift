@@ -22,32 +22,24 @@ extension SQLiteJournal {
     through: Int64?,
     _ body: (JournalEntry) throws -> Bool
   ) throws {
-    let last = through ?? Int64.max
-    guard after < last else {
-      _ = try headSequence(session: session)
-      return
-    }
-    var cursor = after
     var checkedSession = false
-    while cursor < last {
-      let page = try read("reading the journal of session \(session)") { db in
-        if !checkedSession { _ = try requireHead(db, session) }
-        return try EntryRecord.fetchAll(
-          db.cachedStatement(
-            sql: "SELECT \(EntryRecord.columns) FROM journal "
-              + "WHERE session = ? AND sequence > ? AND sequence <= ? ORDER BY sequence LIMIT ?"
-          ),
-          arguments: [session.rawValue, cursor, last, Self.entryPageSize]
-        )
-      }
-      checkedSession = true
-      for record in page {
-        let entry = try entry(record, session: session)
-        cursor = entry.sequence
-        guard try body(entry) else { return }
-      }
-      if page.count < Self.entryPageSize { return }
-    }
+    try entries(
+      session: session, after: after, through: through, pageSize: Self.entryPageSize,
+      page: { cursor, last in
+        let records = try read("reading the journal of session \(session)") { db in
+          if !checkedSession { _ = try requireHead(db, session) }
+          return try EntryRecord.fetchAll(
+            db.cachedStatement(
+              sql: "SELECT \(EntryRecord.columns) FROM journal "
+                + "WHERE session = ? AND sequence > ? AND sequence <= ? ORDER BY sequence LIMIT ?"
+            ),
+            arguments: [session.rawValue, cursor, last, Self.entryPageSize]
+          )
+        }
+        checkedSession = true
+        return records
+      },
+      entry: { try entry($0, session: session) }, body)
   }
 
   /// The sequence of the last entry recorded at or before `date` (the latest time, then the
@@ -63,7 +55,7 @@ extension SQLiteJournal {
     return try read("finding the entry of session \(session) at \(time)") { db in
       let createdAt = try String.fetchOne(
         db, sql: "SELECT created_at FROM sessions WHERE id = ?", arguments: [session.rawValue])
-      guard let createdAt else { throw unknownSession(session) }
+      guard let createdAt else { throw stored.unknownSession(session) }
       if let sequence = try Int64.fetchOne(
         db.cachedStatement(
           sql: "SELECT sequence FROM journal WHERE session = ? AND recorded_at <= ? "
@@ -114,11 +106,11 @@ extension SQLiteJournal {
     return JournalEntry(
       session: session,
       sequence: record.sequence,
-      recordedAt: try date(record.recordedAt, "time of \(place)"),
+      recordedAt: try stored.date(record.recordedAt, "time of \(place)"),
       type: record.type,
       version: version,
       payload: payload,
-      delta: try decode(StackDelta.self, record.delta, "delta of \(place)")
+      delta: try stored.decode(StackDelta.self, record.delta, "delta of \(place)")
     )
   }
 }

@@ -83,7 +83,7 @@ extension SQLiteJournal {
       for record in page {
         let entry = JournalRow(
           sequence: record.sequence,
-          recordedAt: try date(
+          recordedAt: try stored.date(
             record.recordedAt, "time of entry \(record.sequence) of session \(session)"),
           type: record.type,
           version: record.version,
@@ -141,8 +141,8 @@ extension SQLiteJournal {
             + "sequence = ?))",
           arguments: [session.rawValue, sequence, session.rawValue, sequence])
       }
-      guard let text else { throw outOfRange(session, sequence, head: head) }
-      return try date(text, "time of entry \(sequence) of session \(session)")
+      guard let text else { throw stored.outOfRange(session, sequence, head: head) }
+      return try stored.date(text, "time of entry \(sequence) of session \(session)")
     }
   }
 

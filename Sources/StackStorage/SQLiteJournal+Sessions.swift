@@ -18,12 +18,8 @@ extension SQLiteJournal {
   ) throws -> SessionInfo {
     try requireWritable("creating session \(id)")
     try id.validate()
-    let stacks = try PreparedAppend.canonical(initial.stacks)
-    var validated: [StackRecord] = []
-    try StackDelta.between([], stacks).apply(to: &validated)
-    let metadataText = try metadata.map { try text($0, "metadata of session \(id)") }
-    let stateText = try text(initial.json, "initial state of session \(id)")
-    let stacksText = StorageJSON.text(stacks)
+    let (stacks, stateText, stacksText, metadataText) = try stored.sessionTexts(
+      id, initial: initial, metadata: metadata)
     let createdAt = Timestamp.string(from: date)
     try write("creating session \(id)") { db in
       let exists = try Bool.fetchOne(
@@ -39,7 +35,7 @@ extension SQLiteJournal {
       if let (source, sequence) = forkedFrom {
         let head = try requireHead(db, source)
         guard (0...head).contains(sequence) else {
-          throw outOfRange(source, sequence, head: head)
+          throw stored.outOfRange(source, sequence, head: head)
         }
       }
       try db.execute(
@@ -96,7 +92,7 @@ extension SQLiteJournal {
   /// Throws ``StorageError/Code/invalidData``, changing nothing, when it is not JSON: a JSON
   /// value such as `{"user":"ada"}`, `42` or `"note"` is needed, not plain text.
   public func setMetadata(_ metadata: Data?, session: SessionID) throws {
-    let metadataText = try metadata.map { try text($0, "metadata of session \(session)") }
+    let metadataText = try metadata.map { try stored.text($0, "metadata of session \(session)") }
     try write("setting the metadata of session \(session)") { db in
       _ = try requireHead(db, session)
       try db.execute(
@@ -116,15 +112,15 @@ extension SQLiteJournal {
       let id = SessionID(record.id)
       return SessionInfo(
         id: id,
-        createdAt: try date(record.createdAt, "creation time of session \(id)"),
+        createdAt: try stored.date(record.createdAt, "creation time of session \(id)"),
         metadata: record.metadata.map { Data($0.utf8) },
         entryCount: record.entryCount,
         headSequence: record.headSequence,
         firstActivity: try record.firstActivity.map {
-          try date($0, "first entry time of session \(id)")
+          try stored.date($0, "first entry time of session \(id)")
         },
         lastActivity: try record.lastActivity.map {
-          try date($0, "last entry time of session \(id)")
+          try stored.date($0, "last entry time of session \(id)")
         },
         forkedFrom: record.forkedFrom.map(SessionID.init(rawValue:)),
         forkedAt: record.forkedAt

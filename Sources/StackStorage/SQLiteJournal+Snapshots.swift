@@ -27,8 +27,8 @@ extension SQLiteJournal {
       sequence: record.sequence,
       version: version,
       state: state,
-      stacks: try decode([StackRecord].self, record.stacks, "stacks of \(place)"),
-      recordedAt: try date(record.recordedAt, "time of \(place)")
+      stacks: try stored.decode([StackRecord].self, record.stacks, "stacks of \(place)"),
+      recordedAt: try stored.date(record.recordedAt, "time of \(place)")
     )
   }
 
@@ -42,12 +42,11 @@ extension SQLiteJournal {
     state: EncodedState,
     version: Int
   ) throws {
-    let stateText = try text(state.json, "state of the snapshot of session \(session)")
-    let stacksText = StorageJSON.text(try PreparedAppend.canonical(state.stacks))
+    let (stateText, stacksText) = try stored.snapshotTexts(state, session: session)
     let now = Timestamp.string(from: Date())
     try write("writing a snapshot of session \(session)") { db in
       let head = try requireHead(db, session)
-      guard (0...head).contains(sequence) else { throw outOfRange(session, sequence, head: head) }
+      guard (0...head).contains(sequence) else { throw stored.outOfRange(session, sequence, head: head) }
       try insertSnapshot(
         db, session: session.rawValue, sequence: sequence, version: version, state: stateText,
         stacks: stacksText, recordedAt: now)

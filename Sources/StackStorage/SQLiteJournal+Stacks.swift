@@ -17,7 +17,7 @@ extension SQLiteJournal {
   public func stacks(session: SessionID, at sequence: Int64) throws -> [StackRecord] {
     try read("rebuilding the stacks of session \(session) at \(sequence)") { db in
       let head = try requireHead(db, session)
-      guard (0...head).contains(sequence) else { throw outOfRange(session, sequence, head: head) }
+      guard (0...head).contains(sequence) else { throw stored.outOfRange(session, sequence, head: head) }
       let snapshot = try SnapshotStacksRecord.fetchOne(
         db.cachedStatement(
           sql: "SELECT sequence, stacks FROM snapshots WHERE session = ? AND sequence <= ? "
@@ -35,7 +35,7 @@ extension SQLiteJournal {
         )
       }
       let start = snapshot.sequence
-      var stacks = try decode(
+      var stacks = try stored.decode(
         [StackRecord].self, snapshot.stacks, "stacks of the snapshot at \(start) of \(session)")
       let deltas = try DeltaRecord.fetchCursor(
         db.cachedStatement(
@@ -46,7 +46,7 @@ extension SQLiteJournal {
       )
       while let record = try deltas.next() {
         let entry = record.sequence
-        let delta = try decode(
+        let delta = try stored.decode(
           StackDelta.self, record.delta, "delta of entry \(entry) of \(session)")
         do {
           try delta.apply(to: &stacks)

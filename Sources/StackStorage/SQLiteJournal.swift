@@ -37,6 +37,8 @@ public final class SQLiteJournal: JournalBackend {
   /// The private copy a reader reads when the file's log lacks its index; removed with the
   /// journal.
   let privateCopy: PrivateCopy?
+  /// How the journal checks stored values and names itself in errors.
+  let stored: StoredValues
 
   /// How durably appends are written, as the options asked.
   public var durability: Durability { options.durability }
@@ -78,6 +80,7 @@ public final class SQLiteJournal: JournalBackend {
     self.database = database
     self.privateCopy = privateCopy
     self.path = path
+    self.stored = .file(path)
     self.options = options
     self.upcasting = Upcasting(
       currentVersion: options.payloadVersion, upcasters: options.upcasters)

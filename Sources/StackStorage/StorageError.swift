@@ -35,3 +35,16 @@ extension StorageError: CustomStringConvertible {
     return "\(message) (\(underlying))"
   }
 }
+
+extension StorageError {
+  /// Text read from outside — a stored row, a server, the network — on one line, without
+  /// control codes, and bounded, for a message.
+  package static func printable(_ text: String) -> String {
+    let cleaned = String(
+      String.UnicodeScalarView(
+        text.unicodeScalars.map {
+          $0.properties.generalCategory == .control ? " " : $0
+        }))
+    return cleaned.count > 300 ? String(cleaned.prefix(300)) + "…" : cleaned
+  }
+}

@@ -50,7 +50,7 @@
     ) throws -> PostgresQuery {
       try requireWritable("appending to session \(session)")
       let (payload, snapshot) = try entry.storedTexts(
-        snapshotDue: snapshotDue(at: expected + 1), checked: { try text($0, $1) })
+        snapshotDue: snapshotDue(at: expected + 1), checked: { try stored.text($0, $1) })
       return appendQuery(
         session: session, expected: expected, recordedAt: entry.recordedAt,
         type: entry.type, version: entry.version, payload: payload,
@@ -71,11 +71,11 @@
       _ draft: JournalEntryDraft
     ) throws -> Int64 {
       try requireWritable("appending to session \(session)")
-      let payload = try text(draft.payload, "payload of the `\(draft.type)` action")
+      let payload = try stored.text(draft.payload, "payload of the `\(draft.type)` action")
       let stacks = try PreparedAppend.canonical(draft.state.stacks)
       let (head, before) = try loadHeadStacks(session)
       guard head == expectedSequence else {
-        throw sequenceConflict(session, head: head, expected: expectedSequence)
+        throw stored.sequenceConflict(session, head: head, expected: expectedSequence)
       }
       let delta = StackDelta.between(before, stacks)
       var after = before
@@ -83,7 +83,7 @@
       var snapshot: (state: String, stacks: String)?
       if snapshotDue(at: expectedSequence + 1) {
         snapshot = (
-          try text(draft.state.json, "state after `\(draft.type)`"), StorageJSON.text(stacks)
+          try stored.text(draft.state.json, "state after `\(draft.type)`"), StorageJSON.text(stacks)
         )
       }
       let query = appendQuery(
@@ -171,9 +171,9 @@
       let message = psql.serverInfo?[.message] ?? ""
       switch state {
       case JournalSQLState.sequenceConflict:
-        return sequenceConflict(session, head: Int64(message) ?? -1, expected: expected)
+        return stored.sequenceConflict(session, head: Int64(message) ?? -1, expected: expected)
       case JournalSQLState.unknownSession:
-        return unknownSession(SessionID(message))
+        return stored.unknownSession(SessionID(message))
       case JournalSQLState.inconsistentDelta:
         let path = psql.serverInfo?[.detail] ?? ""
         return StorageError(
@@ -190,53 +190,6 @@
       default:
         return error
       }
-    }
-
-    func sequenceConflict(_ session: SessionID, head: Int64, expected: Int64) -> StorageError {
-      StorageError(
-        code: .sequenceConflict,
-        message: "Session \(session) is at sequence \(head), but this append expected "
-          + "\(expected): another writer appended first. Nothing was written; reload the "
-          + "session's head and retry.")
-    }
-
-    func unknownSession(_ session: SessionID) -> StorageError {
-      StorageError(
-        code: .unknownSession,
-        message: "There is no session \(session) in \(location.description). List the sessions "
-          + "to find its identifier, or create it first.")
-    }
-
-    func outOfRange(_ session: SessionID, _ sequence: Int64, head: Int64) -> StorageError {
-      StorageError(
-        code: .sequenceOutOfRange,
-        message: "Session \(session) has no sequence \(sequence): its journal runs from 0 to "
-          + "\(head).")
-    }
-
-    /// The UTF-8 text of JSON bytes, or an ``StorageError/Code/invalidData`` error.
-    func text(_ json: Data, _ what: @autoclosure () -> String) throws -> String {
-      guard let text = JSONText.text(json) else {
-        throw StorageError(
-          code: .invalidData,
-          message: "The \(what()) is not UTF-8 text; a journal stores JSON as text. Encode it "
-            + "with JSONEncoder.")
-      }
-      guard JSONText.isJSON(json) else {
-        let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-        throw StorageError(
-          code: .invalidData,
-          message: "The \(what()) is not JSON: `\(StorageError.printable(shown))`. A journal stores "
-            + "JSON, which exports and `--json` output copy as it is; encode it with "
-            + "JSONEncoder. Nothing was written.")
-      }
-      guard !text.utf8.contains(0) else {
-        throw StorageError(
-          code: .invalidData,
-          message: "The \(what()) contains a NUL character, which PostgreSQL text cannot hold. "
-            + "Nothing was written.")
-      }
-      return text
     }
   }
 #endif

@@ -37,7 +37,7 @@
             + "ORDER BY sequence DESC LIMIT 1 OFFSET \(offset)) FROM \(table("sessions")) "
             + "WHERE id = $1",
           binds: first.bindings))
-      guard let row = probe.first else { throw unknownSession(session) }
+      guard let row = probe.first else { throw stored.unknownSession(session) }
       if let last = query.last {
         guard last > 0, let found = try row.decode(Int64?.self) else { return }
         boundary = found
@@ -63,7 +63,7 @@
             (Int64, String, String, Int32, String, String).self)
           let entry = JournalRow(
             sequence: sequence,
-            recordedAt: try date(recordedAt, "time of entry \(sequence) of session \(session)"),
+            recordedAt: try stored.date(recordedAt, "time of entry \(sequence) of session \(session)"),
             type: type, version: Int(version), payload: payload, delta: delta)
           cursor = sequence
           remaining -= 1
@@ -82,7 +82,7 @@
           WHERE session = \(session.rawValue))
         FROM \(unescaped: table("sessions")) WHERE id = \(session.rawValue)
         """)
-      guard let row = rows.first else { throw unknownSession(session) }
+      guard let row = rows.first else { throw stored.unknownSession(session) }
       return try row.decode(Int64?.self)
     }
 
@@ -95,7 +95,7 @@
           WHERE session = \(session.rawValue))
         FROM \(unescaped: table("sessions")) WHERE id = \(session.rawValue)
         """)
-      guard let row = rows.first else { throw unknownSession(session) }
+      guard let row = rows.first else { throw stored.unknownSession(session) }
       let (head, base) = try row.decode((Int64, Int64?).self)
       return (base ?? 0, head)
     }
@@ -113,10 +113,10 @@
             WHERE session = \(session.rawValue) AND sequence = \(sequence))) END
         FROM \(unescaped: table("sessions")) WHERE id = \(session.rawValue)
         """)
-      guard let row = rows.first else { throw unknownSession(session) }
+      guard let row = rows.first else { throw stored.unknownSession(session) }
       let (head, text) = try row.decode((Int64, String?).self)
-      guard let text else { throw outOfRange(session, sequence, head: head) }
-      return try date(text, "time of entry \(sequence) of session \(session)")
+      guard let text else { throw stored.outOfRange(session, sequence, head: head) }
+      return try stored.date(text, "time of entry \(sequence) of session \(session)")
     }
 
     /// The sequences of the session's snapshots, oldest first.
@@ -128,7 +128,7 @@
         LEFT JOIN \(unescaped: table("snapshots")) n ON n.session = s.id
         WHERE s.id = \(session.rawValue) ORDER BY n.sequence
         """)
-      guard !rows.isEmpty else { throw unknownSession(session) }
+      guard !rows.isEmpty else { throw stored.unknownSession(session) }
       return try rows.compactMap { try $0.decode(Int64?.self) }
     }
 

@@ -13,7 +13,7 @@
       let rows = try rows(
         "reading the head of session \(session)",
         "SELECT head_sequence FROM \(unescaped: table("sessions")) WHERE id = \(session.rawValue)")
-      guard let row = rows.first else { throw unknownSession(session) }
+      guard let row = rows.first else { throw stored.unknownSession(session) }
       return try row.decode(Int64.self)
     }
 
@@ -28,50 +28,43 @@
       through: Int64?,
       _ body: (JournalEntry) throws -> Bool
     ) throws {
-      let last = through ?? Int64.max
-      guard after < last else {
-        _ = try headSequence(session: session)
-        return
-      }
       let schema = location.schema
-      var cursor = after
-      while cursor < last {
-        let rows = try rows(
-          "reading the journal of session \(session)",
-          """
-          SELECT j.sequence, j.recorded_at, j.type, j.version, j.payload, j.delta
-          FROM \(unescaped: schema).sessions s
-          LEFT JOIN LATERAL (
-            SELECT sequence, recorded_at, type, version, payload, delta
-            FROM \(unescaped: schema).journal
-            WHERE session = s.id AND sequence > \(cursor) AND sequence <= \(last)
-            ORDER BY sequence LIMIT \(Int64(Self.entryPageSize))
-          ) j ON true
-          WHERE s.id = \(session.rawValue)
-          ORDER BY j.sequence
-          """)
-        guard !rows.isEmpty else { throw unknownSession(session) }
-        var count = 0
-        for row in rows {
+      try entries(
+        session: session, after: after, through: through, pageSize: Self.entryPageSize,
+        page: { cursor, last in
+          let rows = try rows(
+            "reading the journal of session \(session)",
+            """
+            SELECT j.sequence, j.recorded_at, j.type, j.version, j.payload, j.delta
+            FROM \(unescaped: schema).sessions s
+            LEFT JOIN LATERAL (
+              SELECT sequence, recorded_at, type, version, payload, delta
+              FROM \(unescaped: schema).journal
+              WHERE session = s.id AND sequence > \(cursor) AND sequence <= \(last)
+              ORDER BY sequence LIMIT \(Int64(Self.entryPageSize))
+            ) j ON true
+            WHERE s.id = \(session.rawValue)
+            ORDER BY j.sequence
+            """)
+          guard !rows.isEmpty else { throw stored.unknownSession(session) }
+          return rows
+        },
+        entry: { row in
+          // The session's row alone, without an entry, when none is in the range.
           let (sequence, recordedAt, type, version, payload, delta) = try row.decode(
             (Int64?, String?, String?, Int32?, String?, String?).self)
           guard let sequence, let recordedAt, let type, let version, let payload, let delta
-          else { continue }
-          count += 1
+          else { return nil }
           let place = "entry \(sequence) of session \(session)"
           let (upcastVersion, upcast) = try upcasting.upcast(
             Data(payload.utf8), kind: .action, type: type, version: Int(version), place: place,
             path: location.description)
-          let entry = JournalEntry(
+          return JournalEntry(
             session: session, sequence: sequence,
-            recordedAt: try date(recordedAt, "time of \(place)"), type: type,
+            recordedAt: try stored.date(recordedAt, "time of \(place)"), type: type,
             version: upcastVersion, payload: upcast,
-            delta: try decode(StackDelta.self, delta, "delta of \(place)"))
-          cursor = sequence
-          guard try body(entry) else { return }
-        }
-        if count < Self.entryPageSize { return }
-      }
+            delta: try stored.decode(StackDelta.self, delta, "delta of \(place)"))
+        }, body)
     }
 
     /// The snapshot with the greatest sequence at or below `atOrBelow`, or `nil`.
@@ -90,7 +83,7 @@
         ) n ON true
         WHERE s.id = \(session.rawValue)
         """)
-      guard let row = rows.first else { throw unknownSession(session) }
+      guard let row = rows.first else { throw stored.unknownSession(session) }
       let (found, version, state, stacks, recordedAt) = try row.decode(
         (Int64?, Int32?, String?, String?, String?).self)
       guard let found, let version, let state, let stacks, let recordedAt else { return nil }
@@ -100,8 +93,8 @@
         path: location.description)
       return Snapshot(
         session: session, sequence: found, version: upcastVersion, state: upcast,
-        stacks: try decode([StackRecord].self, stacks, "stacks of \(place)"),
-        recordedAt: try date(recordedAt, "time of \(place)"))
+        stacks: try stored.decode([StackRecord].self, stacks, "stacks of \(place)"),
+        recordedAt: try stored.date(recordedAt, "time of \(place)"))
     }
 
     /// The sequence of the last entry recorded at or before `date` (the latest time, then the
@@ -125,7 +118,7 @@
         ) o ON true
         WHERE s.id = \(session.rawValue)
         """)
-      guard let row = rows.first else { throw unknownSession(session) }
+      guard let row = rows.first else { throw stored.unknownSession(session) }
       let (createdAt, found, oldest, oldestTime) = try row.decode(
         (String, Int64?, Int64?, String?).self)
       if let found { return found }
@@ -165,7 +158,7 @@
         WHERE s.id = \(session.rawValue)
         ORDER BY st.path, e.position
         """)
-      guard !rows.isEmpty else { throw unknownSession(session) }
+      guard !rows.isEmpty else { throw stored.unknownSession(session) }
       var head: Int64 = 0
       var records: [StackRecord] = []
       for row in rows {
@@ -206,23 +199,23 @@
           AND j.sequence <= \(sequence)
         ORDER BY 1, 3
         """)
-      guard let first = rows.first else { throw unknownSession(session) }
+      guard let first = rows.first else { throw stored.unknownSession(session) }
       let (_, headValue, start, snapshotStacks) = try first.decode(
         (Int32, Int64?, Int64?, String?).self)
       let head = headValue ?? 0
-      guard (0...head).contains(sequence) else { throw outOfRange(session, sequence, head: head) }
+      guard (0...head).contains(sequence) else { throw stored.outOfRange(session, sequence, head: head) }
       guard let start, let snapshotStacks else {
         throw StorageError(
           code: .snapshotMissing,
           message: "Session \(session) has no snapshot at or below sequence \(sequence), not "
             + "even its initial state; its stacks cannot be rebuilt.")
       }
-      var stacks = try decode(
+      var stacks = try stored.decode(
         [StackRecord].self, snapshotStacks, "stacks of the snapshot at \(start) of \(session)")
       for row in rows.dropFirst() {
         let (_, _, entry, deltaText) = try row.decode((Int32, Int64?, Int64?, String?).self)
         let entryNumber = entry ?? 0
-        let delta = try decode(
+        let delta = try stored.decode(
           StackDelta.self, deltaText ?? "", "delta of entry \(entryNumber) of \(session)")
         do {
           try delta.apply(to: &stacks)
@@ -244,8 +237,7 @@
       version: Int
     ) throws {
       try requireWritable("writing a snapshot of session \(session)")
-      let stateText = try text(state.json, "state of the snapshot of session \(session)")
-      let stacksText = StorageJSON.text(try PreparedAppend.canonical(state.stacks))
+      let (stateText, stacksText) = try stored.snapshotTexts(state, session: session)
       let now = Timestamp.string(from: Date())
       let schema = location.schema
       let rows = try rows(
@@ -264,23 +256,9 @@
         )
         SELECT head_sequence FROM s
         """)
-      guard let row = rows.first else { throw unknownSession(session) }
+      guard let row = rows.first else { throw stored.unknownSession(session) }
       let head = try row.decode(Int64.self)
-      guard (0...head).contains(sequence) else { throw outOfRange(session, sequence, head: head) }
-    }
-
-    /// Decodes a stored JSON column, or throws an ``StorageError/Code/invalidData`` error.
-    func decode<T: Decodable>(_ type: T.Type, _ text: String, _ what: @autoclosure () -> String)
-      throws -> T
-    {
-      do {
-        return try JSONDecoder().decode(type, from: Data(text.utf8))
-      } catch {
-        throw StorageError(
-          code: .invalidData,
-          message: "The \(what()) cannot be read. The row was left as it is; run "
-            + "`stackjournal verify`.", underlying: error)
-      }
+      guard (0...head).contains(sequence) else { throw stored.outOfRange(session, sequence, head: head) }
     }
   }
 #endif

@@ -89,7 +89,7 @@
           return plan
         }
       }
-      guard let plan else { throw unknownSession(session) }
+      guard let plan else { throw stored.unknownSession(session) }
       return plan
     }
 

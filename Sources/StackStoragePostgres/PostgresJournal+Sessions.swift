@@ -18,12 +18,8 @@
       at date: Date
     ) throws -> SessionInfo {
       try requireWritable("creating session \(id)")
-      let stacks = try PreparedAppend.canonical(initial.stacks)
-      var validated: [StackRecord] = []
-      try StackDelta.between([], stacks).apply(to: &validated)
-      let metadataText = try metadata.map { try text($0, "metadata of session \(id)") }
-      let stateText = try text(initial.json, "initial state of session \(id)")
-      let stacksText = StorageJSON.text(stacks)
+      let (stacks, stateText, stacksText, metadataText) = try stored.sessionTexts(
+        id, initial: initial, metadata: metadata)
       let query: PostgresQuery = """
         SELECT \(unescaped: table("create_session"))(\(id.rawValue),
           \(Timestamp.string(from: date)), \(metadataText), \(forkedFrom?.0.rawValue),
@@ -36,7 +32,7 @@
         if let (source, sequence) = forkedFrom, let psql = (error.underlying as? PostgresUnderlyingError)?.error,
           psql.serverInfo?[.sqlState] == JournalSQLState.outOfRange
         {
-          throw outOfRange(
+          throw stored.outOfRange(
             source, sequence, head: Int64(psql.serverInfo?[.message] ?? "") ?? -1)
         }
         throw mapped
@@ -78,20 +74,20 @@
           return true
         }
       }
-      guard found else { throw unknownSession(id) }
+      guard found else { throw stored.unknownSession(id) }
     }
 
     /// Replaces the session's metadata (JSON, or `nil` for none).
     public func setMetadata(_ metadata: Data?, session: SessionID) throws {
       try requireWritable("setting the metadata of session \(session)")
-      let metadataText = try metadata.map { try text($0, "metadata of session \(session)") }
+      let metadataText = try metadata.map { try stored.text($0, "metadata of session \(session)") }
       let found = try rows(
         "setting the metadata of session \(session)",
         """
         UPDATE \(unescaped: table("sessions")) SET metadata = \(metadataText)
         WHERE id = \(session.rawValue) RETURNING id
         """)
-      guard !found.isEmpty else { throw unknownSession(session) }
+      guard !found.isEmpty else { throw stored.unknownSession(session) }
     }
 
     private func fetchSessions(_ activity: String, id: SessionID?) throws -> [SessionInfo] {
@@ -122,26 +118,15 @@
         let id = SessionID(rawID)
         return SessionInfo(
           id: id,
-          createdAt: try date(created, "creation time of session \(id)"),
+          createdAt: try stored.date(created, "creation time of session \(id)"),
           metadata: metadata.map { Data($0.utf8) },
           entryCount: Int(count),
           headSequence: head,
-          firstActivity: try first.map { try date($0, "first entry time of session \(id)") },
-          lastActivity: try last.map { try date($0, "last entry time of session \(id)") },
+          firstActivity: try first.map { try stored.date($0, "first entry time of session \(id)") },
+          lastActivity: try last.map { try stored.date($0, "last entry time of session \(id)") },
           forkedFrom: forkedFrom.map(SessionID.init(rawValue:)),
           forkedAt: forkedAt)
       }
-    }
-
-    /// The date of a stored time, or an ``StorageError/Code/invalidData`` error.
-    func date(_ text: String, _ what: @autoclosure () -> String) throws -> Date {
-      guard let date = Timestamp.date(from: text) else {
-        throw StorageError(
-          code: .invalidData,
-          message: "The \(what()) is \(JSONText.literal(text)), not a time in the form "
-            + "2025-01-31T09:30:00.000Z. The row was left as it is.")
-      }
-      return date
     }
   }
 #endif

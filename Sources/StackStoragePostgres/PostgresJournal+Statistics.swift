@@ -11,7 +11,7 @@
     public func statistics(session: SessionID?) throws -> StorageStatistics {
       let sizes = try sessionSizes()
       let listed = try sessions().filter { session == nil || $0.id == session }
-      if let session, listed.isEmpty { throw unknownSession(session) }
+      if let session, listed.isEmpty { throw stored.unknownSession(session) }
       let schema = location.schema
       let objectRows = try rows(
         "gathering statistics",

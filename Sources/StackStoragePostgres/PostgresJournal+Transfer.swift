@@ -155,7 +155,7 @@
           WHERE session = \(id) AND sequence > n.base AND sequence <= s.head_sequence
         ) j
         """)
-      guard let row = rows.first else { throw unknownSession(session) }
+      guard let row = rows.first else { throw stored.unknownSession(session) }
       let (
         createdAt, metadata, forkedFrom, forkedAt, head, base, snapshots, snapshotLow,
         snapshotHigh, entries, entryLow, entryHigh
@@ -172,7 +172,7 @@
       let high = [snapshotHigh, entryHigh].compactMap { $0 }.max().map(Int.init)
       return SessionExportHeader(
         schemaVersion: schemaVersion, session: session,
-        createdAt: try date(createdAt, "creation time of session \(session)"),
+        createdAt: try stored.date(createdAt, "creation time of session \(session)"),
         metadata: metadata, forkedFrom: forkedFrom.map(SessionID.init(rawValue:)),
         forkedAt: forkedAt, headSequence: head, baseSequence: base, entryCount: entries,
         snapshotCount: Int(snapshots), payloadVersions: low.flatMap { low in high.map { low...$0 } })

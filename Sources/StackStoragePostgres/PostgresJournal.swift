@@ -38,6 +38,8 @@
 
     let options: Options
     let upcasting: Upcasting
+    /// How the journal checks stored values and names the server in errors.
+    let stored: StoredValues
     let client: PostgresClient
     let bridge: BlockingBridge
     let logger = Logger(label: "StackStoragePostgres")
@@ -59,6 +61,7 @@
     /// ``StorageError/Code/checksumMismatch`` or ``StorageError/Code/olderSchema``.
     public init(location: PostgresLocation, options: Options = .init()) throws {
       self.location = location
+      self.stored = .server(location.description)
       self.options = options
       self.upcasting = Upcasting(
         currentVersion: options.payloadVersion, upcasters: options.upcasters)
@@ -120,17 +123,10 @@
           throw error
         }
       }
-      switch outcome {
-      case .success(let value)?:
-        return value
-      case .failure(let error)?:
-        throw StorageError(postgres: error, location, doing: activity)
-      case nil:
-        throw StorageError(
-          code: .timedOut,
-          message: "PostgreSQL at \(location.description) did not answer within "
-            + "\(options.connectTimeout + options.operationTimeout) while \(activity). Check "
-            + "that the server is up and reachable.")
+      return try value(of: outcome, location, doing: activity) {
+        "PostgreSQL at \(location.description) did not answer within "
+          + "\(options.connectTimeout + options.operationTimeout) while \(activity). Check "
+          + "that the server is up and reachable."
       }
     }
 
@@ -181,18 +177,29 @@
     /// The value of work the bridge ran, or the ``StorageError`` for its failure or for no answer
     /// within the operation timeout (`nil`).
     private func value<T>(of outcome: Result<T, any Error>?, doing activity: String) throws -> T {
+      try Self.value(of: outcome, location, doing: activity) {
+        "PostgreSQL at \(location.description) gave no result within "
+          + "\(options.operationTimeout) while \(activity); the server may be down or "
+          + "restarting. If this was a write, whether it happened is unknown: read the "
+          + "session's head before retrying."
+      }
+    }
+
+    /// The value of work the bridge ran, or the ``StorageError`` for its failure, or, for no
+    /// answer in time (`nil`), a ``StorageError/Code/timedOut`` error saying `timedOut`.
+    private static func value<T>(
+      of outcome: Result<T, any Error>?,
+      _ location: PostgresLocation,
+      doing activity: String,
+      timedOut: () -> String
+    ) throws -> T {
       switch outcome {
       case .success(let value)?:
         return value
       case .failure(let error)?:
         throw StorageError(postgres: error, location, doing: activity)
       case nil:
-        throw StorageError(
-          code: .timedOut,
-          message: "PostgreSQL at \(location.description) gave no result within "
-            + "\(options.operationTimeout) while \(activity); the server may be down or "
-            + "restarting. If this was a write, whether it happened is unknown: read the "
-            + "session's head before retrying.")
+        throw StorageError(code: .timedOut, message: timedOut())
       }
     }
 

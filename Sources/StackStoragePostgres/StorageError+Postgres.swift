@@ -140,15 +140,5 @@
       }
       return text.isEmpty ? "the connection failed" : printable(text)
     }
-
-    /// Text from the server or the network, on one line and without control codes, bounded.
-    static func printable(_ text: String) -> String {
-      let cleaned = String(
-        String.UnicodeScalarView(
-          text.unicodeScalars.map {
-            $0.properties.generalCategory == .control ? " " : $0
-          }))
-      return cleaned.count > 300 ? String(cleaned.prefix(300)) + "…" : cleaned
-    }
   }
 #endif

@@ -20,7 +20,7 @@ public struct JournalStatistics: Sendable {
   ) throws -> StorageStatistics {
     let sizes = try sessionSizes(of: journal)
     let listed = try journal.sessions().filter { session == nil || $0.id == session }
-    if let session, listed.isEmpty { throw journal.unknownSession(session) }
+    if let session, listed.isEmpty { throw journal.stored.unknownSession(session) }
     return try journal.read("gathering statistics") { db in
       let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
       let pageCount = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0

@@ -155,7 +155,7 @@ extension SessionExporter {
       let record = try SessionRecord.fetchAll(
         db, where: "WHERE s.id = ?", arguments: [session.rawValue]
       ).first
-    else { throw journal.unknownSession(session) }
+    else { throw journal.stored.unknownSession(session) }
     let head = record.headSequence
     let snapshots = try VersionSpan.fetchOne(
       db,
@@ -181,7 +181,7 @@ extension SessionExporter {
       schemaVersion: journal.schemaVersion,
       exportedAt: Timestamp.rounded(Date()),
       session: session,
-      createdAt: try journal.date(record.createdAt, "creation time of session \(session)"),
+      createdAt: try journal.stored.date(record.createdAt, "creation time of session \(session)"),
       metadata: record.metadata,
       forkedFrom: record.forkedFrom.map(SessionID.init(rawValue:)),
       forkedAt: record.forkedAt,

@@ -83,14 +83,12 @@ public func runCLI(
   directory: URL? = nil,
   timeout: TimeInterval = 120
 ) throws -> CLIResult {
-  let scratch = FileManager.default.temporaryDirectory
-    .appendingPathComponent("stackjournal-run-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+  let scratch = try makeScratchDirectory()
   defer { try? FileManager.default.removeItem(at: scratch) }
   let outURL = scratch.appendingPathComponent("stdout")
   let errURL = scratch.appendingPathComponent("stderr")
-  FileManager.default.createFile(atPath: outURL.path, contents: nil)
-  FileManager.default.createFile(atPath: errURL.path, contents: nil)
+  _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+  _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
   let out = try FileHandle(forWritingTo: outURL)
   let err = try FileHandle(forWritingTo: errURL)
   let process = Process()
@@ -101,17 +99,7 @@ public func runCLI(
   process.standardOutput = out
   process.standardError = err
   process.standardInput = FileHandle.nullDevice
-  try process.run()
-  let deadline = Date().addingTimeInterval(timeout)
-  while process.isRunning {
-    if Date() > deadline {
-      process.terminate()
-      process.waitUntilExit()
-      throw CLIRunnerError("stackjournal \(arguments.joined(separator: " ")) ran past \(timeout) s")
-    }
-    Thread.sleep(forTimeInterval: 0.005)
-  }
-  process.waitUntilExit()
+  try run(process, timeout: timeout, "stackjournal \(arguments.joined(separator: " "))")
   try out.close()
   try err.close()
   return CLIResult(
@@ -131,9 +119,7 @@ public func runCLIThroughShell(
   redirection: String = "",
   timeout: TimeInterval = 120
 ) throws -> CLIResult {
-  let scratch = FileManager.default.temporaryDirectory
-    .appendingPathComponent("stackjournal-run-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+  let scratch = try makeScratchDirectory()
   defer { try? FileManager.default.removeItem(at: scratch) }
   let outPath = scratch.appendingPathComponent("stdout").path
   let errPath = scratch.appendingPathComponent("stderr").path
@@ -145,22 +131,36 @@ public func runCLIThroughShell(
   process.arguments = ["-c", script, try stackjournalExecutable().path] + arguments
   process.environment = cliEnvironment([:])
   process.standardInput = FileHandle.nullDevice
+  try run(process, timeout: timeout, "sh -c \(script)")
+  func read(_ path: String) -> String {
+    (try? Data(contentsOf: URL(fileURLWithPath: path))).map { String(decoding: $0, as: UTF8.self) }
+      ?? ""
+  }
+  return CLIResult(status: process.terminationStatus, stdout: read(outPath), stderr: read(errPath))
+}
+
+/// A new temporary directory for one run's output; the caller removes it.
+private func makeScratchDirectory() throws -> URL {
+  let scratch = FileManager.default.temporaryDirectory
+    .appendingPathComponent("stackjournal-run-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+  return scratch
+}
+
+/// Starts `process` and waits for its end; past `timeout` it is terminated and the run fails
+/// with an error naming `command`.
+private func run(_ process: Process, timeout: TimeInterval, _ command: String) throws {
   try process.run()
   let deadline = Date().addingTimeInterval(timeout)
   while process.isRunning {
     if Date() > deadline {
       process.terminate()
       process.waitUntilExit()
-      throw CLIRunnerError("sh -c \(script) ran past \(timeout) s")
+      throw CLIRunnerError("\(command) ran past \(timeout) s")
     }
     Thread.sleep(forTimeInterval: 0.005)
   }
   process.waitUntilExit()
-  func read(_ path: String) -> String {
-    (try? Data(contentsOf: URL(fileURLWithPath: path))).map { String(decoding: $0, as: UTF8.self) }
-      ?? ""
-  }
-  return CLIResult(status: process.terminationStatus, stdout: read(outPath), stderr: read(errPath))
 }
 
 /// A `stackjournal` process that keeps running (`log --follow`), read line by line.
@@ -180,21 +180,30 @@ public final class CLIProcess: @unchecked Sendable {
     process.standardOutput = pipe
     process.standardError = errorPipe
     process.standardInput = FileHandle.nullDevice
-    pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-      let data = handle.availableData
-      guard let self else { return }
-      self.lock.lock()
-      self.buffer.append(data)
-      self.lock.unlock()
-    }
-    errorPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-      let data = handle.availableData
-      guard let self else { return }
-      self.lock.lock()
-      self.errorBuffer.append(data)
-      self.lock.unlock()
-    }
     try process.run()
+    collect(pipe, into: \.buffer)
+    collect(errorPipe, into: \.errorBuffer)
+  }
+
+  /// Appends what `pipe` delivers to the buffer at `buffer`, as it arrives, until the process
+  /// closes its end.
+  ///
+  /// A thread of its own blocks on the read: a dispatch readability handler, removed while the
+  /// process ends, can crash libdispatch's event loop on Linux.
+  private func collect(
+    _ pipe: Pipe, into buffer: ReferenceWritableKeyPath<CLIProcess, Data> & Sendable
+  ) {
+    let handle = pipe.fileHandleForReading
+    let reader = Thread { [weak self] in
+      while true {
+        let data = handle.availableData
+        guard !data.isEmpty, let self else { return }
+        self.lock.lock()
+        self[keyPath: buffer].append(data)
+        self.lock.unlock()
+      }
+    }
+    reader.start()
   }
 
   deinit {
@@ -239,8 +248,6 @@ public final class CLIProcess: @unchecked Sendable {
       process.terminate()
       process.waitUntilExit()
     }
-    pipe.fileHandleForReading.readabilityHandler = nil
-    errorPipe.fileHandleForReading.readabilityHandler = nil
   }
 }
 

@@ -35,6 +35,10 @@ public struct CollectedIssue: Equatable, Sendable, CustomStringConvertible {
   }
 
   public var description: String { "\(fileID):\(line): \(message)" }
+
+  init(_ issue: IssueCollector.Issue) {
+    self.init(issue.message, fileID: issue.fileID, line: issue.line)
+  }
 }
 
 /// Runs an asynchronous operation and returns the issues it reported, with their locations.
@@ -42,32 +46,16 @@ public func collectIssuesWithLocations(
   isolation: isolated (any Actor)? = #isolation,
   _ operation: () async throws -> Void
 ) async rethrows -> [CollectedIssue] {
-  let collector = LocatingIssueCollector()
+  let collector = IssueCollector()
   try await withIssueReporters([collector], operation: operation)
-  return collector.issues.value
+  return collector.issues.map(CollectedIssue.init)
 }
 
 /// Runs an operation and returns the issues it reported, with their locations.
 public func collectIssuesWithLocations(
   _ operation: () throws -> Void
 ) rethrows -> [CollectedIssue] {
-  let collector = LocatingIssueCollector()
+  let collector = IssueCollector()
   try withIssueReporters([collector], operation: operation)
-  return collector.issues.value
-}
-
-private final class LocatingIssueCollector: IssueReporter, Sendable {
-  let issues = LockIsolated<[CollectedIssue]>([])
-
-  func reportIssue(
-    _ message: @autoclosure () -> String?,
-    severity: IssueSeverity,
-    fileID: StaticString,
-    filePath: StaticString,
-    line: UInt,
-    column: UInt
-  ) {
-    let issue = CollectedIssue(message() ?? "(no message)", fileID: "\(fileID)", line: line)
-    issues.withValue { $0.append(issue) }
-  }
+  return collector.issues.map(CollectedIssue.init)
 }

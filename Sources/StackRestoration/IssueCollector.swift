@@ -4,13 +4,26 @@ import StackNavigation
 /// reports becomes part of the restoration report, and tests use it to assert that a misuse is
 /// reported.
 public final class IssueCollector: IssueReporter, @unchecked Sendable {
-  private let storage = LockIsolated<[String]>([])
+  /// A reported issue: its message and where it was reported.
+  public struct Issue: Equatable, Sendable {
+    /// The message.
+    public var message: String
+    /// The file it was reported in, as `Module/File.swift`.
+    public var fileID: String
+    /// The line it was reported at.
+    public var line: UInt
+  }
+
+  private let storage = LockIsolated<[Issue]>([])
 
   /// Creates an empty collector.
   public init() {}
 
+  /// The issues reported so far, in order.
+  public var issues: [Issue] { storage.value }
+
   /// The messages reported so far, in order.
-  public var messages: [String] { storage.value }
+  public var messages: [String] { storage.value.map(\.message) }
 
   public func reportIssue(
     _ message: @autoclosure () -> String?,
@@ -20,7 +33,7 @@ public final class IssueCollector: IssueReporter, @unchecked Sendable {
     line: UInt,
     column: UInt
   ) {
-    let text = message() ?? "(no message)"
-    storage.withValue { $0.append(text) }
+    let issue = Issue(message: message() ?? "(no message)", fileID: "\(fileID)", line: line)
+    storage.withValue { $0.append(issue) }
   }
 }

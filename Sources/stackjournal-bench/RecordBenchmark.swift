@@ -23,16 +23,12 @@ final class RecordingRun: @unchecked Sendable {
   private var workload: RecordWorkload
   private var state: ArticleApp.State
 
-  init(path: String, durability: Durability, depth: Int, session: SessionID = "bench") throws {
-    self.path = path
-    var workload = RecordWorkload(depth: depth)
-    let state = workload.initialState()
-    let journal = try SQLiteJournal(path: path, options: .init(durability: durability))
-    self.store = try RecordingStore.open(session: session, journal: journal, initialState: state) {
-      ArticleApp()
-    }
-    self.workload = workload
-    self.state = state
+  convenience init(
+    path: String, durability: Durability, depth: Int, session: SessionID = "bench"
+  ) throws {
+    try self.init(
+      journal: SQLiteJournal(path: path, options: .init(durability: durability)), path: path,
+      depth: depth, session: session, seed: RecordWorkload.defaultSeed)
   }
 
   init(journal: any JournalBackend, path: String, depth: Int, session: SessionID, seed: UInt64)

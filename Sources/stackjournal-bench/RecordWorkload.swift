@@ -102,7 +102,10 @@ struct RecordWorkload {
   private var generator: SeededGenerator
   private var serial = 0
 
-  init(depth: Int, seed: UInt64 = 7) {
+  /// The seed of a workload that names none.
+  static let defaultSeed: UInt64 = 7
+
+  init(depth: Int, seed: UInt64 = defaultSeed) {
     self.depth = depth
     self.generator = SeededGenerator(seed: seed)
   }

@@ -17,23 +17,6 @@ extension Array {
     append(.push(screen))
   }
 
-  /// Presents a screen as a sheet; with `embedInNavigationView`, screens can be pushed from it.
-  public mutating func presentSheet<Screen>(
-    _ screen: Screen,
-    embedInNavigationView: Bool = false
-  ) where Element == Route<Screen> {
-    append(.sheet(screen, embedInNavigationView: embedInNavigationView))
-  }
-
-  /// Presents a screen as a full-screen cover; with `embedInNavigationView`, screens can be
-  /// pushed from it.
-  public mutating func presentCover<Screen>(
-    _ screen: Screen,
-    embedInNavigationView: Bool = false
-  ) where Element == Route<Screen> {
-    append(.cover(screen, embedInNavigationView: embedInNavigationView))
-  }
-
   /// Goes back `count` screens (one by default), pushed or presented; stops at the root.
   public mutating func goBack<Screen>(_ count: Int = 1) where Element == Route<Screen> {
     _keepRoutes(_routeCountAfterGoingBack(count))

@@ -6,23 +6,6 @@ extension StackState {
     append(.push(screen))
   }
 
-  /// Presents a screen as a sheet; with `embedInNavigationView`, screens can be pushed from it.
-  public mutating func presentSheet<Screen>(
-    _ screen: Screen,
-    embedInNavigationView: Bool = false
-  ) where Element == Route<Screen> {
-    append(.sheet(screen, embedInNavigationView: embedInNavigationView))
-  }
-
-  /// Presents a screen as a full-screen cover; with `embedInNavigationView`, screens can be
-  /// pushed from it.
-  public mutating func presentCover<Screen>(
-    _ screen: Screen,
-    embedInNavigationView: Bool = false
-  ) where Element == Route<Screen> {
-    append(.cover(screen, embedInNavigationView: embedInNavigationView))
-  }
-
   /// Presents a screen as a sheet.
   @available(*, deprecated, renamed: "presentSheet(_:embedInNavigationView:)")
   public mutating func presentSheet<Screen>(

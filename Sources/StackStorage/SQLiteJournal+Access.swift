@@ -60,6 +60,10 @@ extension SQLiteJournal {
   public func close() throws {
     guard gate.close() else { return }
     do {
+      // A pool closes its writer before its readers, and SQLite folds the write-ahead log into
+      // the file only when the last connection to close can write: close the readers first, so
+      // the writer is last and a closed journal leaves no log behind.
+      if let pool = database as? DatabasePool { pool.releaseMemory() }
       try database.close()
     } catch let error as DatabaseError {
       throw StorageError(databaseError: error, path: path, doing: "closing the journal")

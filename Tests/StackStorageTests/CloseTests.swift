@@ -37,6 +37,28 @@ final class CloseTests: StorageTestCase {
     XCTAssertTrue(try JournalVerifier().verify(reopened).isClean)
   }
 
+  /// A pool closes its writer before its readers; a read-only connection closing last would
+  /// leave the write-ahead log beside the file, and another process could then not write it.
+  func testCloseFoldsTheLogIntoTheFileAfterReadsAndWrites() throws {
+    let path = directory.path("folded.sqlite")
+    let journal = try SQLiteJournal(path: path)
+    var root = Root()
+    _ = try journal.createSession("s", initial: StateEncoding.encode(root), version: 1)
+    for sequence in 0..<3 {
+      root.tabA.append(.counter(Counter(count: sequence)))
+      _ = try journal.append(
+        session: "s", expectedSequence: Int64(sequence), .test("push", state: root))
+      // Reads open the pool's reader connections.
+      XCTAssertEqual(try journal.headSequence(session: "s"), Int64(sequence + 1))
+      XCTAssertEqual(try journal.sessions().count, 1)
+    }
+    XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"))
+    try journal.close()
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-wal"))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-shm"))
+    XCTAssertEqual(try SQLiteJournal(path: path).headSequence(session: "s"), 3)
+  }
+
   func testCloseWaitsForTheAppendsInProgressAndLosesNoneItAcknowledged() async throws {
     let path = directory.path("closing.sqlite")
     let journal = try SQLiteJournal(path: path, options: .init(durability: .groupCommit()))

@@ -1,6 +1,9 @@
 import Foundation
 import GRDB
+import StackJournalDemo
 import StackJournalTestSupport
+import StackNavigation
+import StackRestoration
 import StackStorage
 import XCTest
 
@@ -63,5 +66,59 @@ class CLITestCase: XCTestCase {
     let queue = try DatabaseQueue(path: path)
     try queue.write { db in try db.execute(sql: sql, arguments: arguments) }
     try queue.close()
+  }
+
+  /// Records a session of pushes onto a stack of integers, entry `n` recorded at `start` plus
+  /// `offsets[n - 1]` seconds, into the file at `path`.
+  func recordPushes(
+    _ session: SessionID,
+    at path: String,
+    start: Date,
+    offsets: [TimeInterval],
+    snapshotInterval: Int = 100
+  ) throws {
+    let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: snapshotInterval))
+    var stack = StackState<Int>()
+    _ = try journal.createSession(
+      session, initial: StateEncoding.encode(["path": stack]), version: 1, at: start)
+    for (index, offset) in offsets.enumerated() {
+      stack.append(index)
+      _ = try journal.append(
+        session: session, expectedSequence: Int64(index),
+        JournalEntryDraft(
+          type: "push", version: 1, payload: Data("{}".utf8),
+          state: try StateEncoding.encode(["path": stack]),
+          recordedAt: start.addingTimeInterval(offset)))
+    }
+    try journal.close()
+  }
+
+  /// Records the README's coordinator flow (session `flow`) and a parent with a child
+  /// coordinator (session `parent`) into the file at `path`; returns their heads.
+  @discardableResult
+  func recordCoordinators(at path: String) async throws -> (flow: Int64, parent: Int64) {
+    let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: 2))
+    let flow = try RecordingStore.open(
+      session: "flow", journal: journal, initialState: Coordinator.State()
+    ) { Coordinator() }
+    for action: Coordinator.Action in [
+      .router(.routeAction(0, action: .home(.startTapped))),
+      .router(.routeAction(1, action: .numbersList(.numberSelected(42)))),
+      .router(.routeAction(2, action: .numberDetail(.showDouble(42)))),
+      .router(.routeAction(3, action: .numberDetail(.goBackToRootTapped))),
+    ] {
+      try await flow.send(action).finish()
+    }
+    let parent = try RecordingStore.open(
+      session: "parent", journal: journal, initialState: ParentCoordinator.State()
+    ) { ParentCoordinator() }
+    for action: ParentCoordinator.Action in [
+      .router(.routeAction(0, action: .home(.startFlowTapped))),
+      .router(.routeAction(1, action: .numbersFlow(.router(.routeAction(
+        0, action: .numbersList(.numberSelected(7))))))),
+    ] {
+      try await parent.send(action).finish()
+    }
+    return (flow.sequence, parent.sequence)
   }
 }

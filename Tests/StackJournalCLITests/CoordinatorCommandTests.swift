@@ -13,29 +13,8 @@ final class CoordinatorCommandTests: CLITestCase {
   /// Records the README's flow and a parent with a child coordinator into one file.
   func recordCoordinators() async throws -> String {
     let path = directory.path("coordinators.sqlite")
-    let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: 2))
-    let flow = try RecordingStore.open(
-      session: "flow", journal: journal, initialState: Coordinator.State()
-    ) { Coordinator() }
-    for action: Coordinator.Action in [
-      .router(.routeAction(0, action: .home(.startTapped))),
-      .router(.routeAction(1, action: .numbersList(.numberSelected(42)))),
-      .router(.routeAction(2, action: .numberDetail(.showDouble(42)))),
-      .router(.routeAction(3, action: .numberDetail(.goBackToRootTapped))),
-    ] {
-      try await flow.send(action).finish()
-    }
-    XCTAssertEqual(flow.sequence, 5)
-    let parent = try RecordingStore.open(
-      session: "parent", journal: journal, initialState: ParentCoordinator.State()
-    ) { ParentCoordinator() }
-    for action: ParentCoordinator.Action in [
-      .router(.routeAction(0, action: .home(.startFlowTapped))),
-      .router(.routeAction(1, action: .numbersFlow(.router(.routeAction(
-        0, action: .numbersList(.numberSelected(7))))))),
-    ] {
-      try await parent.send(action).finish()
-    }
+    let heads = try await recordCoordinators(at: path)
+    XCTAssertEqual(heads.flow, 5)
     return path
   }
 

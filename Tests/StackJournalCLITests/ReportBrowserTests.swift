@@ -303,21 +303,7 @@ final class ReportBrowserTests: CLITestCase {
     let t0 = Date(timeIntervalSince1970: 1_700_000_000)
     // Entries 1…4 a quarter of a second apart, then 5 after a pause of 90 s, then 6.
     let offsets = [0.25, 0.5, 0.75, 1.0, 91.0, 91.25]
-    do {
-      let journal = try SQLiteJournal(path: db)
-      var stack = StackState<Int>()
-      _ = try journal.createSession(
-        "paused", initial: StateEncoding.encode(["path": stack]), version: 1, at: t0)
-      for (index, offset) in offsets.enumerated() {
-        stack.append(index)
-        _ = try journal.append(
-          session: "paused", expectedSequence: Int64(index),
-          JournalEntryDraft(
-            type: "push", version: 1, payload: Data("{}".utf8),
-            state: try StateEncoding.encode(["path": stack]),
-            recordedAt: t0.addingTimeInterval(offset)))
-      }
-    }
+    try recordPushes("paused", at: db, start: t0, offsets: offsets)
     let tab = try open("paused", db: db)
     XCTAssertEqual(
       try tab.evaluate("[...document.querySelectorAll('.row.gap')].map((r) => r.dataset.seq)")
@@ -371,29 +357,8 @@ final class ReportBrowserTests: CLITestCase {
 
   func testACoordinatorsRoutesAreRebuiltAsShowPrintsThem() async throws {
     let db = directory.path("coordinators.sqlite")
-    let journal = try SQLiteJournal(path: db, options: .init(snapshotInterval: 2))
-    let flow = try RecordingStore.open(
-      session: "flow", journal: journal, initialState: Coordinator.State()
-    ) { Coordinator() }
-    for action: Coordinator.Action in [
-      .router(.routeAction(0, action: .home(.startTapped))),
-      .router(.routeAction(1, action: .numbersList(.numberSelected(42)))),
-      .router(.routeAction(2, action: .numberDetail(.showDouble(42)))),
-      .router(.routeAction(3, action: .numberDetail(.goBackToRootTapped))),
-    ] {
-      try await flow.send(action).finish()
-    }
-    let parent = try RecordingStore.open(
-      session: "parent", journal: journal, initialState: ParentCoordinator.State()
-    ) { ParentCoordinator() }
-    for action: ParentCoordinator.Action in [
-      .router(.routeAction(0, action: .home(.startFlowTapped))),
-      .router(.routeAction(1, action: .numbersFlow(.router(.routeAction(
-        0, action: .numbersList(.numberSelected(7))))))),
-    ] {
-      try await parent.send(action).finish()
-    }
-    for (session, head) in [("flow", flow.sequence), ("parent", parent.sequence)] {
+    let heads = try await recordCoordinators(at: db)
+    for (session, head) in [("flow", heads.flow), ("parent", heads.parent)] {
       let tab = try open(session, db: db)
       for sequence in 0...Int(head) {
         try select(sequence, in: tab)

@@ -57,21 +57,8 @@ final class ReportCommandTests: CLITestCase {
   func testSinceAndUntilPickTheEntriesRecordedBetween() throws {
     let path = directory.path("timed.sqlite")
     let t0 = Date(timeIntervalSince1970: 1_700_000_000)
-    do {
-      let journal = try SQLiteJournal(path: path)
-      var stack = StackState<Int>()
-      _ = try journal.createSession(
-        "timed", initial: StateEncoding.encode(["path": stack]), version: 1, at: t0)
-      for sequence in 0..<6 {
-        stack.append(sequence)
-        _ = try journal.append(
-          session: "timed", expectedSequence: Int64(sequence),
-          JournalEntryDraft(
-            type: "push", version: 1, payload: Data("{}".utf8),
-            state: try StateEncoding.encode(["path": stack]),
-            recordedAt: t0.addingTimeInterval(Double(sequence + 1) * 10)))
-      }
-    }
+    try recordPushes(
+      "timed", at: path, start: t0, offsets: (1...6).map { Double($0) * 10 })
     // Entries 1…6 at t0 + 10 s … t0 + 60 s; t0 is 2023-11-14T22:13:20Z.
     let page = directory.path("timed.html")
     let result = try runCLI([

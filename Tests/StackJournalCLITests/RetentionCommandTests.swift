@@ -40,21 +40,8 @@ final class RetentionCommandTests: CLITestCase {
   func testShowAtATimeBetweenTheKeptSnapshotAndTheNextEntryShowsTheSnapshot() throws {
     let path = directory.path("timed.sqlite")
     let t0 = Date(timeIntervalSince1970: 1_700_000_000)
-    do {
-      let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: 2))
-      var stack = StackState<Int>()
-      _ = try journal.createSession(
-        "timed", initial: StateEncoding.encode(["path": stack]), version: 1, at: t0)
-      for sequence in 0..<5 {
-        stack.append(sequence)
-        _ = try journal.append(
-          session: "timed", expectedSequence: Int64(sequence),
-          JournalEntryDraft(
-            type: "push", version: 1, payload: Data("{}".utf8),
-            state: try StateEncoding.encode(["path": stack]),
-            recordedAt: t0.addingTimeInterval(Double(sequence + 1) * 10)))
-      }
-    }
+    try recordPushes(
+      "timed", at: path, start: t0, offsets: (1...5).map { Double($0) * 10 }, snapshotInterval: 2)
     let compacted = try runCLI(["compact", "timed", "--keep-snapshots", "2", "--db", path])
     XCTAssertEqual(compacted.status, 0, compacted.stderr)
 

@@ -56,6 +56,14 @@ final class CloseTests: StorageTestCase {
     try journal.close()
     XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-wal"))
     XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-shm"))
+    #if os(Linux)
+      // No connection is left open on the file.
+      let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+      let open = descriptors.compactMap {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")
+      }
+      XCTAssertEqual(open.filter { $0.hasPrefix(path) }, [])
+    #endif
     XCTAssertEqual(try SQLiteJournal(path: path).headSequence(session: "s"), 3)
   }
 

@@ -43,6 +43,16 @@ struct RootWithoutNumberFacts: Reducer {
 }
 
 final class ChangedTypesTests: XCTestCase {
+  /// A file holding the mixed session, closed, with its bytes as recorded.
+  func mixedSessionFile() async throws -> (TemporaryDirectory, path: String, bytes: Data) {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("journal.sqlite")
+    let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: 3))
+    try await recordMixedSession(journal)
+    try journal.close()
+    return (directory, path, try fileBytes(path))
+  }
+
   /// Records: the deep link (#0 #1 #2), a number fact (#3), a counter (#4), taps on both.
   func recordMixedSession(_ journal: any JournalBackend) async throws {
     let store = try RecordingStore.open(
@@ -58,14 +68,8 @@ final class ChangedTypesTests: XCTestCase {
   }
 
   func testRemovedCaseRestoresTheDecodablePrefixAndReportsTheRest() async throws {
-    let directory = try TemporaryDirectory()
-    let path = directory.path("journal.sqlite")
-    do {
-      let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: 3))
-      try await recordMixedSession(journal)
-    }
-    let before = try fileBytes(path)
-
+    let (directory, path, before) = try await mixedSessionFile()
+    defer { directory.remove() }
     let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: 3))
     let replayer = Replayer(journal: journal) { RootWithoutNumberFacts() }
 
@@ -103,13 +107,8 @@ final class ChangedTypesTests: XCTestCase {
   }
 
   func testReopeningAfterTypesChangedIsRefusedUnlessAcceptedThenRepairedExplicitly() async throws {
-    let directory = try TemporaryDirectory()
-    let path = directory.path("journal.sqlite")
-    do {
-      let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: 3))
-      try await recordMixedSession(journal)
-    }
-    let before = try fileBytes(path)
+    let (directory, path, before) = try await mixedSessionFile()
+    defer { directory.remove() }
     let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: 3))
 
     XCTAssertThrowsError(

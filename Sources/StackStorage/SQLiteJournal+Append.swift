@@ -126,57 +126,31 @@ extension SQLiteJournal {
 
   /// Writes a prepared delta append inside the current transaction.
   func insert(_ append: PreparedDeltaAppend, _ db: Database) throws -> Int64 {
-    let session = append.session.rawValue
-    let head = try requireHead(db, append.session)
-    guard head == append.expected else {
-      throw stored.sequenceConflict(append.session, head: head, expected: append.expected)
-    }
-    let sequence = head + 1
-    try db.cachedStatement(
-      sql: "INSERT INTO journal (session, sequence, recorded_at, type, version, payload, delta) "
-        + "VALUES (?, ?, ?, ?, ?, ?, ?)"
-    ).execute(arguments: [
-      session, sequence, append.recordedAt, append.type, append.version, append.payload,
-      append.deltaText,
-    ])
-    try StackRows.apply(append.delta, reordered: append.reordered, db, session: session)
-    if let snapshot = append.snapshot {
-      try insertSnapshot(
-        db, session: session, sequence: sequence, version: append.version, state: snapshot.state,
-        stacks: snapshot.stacks, recordedAt: append.recordedAt)
-    }
+    let entry = append.entry
+    let sequence = try entry.nextSequence(db, in: self)
+    try entry.insert(db, sequence: sequence, delta: append.deltaText, snapshot: append.snapshot)
+    try StackRows.apply(
+      append.delta, reordered: append.reordered, db, session: entry.session.rawValue)
     return sequence
   }
 
   /// Writes a prepared append inside the current transaction.
   func insert(_ append: PreparedAppend, _ db: Database) throws -> Int64 {
-    let session = append.session.rawValue
-    let head = try requireHead(db, append.session)
-    guard head == append.expected else {
-      throw stored.sequenceConflict(append.session, head: head, expected: append.expected)
-    }
+    let entry = append.entry
+    let sequence = try entry.nextSequence(db, in: self)
+    let session = entry.session.rawValue
     let before = try StackRows.load(db, session: session)
     let delta = StackDelta.between(before, append.stacks)
     var after = before
     try delta.apply(to: &after)
-    let sequence = head + 1
-    try db.cachedStatement(
-      sql: "INSERT INTO journal (session, sequence, recorded_at, type, version, payload, delta) "
-        + "VALUES (?, ?, ?, ?, ?, ?, ?)"
-    ).execute(arguments: [
-      session, sequence, append.recordedAt, append.type, append.version, append.payload,
-      StorageJSON.text(delta),
-    ])
+    try entry.insert(
+      db, sequence: sequence, delta: StorageJSON.text(delta),
+      snapshot: append.snapshotState.map { ($0, StorageJSON.text(append.stacks)) })
     try StackRows.apply(delta, before: before, db, session: session)
-    if let snapshotState = append.snapshotState {
-      try insertSnapshot(
-        db, session: session, sequence: sequence, version: append.version, state: snapshotState,
-        stacks: StorageJSON.text(append.stacks), recordedAt: append.recordedAt)
-    }
     return sequence
   }
 
-  func insertSnapshot(
+  static func insertSnapshot(
     _ db: Database,
     session: String,
     sequence: Int64,
@@ -195,13 +169,8 @@ extension SQLiteJournal {
 /// An append with everything that does not need the database computed up front, outside the
 /// transaction.
 package struct PreparedAppend: Sendable {
-  var session: SessionID
-  var expected: Int64
-  var type: String
-  var version: Int
-  var payload: String
+  var entry: PreparedEntry
   var stacks: [StackRecord]
-  var recordedAt: String
   /// The state's JSON when the new sequence is due for a snapshot.
   var snapshotState: String?
 
@@ -211,13 +180,11 @@ package struct PreparedAppend: Sendable {
     expected: Int64,
     in journal: SQLiteJournal
   ) throws {
-    self.session = session
-    self.expected = expected
-    self.type = draft.type
-    self.version = draft.version
-    self.payload = try journal.stored.text(draft.payload, "payload of the `\(draft.type)` action")
+    self.entry = PreparedEntry(
+      session: session, expected: expected, type: draft.type, version: draft.version,
+      payload: try journal.stored.text(draft.payload, "payload of the `\(draft.type)` action"),
+      recordedAt: Timestamp.string(from: draft.recordedAt))
     self.stacks = try Self.canonical(draft.state.stacks)
-    self.recordedAt = Timestamp.string(from: draft.recordedAt)
     if journal.snapshotDue(at: expected + 1) {
       self.snapshotState = try journal.stored.text(draft.state.json, "state after `\(draft.type)`")
     } else {
@@ -243,15 +210,10 @@ package struct PreparedAppend: Sendable {
 
 /// A delta append with its text prepared outside the transaction.
 struct PreparedDeltaAppend: Sendable {
-  var session: SessionID
-  var expected: Int64
-  var type: String
-  var version: Int
-  var payload: String
+  var entry: PreparedEntry
   var delta: StackDelta
   var deltaText: String
   var reordered: Set<String>
-  var recordedAt: String
   /// The state's JSON and its stacks when the new sequence is due for a snapshot.
   var snapshot: (state: String, stacks: String)?
 
@@ -261,15 +223,53 @@ struct PreparedDeltaAppend: Sendable {
     expected: Int64,
     in journal: SQLiteJournal
   ) throws {
-    self.session = session
-    self.expected = expected
-    self.type = entry.type
-    self.version = entry.version
-    (self.payload, self.snapshot) = try entry.storedTexts(
-      snapshotDue: journal.snapshotDue(at: expected + 1), checked: { try journal.stored.text($0, $1) })
+    let (payload, snapshot) = try entry.storedTexts(
+      snapshotDue: journal.snapshotDue(at: expected + 1),
+      checked: { try journal.stored.text($0, $1) })
+    self.entry = PreparedEntry(
+      session: session, expected: expected, type: entry.type, version: entry.version,
+      payload: payload, recordedAt: Timestamp.string(from: entry.recordedAt))
+    self.snapshot = snapshot
     self.delta = entry.delta
     self.deltaText = StorageJSON.text(entry.delta)
     self.reordered = entry.reordered
-    self.recordedAt = Timestamp.string(from: entry.recordedAt)
+  }
+}
+
+/// What every append writes in its journal row, prepared outside the transaction.
+struct PreparedEntry: Sendable {
+  var session: SessionID
+  /// The head the append expects the session at.
+  var expected: Int64
+  var type: String
+  var version: Int
+  var payload: String
+  var recordedAt: String
+
+  /// The new entry's sequence, once the session's head is found to be the expected one;
+  /// otherwise ``StorageError/Code/sequenceConflict``.
+  func nextSequence(_ db: Database, in journal: SQLiteJournal) throws -> Int64 {
+    let head = try journal.requireHead(db, session)
+    guard head == expected else {
+      throw journal.stored.sequenceConflict(session, head: head, expected: expected)
+    }
+    return head + 1
+  }
+
+  /// Inserts the journal row with its delta's text and, when one is due, the snapshot.
+  func insert(
+    _ db: Database, sequence: Int64, delta: String, snapshot: (state: String, stacks: String)?
+  ) throws {
+    try db.cachedStatement(
+      sql: "INSERT INTO journal (session, sequence, recorded_at, type, version, payload, delta) "
+        + "VALUES (?, ?, ?, ?, ?, ?, ?)"
+    ).execute(arguments: [
+      session.rawValue, sequence, recordedAt, type, version, payload, delta,
+    ])
+    if let snapshot {
+      try SQLiteJournal.insertSnapshot(
+        db, session: session.rawValue, sequence: sequence, version: version,
+        state: snapshot.state, stacks: snapshot.stacks, recordedAt: recordedAt)
+    }
   }
 }

@@ -45,7 +45,7 @@ extension SQLiteJournal {
           id.rawValue, createdAt, metadataText, forkedFrom?.0.rawValue, forkedFrom?.1,
         ]
       )
-      try insertSnapshot(
+      try Self.insertSnapshot(
         db, session: id.rawValue, sequence: 0, version: version, state: stateText,
         stacks: stacksText, recordedAt: createdAt)
       try StackRows.insert(stacks, db, session: id.rawValue)

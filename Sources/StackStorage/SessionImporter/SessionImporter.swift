@@ -74,7 +74,7 @@ public struct SessionImporter: Sendable {
       let headStacks = try reader.forEachLine(header) { line in
         switch line {
         case .snapshot(let sequence, let version, let recordedAt, let state, let stacks):
-          try journal.insertSnapshot(
+          try SQLiteJournal.insertSnapshot(
             db, session: session.rawValue, sequence: sequence, version: version, state: state,
             stacks: stacks, recordedAt: recordedAt)
           snapshots += 1

@@ -24,11 +24,9 @@ extension StackDelta {
   ///
   /// Elements are compared by their encoded state, so the comparison needs no app types.
   public static func between(_ before: [StackRecord], _ after: [StackRecord]) -> StackDelta {
-    let old = Dictionary(before.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-    let new = Dictionary(after.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
     var changes: [StackChange] = []
-    for path in Set(old.keys).union(new.keys).sorted() {
-      switch (old[path], new[path]) {
+    func compare(_ old: StackRecord?, _ new: StackRecord?) {
+      switch (old, new) {
       case (let old?, let new?):
         if continues(old, with: new) {
           if let change = change(from: old, to: new) { changes.append(change) }
@@ -44,7 +42,38 @@ extension StackDelta {
         break
       }
     }
+    if isSortedByPath(before), isSortedByPath(after) {
+      // As the stacks of a state are kept: walk both lists together, without tables.
+      var oldIndex = 0
+      var newIndex = 0
+      while oldIndex < before.count || newIndex < after.count {
+        let old = oldIndex < before.count ? before[oldIndex] : nil
+        let new = newIndex < after.count ? after[newIndex] : nil
+        if let old, let new, old.path == new.path {
+          compare(old, new)
+          oldIndex += 1
+          newIndex += 1
+        } else if let old, new.map({ old.path < $0.path }) ?? true {
+          compare(old, nil)
+          oldIndex += 1
+        } else {
+          compare(nil, new)
+          newIndex += 1
+        }
+      }
+      return StackDelta(changes: changes)
+    }
+    let old = Dictionary(before.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+    let new = Dictionary(after.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+    for path in Set(old.keys).union(new.keys).sorted() {
+      compare(old[path], new[path])
+    }
     return StackDelta(changes: changes)
+  }
+
+  /// Whether the stacks are in ascending order of path, no path twice.
+  private static func isSortedByPath(_ stacks: [StackRecord]) -> Bool {
+    zip(stacks, stacks.dropFirst()).allSatisfy { $0.path < $1.path }
   }
 
   /// Whether `new` is the same stack as `old`, later: its next ID did not go back.
@@ -56,22 +85,38 @@ extension StackDelta {
   }
 
   private static func change(from old: StackRecord, to new: StackRecord) -> StackChange? {
-    let oldElements = Dictionary(
-      old.elements.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    let newIDs = Set(new.ids)
     var pushed: [StoredElement] = []
     var changed: [StoredElement] = []
-    for element in new.elements {
-      if let previous = oldElements[element.id] {
-        if previous != element { changed.append(element) }
-      } else {
-        pushed.append(element)
-      }
-    }
-    let popped = old.ids.filter { !newIDs.contains($0) }
+    let popped: [StackElementID]
     let ids = new.ids
+    let oldIDs = old.ids
+    // The IDs both hold in the same places from the bottom: all of one stack's, after most
+    // actions (a push, a pop, a change), so no table is needed.
+    var common = 0
+    while common < ids.count, common < oldIDs.count, ids[common] == oldIDs[common] {
+      common += 1
+    }
+    if common == ids.count || common == oldIDs.count {
+      for index in 0..<common where old.elements[index] != new.elements[index] {
+        changed.append(new.elements[index])
+      }
+      pushed.append(contentsOf: new.elements[common...])
+      popped = Array(oldIDs[common...])
+    } else {
+      let oldElements = Dictionary(
+        old.elements.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+      for element in new.elements {
+        if let previous = oldElements[element.id] {
+          if previous != element { changed.append(element) }
+        } else {
+          pushed.append(element)
+        }
+      }
+      let newIDs = Set(ids)
+      popped = oldIDs.filter { !newIDs.contains($0) }
+    }
     guard
-      !pushed.isEmpty || !popped.isEmpty || !changed.isEmpty || ids != old.ids
+      !pushed.isEmpty || !popped.isEmpty || !changed.isEmpty || ids != oldIDs
         || new.nextID != old.nextID
     else { return nil }
     return StackChange(

@@ -46,7 +46,9 @@ extension SQLiteJournal {
     let now = Timestamp.string(from: Date())
     try write("writing a snapshot of session \(session)") { db in
       let head = try requireHead(db, session)
-      guard (0...head).contains(sequence) else { throw stored.outOfRange(session, sequence, head: head) }
+      guard (0...head).contains(sequence) else {
+        throw stored.outOfRange(session, sequence, head: head)
+      }
       try Self.insertSnapshot(
         db, session: session.rawValue, sequence: sequence, version: version, state: stateText,
         stacks: stacksText, recordedAt: now)

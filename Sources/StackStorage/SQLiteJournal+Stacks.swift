@@ -17,7 +17,9 @@ extension SQLiteJournal {
   public func stacks(session: SessionID, at sequence: Int64) throws -> [StackRecord] {
     try read("rebuilding the stacks of session \(session) at \(sequence)") { db in
       let head = try requireHead(db, session)
-      guard (0...head).contains(sequence) else { throw stored.outOfRange(session, sequence, head: head) }
+      guard (0...head).contains(sequence) else {
+        throw stored.outOfRange(session, sequence, head: head)
+      }
       let snapshot = try SnapshotStacksRecord.fetchOne(
         db.cachedStatement(
           sql: "SELECT sequence, stacks FROM snapshots WHERE session = ? AND sequence <= ? "

@@ -63,7 +63,8 @@
             (Int64, String, String, Int32, String, String).self)
           let entry = JournalRow(
             sequence: sequence,
-            recordedAt: try stored.date(recordedAt, "time of entry \(sequence) of session \(session)"),
+            recordedAt: try stored.date(
+              recordedAt, "time of entry \(sequence) of session \(session)"),
             type: type, version: Int(version), payload: payload, delta: delta)
           cursor = sequence
           remaining -= 1

@@ -203,7 +203,9 @@
       let (_, headValue, start, snapshotStacks) = try first.decode(
         (Int32, Int64?, Int64?, String?).self)
       let head = headValue ?? 0
-      guard (0...head).contains(sequence) else { throw stored.outOfRange(session, sequence, head: head) }
+      guard (0...head).contains(sequence) else {
+        throw stored.outOfRange(session, sequence, head: head)
+      }
       guard let start, let snapshotStacks else {
         throw StorageError(
           code: .snapshotMissing,
@@ -258,7 +260,9 @@
         """)
       guard let row = rows.first else { throw stored.unknownSession(session) }
       let head = try row.decode(Int64.self)
-      guard (0...head).contains(sequence) else { throw stored.outOfRange(session, sequence, head: head) }
+      guard (0...head).contains(sequence) else {
+        throw stored.outOfRange(session, sequence, head: head)
+      }
     }
   }
 #endif

@@ -8,15 +8,25 @@ import XCTest
 @testable import StackStorage
 
 final class CloseTests: StorageTestCase {
-  func testCallsAfterCloseThrowClosedAndTheFileKeepsEverything() throws {
-    let path = directory.path("closed.sqlite")
+  /// A journal at `path` with session `s` of three pushes; `afterEach` runs after each.
+  func journalOfThreePushes(
+    at path: String, afterEach: (SQLiteJournal, Int64) throws -> Void = { _, _ in }
+  ) throws -> (SQLiteJournal, Root) {
     let journal = try SQLiteJournal(path: path)
     var root = Root()
     _ = try journal.createSession("s", initial: StateEncoding.encode(root), version: 1)
     for sequence in 0..<3 {
       root.tabA.append(.counter(Counter(count: sequence)))
-      _ = try journal.append(session: "s", expectedSequence: Int64(sequence), .test("push", state: root))
+      _ = try journal.append(
+        session: "s", expectedSequence: Int64(sequence), .test("push", state: root))
+      try afterEach(journal, Int64(sequence + 1))
     }
+    return (journal, root)
+  }
+
+  func testCallsAfterCloseThrowClosedAndTheFileKeepsEverything() throws {
+    let path = directory.path("closed.sqlite")
+    let (journal, root) = try journalOfThreePushes(at: path)
     try journal.close()
     try journal.close()  // again: nothing happens
 
@@ -41,15 +51,9 @@ final class CloseTests: StorageTestCase {
   /// leave the write-ahead log beside the file, and another process could then not write it.
   func testCloseFoldsTheLogIntoTheFileAfterReadsAndWrites() throws {
     let path = directory.path("folded.sqlite")
-    let journal = try SQLiteJournal(path: path)
-    var root = Root()
-    _ = try journal.createSession("s", initial: StateEncoding.encode(root), version: 1)
-    for sequence in 0..<3 {
-      root.tabA.append(.counter(Counter(count: sequence)))
-      _ = try journal.append(
-        session: "s", expectedSequence: Int64(sequence), .test("push", state: root))
+    let (journal, _) = try journalOfThreePushes(at: path) { journal, head in
       // Reads open the pool's reader connections.
-      XCTAssertEqual(try journal.headSequence(session: "s"), Int64(sequence + 1))
+      XCTAssertEqual(try journal.headSequence(session: "s"), head)
       XCTAssertEqual(try journal.sessions().count, 1)
     }
     XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"))

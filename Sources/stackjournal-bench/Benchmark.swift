@@ -29,4 +29,7 @@ struct BenchmarkOptions: Sendable {
   var depths = [20]
   /// The journal sizes the restore section records and restores.
   var sizes = [10_000, 100_000, 1_000_000]
+  /// Where `instructions` writes its journals and leaves them, for a later look at the file;
+  /// `nil`: a temporary directory, removed after.
+  var keep: String?
 }

@@ -8,7 +8,7 @@ enum BenchmarkCommand {
     }
     return """
       usage: stackjournal-bench [section …|all] [--count N] [--writers N] [--depths N,…]
-                                [--sizes N,…]
+                                [--sizes N,…] [--keep DIR]
 
       sections:
       \(sections.joined(separator: "\n"))
@@ -19,6 +19,8 @@ enum BenchmarkCommand {
         --writers N   concurrent writers (default 8)
         --depths N,…  stack depths for `record`, `groupcommit`, `instructions` (default 20)
         --sizes N,…   journal sizes for `restore` (default 10000,100000,1000000)
+        --keep DIR    `instructions` writes its journals into DIR, a new directory, and
+                      leaves them (benchmarks/append-pages.py reads them)
       """
   }
 
@@ -46,6 +48,11 @@ enum BenchmarkCommand {
         } else {
           options.depths = values.compactMap { $0 }
         }
+      case "--keep":
+        guard let directory = remaining.popFirst(), !directory.isEmpty else {
+          return fail("--keep needs a directory")
+        }
+        options.keep = directory
       case "-h", "--help":
         print(usage)
         return 0

@@ -41,7 +41,8 @@ with tempfile.TemporaryDirectory() as scratch:
     with open(trace) as lines:
         for line in lines:
             match = header.search(line)
-            if match and match.group(1) == journal + "-wal":
+            # strace names the file by its resolved path.
+            if match and match.group(1) == os.path.realpath(journal) + "-wal":
                 first = bytes(int(h, 16) for h in re.findall(r"\\x([0-9a-f]{2})", match.group(2)))
                 pages.append(int.from_bytes(first[:4], "big"))
     connection = sqlite3.connect(f"file:{journal}?mode=ro", uri=True)

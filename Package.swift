@@ -73,6 +73,7 @@ let package = Package(
       resources: [
         .embedInCode("0001_initial.sql"),
         .embedInCode("0002_clustered_rows.sql"),
+        .embedInCode("0003_time_without_index.sql"),
       ]
     ),
     .target(

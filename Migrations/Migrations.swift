@@ -9,5 +9,6 @@ public enum EmbeddedMigrations {
   public static let files: [(name: String, bytes: [UInt8])] = [
     ("0001_initial.sql", PackageResources._001_initial_sql),
     ("0002_clustered_rows.sql", PackageResources._002_clustered_rows_sql),
+    ("0003_time_without_index.sql", PackageResources._003_time_without_index_sql),
   ]
 }

@@ -127,27 +127,27 @@ extension SQLiteJournal {
   /// Writes a prepared delta append inside the current transaction.
   func insert(_ append: PreparedDeltaAppend, _ db: Database) throws -> Int64 {
     let entry = append.entry
-    let sequence = try entry.nextSequence(db, in: self)
-    try entry.insert(db, sequence: sequence, delta: append.deltaText, snapshot: append.snapshot)
+    let place = try entry.place(db, in: self)
+    try entry.insert(db, at: place, delta: append.deltaText, snapshot: append.snapshot)
     try StackRows.apply(
       append.delta, reordered: append.reordered, db, session: entry.session.rawValue)
-    return sequence
+    return place.sequence
   }
 
   /// Writes a prepared append inside the current transaction.
   func insert(_ append: PreparedAppend, _ db: Database) throws -> Int64 {
     let entry = append.entry
-    let sequence = try entry.nextSequence(db, in: self)
+    let place = try entry.place(db, in: self)
     let session = entry.session.rawValue
     let before = try StackRows.load(db, session: session)
     let delta = StackDelta.between(before, append.stacks)
     var after = before
     try delta.apply(to: &after)
     try entry.insert(
-      db, sequence: sequence, delta: StorageJSON.text(delta),
+      db, at: place, delta: StorageJSON.text(delta),
       snapshot: append.snapshotState.map { ($0, StorageJSON.text(append.stacks)) })
     try StackRows.apply(delta, before: before, db, session: session)
-    return sequence
+    return place.sequence
   }
 
   static func insertSnapshot(
@@ -246,26 +246,29 @@ struct PreparedEntry: Sendable {
   var payload: String
   var recordedAt: String
 
-  /// The new entry's sequence, once the session's head is found to be the expected one;
+  /// Where the new entry goes, once the session's head is found to be the expected one;
   /// otherwise ``StorageError/Code/sequenceConflict``.
-  func nextSequence(_ db: Database, in journal: SQLiteJournal) throws -> Int64 {
-    let head = try journal.requireHead(db, session)
-    guard head == expected else {
-      throw journal.stored.sequenceConflict(session, head: head, expected: expected)
+  func place(_ db: Database, in journal: SQLiteJournal) throws -> EntryPlace {
+    let head = try HeadRecord.fetchOne(
+      db.cachedStatement(sql: HeadRecord.sql), arguments: [session.rawValue])
+    guard let head else { throw journal.stored.unknownSession(session) }
+    guard head.headSequence == expected else {
+      throw journal.stored.sequenceConflict(session, head: head.headSequence, expected: expected)
     }
-    return head + 1
+    return EntryPlace(
+      sequence: head.headSequence + 1,
+      latestAt: EntryTimes.latest(recordedAt, after: head.lastLatestAt))
   }
 
   /// Inserts the journal row with its delta's text and, when one is due, the snapshot.
   func insert(
-    _ db: Database, sequence: Int64, delta: String, snapshot: (state: String, stacks: String)?
+    _ db: Database, at place: EntryPlace, delta: String,
+    snapshot: (state: String, stacks: String)?
   ) throws {
-    try db.cachedStatement(
-      sql: "INSERT INTO journal (session, sequence, recorded_at, type, version, payload, delta) "
-        + "VALUES (?, ?, ?, ?, ?, ?, ?)"
-    ).execute(arguments: [
-      session.rawValue, sequence, recordedAt, type, version, payload, delta,
-    ])
+    let sequence = place.sequence
+    try EntryTimes.insertEntry(
+      db, session: session.rawValue, sequence: sequence, recordedAt: recordedAt,
+      latestAt: place.latestAt, type: type, version: version, payload: payload, delta: delta)
     if let snapshot {
       try SQLiteJournal.insertSnapshot(
         db, session: session.rawValue, sequence: sequence, version: version,

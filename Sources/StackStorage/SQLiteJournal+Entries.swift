@@ -47,7 +47,7 @@ extension SQLiteJournal {
   /// `date` is at or after the time it was recorded: 0 before the first entry, or the snapshot
   /// a compaction kept.
   ///
-  /// Found through the `journal_by_time` index. Times are compared to the millisecond. Throws
+  /// Found by a binary search on the entries' `latest_at` (see ``EntryTimes``). Times are compared to the millisecond. Throws
   /// ``StorageError/Code/sequenceOutOfRange`` for a date before the session was created, or,
   /// after a compaction, before the oldest snapshot it kept.
   public func sequence(session: SessionID, atOrBefore date: Date) throws -> Int64 {
@@ -56,13 +56,7 @@ extension SQLiteJournal {
       let createdAt = try String.fetchOne(
         db, sql: "SELECT created_at FROM sessions WHERE id = ?", arguments: [session.rawValue])
       guard let createdAt else { throw stored.unknownSession(session) }
-      if let sequence = try Int64.fetchOne(
-        db.cachedStatement(
-          sql: "SELECT sequence FROM journal WHERE session = ? AND recorded_at <= ? "
-            + "ORDER BY recorded_at DESC, sequence DESC LIMIT 1"
-        ),
-        arguments: [session.rawValue, time]
-      ) {
+      if let sequence = try EntryTimes.lastEntry(db, session: session.rawValue, atOrBefore: time) {
         return sequence
       }
       guard createdAt <= time else {

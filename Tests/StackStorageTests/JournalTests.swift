@@ -290,15 +290,21 @@ final class JournalTests: StorageTestCase {
         try journal.sequence(session: "nobody", atOrBefore: t0)
       }
       guard let journal = journal as? SQLiteJournal else { return }
-      let plan = try journal.database.read { db in
-        try Row.fetchAll(
-          db,
-          sql: "EXPLAIN QUERY PLAN SELECT sequence FROM journal WHERE session = ? "
-            + "AND recorded_at <= ? ORDER BY recorded_at DESC, sequence DESC LIMIT 1",
-          arguments: ["s", "x"]
-        ).map { $0["detail"] as String }
+      // Neither the binary search's probe nor the late entries' lookup scans the journal.
+      let plans = try journal.database.read { db in
+        try [
+          "SELECT sequence, latest_at FROM journal WHERE session = ? AND sequence >= ? "
+            + "ORDER BY sequence LIMIT 1",
+          "SELECT sequence, recorded_at FROM journal WHERE session = ? "
+            + "AND recorded_at < latest_at AND recorded_at <= ? "
+            + "ORDER BY recorded_at DESC, sequence DESC LIMIT 1",
+        ].map { sql in
+          try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: ["s", 1])
+            .map { $0["detail"] as String }.joined(separator: "; ")
+        }
       }
-      XCTAssertTrue(plan.joined().contains("journal_by_time"), "\(plan)")
+      XCTAssertTrue(plans[0].contains("USING PRIMARY KEY (session=? AND sequence>?)"), plans[0])
+      XCTAssertTrue(plans[1].contains("USING INDEX journal_recorded_late"), plans[1])
     }
   }
 

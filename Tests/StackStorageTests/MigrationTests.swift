@@ -99,6 +99,31 @@ final class MigrationTests: StorageTestCase {
     }
   }
 
+  /// Schema 3 computes each migrated entry's `latest_at`, so the entry a time finds is the same
+  /// after the migration, also where the clock went back.
+  func testTimeLookupsOnAMigratedFileWhoseClockWentBack() throws {
+    let path = directory.path("version-2-clock.sqlite")
+    try makeDatabase(atVersion: 2, path: path)
+    let journal = try SQLiteJournal(path: path)
+    let at = { (time: String) in
+      try journal.sequence(session: "fixture", atOrBefore: XCTUnwrap(Timestamp.date(from: time)))
+    }
+    // Entries 1 and 3 were recorded at 09:30:01, entry 2 at 09:30:02.
+    XCTAssertEqual(try at("2025-01-31T09:30:00.999Z"), 0)
+    XCTAssertEqual(try at("2025-01-31T09:30:01.500Z"), 3)
+    XCTAssertEqual(try at("2025-01-31T09:30:02.000Z"), 2)
+    let latest = try journal.database.read { db in
+      try String.fetchAll(
+        db, sql: "SELECT latest_at FROM journal WHERE session = 'fixture' ORDER BY sequence")
+    }
+    XCTAssertEqual(
+      latest,
+      ["2025-01-31T09:30:01.000Z", "2025-01-31T09:30:02.000Z", "2025-01-31T09:30:02.000Z"])
+    let info = try XCTUnwrap(journal.session("fixture"))
+    XCTAssertEqual(info.firstActivity, Timestamp.date(from: "2025-01-31T09:30:01.000Z"))
+    XCTAssertEqual(info.lastActivity, Timestamp.date(from: "2025-01-31T09:30:02.000Z"))
+  }
+
   // MARK: - Refusing
 
   func testANewerSchemaIsRefusedNamingBothVersions() throws {
@@ -314,8 +339,9 @@ final class MigrationTests: StorageTestCase {
 
   /// Rows in each schema version's shape. When a migration changes a table, add the fixture of
   /// the version before it here (a copy of the last one, in that version's shape).
-  static let fixtures: [Int: Fixture] = [
-    1: Fixture(
+  static let fixtures: [Int: Fixture] = [1: version1, 2: version2]
+
+  static let version1 = Fixture(
       sql: #"""
         INSERT INTO sessions (id, created_at, metadata, head_sequence)
           VALUES ('fixture', '2025-01-31T09:30:00.000Z', '{"user":"ada"}', 2);
@@ -341,5 +367,19 @@ final class MigrationTests: StorageTestCase {
         2: [StackRecord(path: "path", nextID: 3, elements: [counter(0, 1), counter(2, 3)])],
       ]
     )
-  ]
+
+  /// Version 1's rows and a third entry recorded a second before the second one (the clock
+  /// went back): schema 3 computes `latest_at` for it.
+  static let version2 = Fixture(
+    sql: version1.sql
+      + #"""
+        INSERT INTO journal (session, sequence, recorded_at, type, version, payload, delta)
+          VALUES ('fixture', 3, '2025-01-31T09:30:01.000Z', 'path.popFrom', 1, '{"id":2}',
+            '{"changes":[{"changed":[],"ids":[0],"nextID":3,"path":"path","popped":[2],"pushed":[],"removed":false}]}');
+        DELETE FROM stack_elements WHERE session = 'fixture' AND id = 2;
+        """#,
+    types: ["path.push", "path.popFrom", "path.popFrom"],
+    stacksAt: version1.stacksAt.merging(
+      [3: [StackRecord(path: "path", nextID: 3, elements: [counter(0, 1)])]]) { $1 }
+  )
 }

@@ -25,8 +25,7 @@ struct SessionRecord: StoredRowRecord {
         SELECT s.id, s.created_at, s.metadata, \(SQLiteJournal.headColumn) AS head_sequence,
           s.forked_from, s.forked_at,
           (SELECT count(*) FROM journal j WHERE j.session = s.id) AS entry_count,
-          (SELECT min(recorded_at) FROM journal j WHERE j.session = s.id) AS first_activity,
-          (SELECT max(recorded_at) FROM journal j WHERE j.session = s.id) AS last_activity
+          \(EntryTimes.activityColumns)
         FROM sessions s \(condition)
         ORDER BY s.created_at, s.id
         """,

@@ -71,6 +71,7 @@ public struct SessionImporter: Sendable {
       }
       var snapshots = 0
       var entries: Int64 = 0
+      var latestAt: String?
       let headStacks = try reader.forEachLine(header) { line in
         switch line {
         case .snapshot(let sequence, let version, let recordedAt, let state, let stacks):
@@ -79,12 +80,10 @@ public struct SessionImporter: Sendable {
             stacks: stacks, recordedAt: recordedAt)
           snapshots += 1
         case .entry(let sequence, let recordedAt, let type, let version, let payload, let delta):
-          try db.cachedStatement(
-            sql: "INSERT INTO journal (session, sequence, recorded_at, type, version, payload, "
-              + "delta) VALUES (?, ?, ?, ?, ?, ?, ?)"
-          ).execute(arguments: [
-            session.rawValue, sequence, recordedAt, type, version, payload, delta,
-          ])
+          latestAt = EntryTimes.latest(recordedAt, after: latestAt)
+          try EntryTimes.insertEntry(
+            db, session: session.rawValue, sequence: sequence, recordedAt: recordedAt,
+            latestAt: latestAt!, type: type, version: version, payload: payload, delta: delta)
           entries += 1
         }
       }

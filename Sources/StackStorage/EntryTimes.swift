@@ -1,0 +1,154 @@
+import GRDB
+
+/// How an SQLite journal finds its entries by time without an index written by every append
+/// (schema 3).
+///
+/// Each journal row keeps `latest_at`: the latest `recorded_at` of the entry and of every earlier
+/// entry of its session. It never goes down along the sequence, so the entries whose `latest_at`
+/// is at or before a time are a prefix of the session, found by a binary search on the primary
+/// key. An entry recorded earlier than an earlier one (the recording machine's clock went back)
+/// has `recorded_at < latest_at` and is in the partial index `journal_recorded_late`; an append
+/// whose clock did not go back never writes that index.
+enum EntryTimes {
+  /// The `latest_at` of an entry recorded at `recordedAt` after an entry whose `latest_at` is
+  /// `previous` (`nil` for a session's first entry kept). Times are ISO-8601 text of one
+  /// length, so their order is their text's.
+  static func latest(_ recordedAt: String, after previous: String?) -> String {
+    guard let previous, previous > recordedAt else { return recordedAt }
+    return previous
+  }
+
+  /// Inserts one journal row.
+  static func insertEntry(
+    _ db: Database, session: String, sequence: Int64, recordedAt: String, latestAt: String,
+    type: String, version: Int, payload: String, delta: String
+  ) throws {
+    try db.cachedStatement(
+      sql: "INSERT INTO journal (session, sequence, recorded_at, latest_at, type, version, "
+        + "payload, delta) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    ).execute(arguments: [
+      session, sequence, recordedAt, latestAt, type, version, payload, delta,
+    ])
+  }
+
+  /// The entry recorded at or before `time` with the latest time, then the highest sequence;
+  /// `nil` when no entry kept is that early.
+  static func lastEntry(
+    _ db: Database, session: String, atOrBefore time: String
+  ) throws -> Int64? {
+    var best: EntryTimeRecord?
+    if let prefixEnd = try lastOfPrefix(db, session: session, atOrBefore: time) {
+      // Every entry up to `prefixEnd` was recorded at or before `time`; the latest of them is
+      // the last one whose clock did not go back (the late ones are found below).
+      best = try EntryTimeRecord.fetchOne(
+        db.cachedStatement(
+          sql: "SELECT sequence, recorded_at FROM journal WHERE session = ? AND sequence <= ? "
+            + "AND recorded_at = latest_at ORDER BY sequence DESC LIMIT 1"),
+        arguments: [session, prefixEnd])
+    }
+    // Entries recorded earlier than an earlier one, wherever they are: the partial index.
+    let late = try EntryTimeRecord.fetchOne(
+      db.cachedStatement(
+        sql: "SELECT sequence, recorded_at FROM journal INDEXED BY journal_recorded_late "
+          + "WHERE session = ? AND recorded_at < latest_at AND recorded_at <= ? "
+          + "ORDER BY recorded_at DESC, sequence DESC LIMIT 1"),
+      arguments: [session, time])
+    if let late, best.map({ ($0.recordedAt, $0.sequence) < (late.recordedAt, late.sequence) })
+      ?? true
+    {
+      best = late
+    }
+    return best?.sequence
+  }
+
+  /// The highest sequence whose `latest_at` is at or before `time`, by binary search on the
+  /// primary key (sequences may have gaps); `nil` when the first entry kept is later.
+  private static func lastOfPrefix(
+    _ db: Database, session: String, atOrBefore time: String
+  ) throws -> Int64? {
+    let bounds = try SequenceBounds.fetchOne(
+      db.cachedStatement(
+        sql: "SELECT min(sequence) AS first, max(sequence) AS last FROM journal "
+          + "WHERE session = ?"),
+      arguments: [session])
+    guard let bounds, var low = bounds.first, var high = bounds.last else { return nil }
+    let probe = try db.cachedStatement(
+      sql: "SELECT sequence, latest_at FROM journal WHERE session = ? AND sequence >= ? "
+        + "ORDER BY sequence LIMIT 1")
+    var found: Int64?
+    while low <= high {
+      let middle = low + (high - low) / 2
+      guard let entry = try EntryLatestRecord.fetchOne(probe, arguments: [session, middle]),
+        entry.sequence <= high
+      else {
+        high = middle - 1
+        continue
+      }
+      if entry.latestAt <= time {
+        found = entry.sequence
+        low = entry.sequence + 1
+      } else {
+        high = middle - 1
+      }
+    }
+    return found
+  }
+
+  /// The times of a session's first and last activity for `sessions s`, without scanning its
+  /// entries: the last is the last entry's `latest_at`; the first is the first entry's time
+  /// unless a late entry is earlier still.
+  static let activityColumns = """
+    (SELECT min(t) FROM (
+      SELECT recorded_at AS t FROM (
+        SELECT recorded_at FROM journal j WHERE j.session = s.id ORDER BY j.sequence LIMIT 1)
+      UNION ALL
+      SELECT min(recorded_at) FROM journal j INDEXED BY journal_recorded_late
+        WHERE j.session = s.id AND j.recorded_at < j.latest_at)) AS first_activity,
+    (SELECT latest_at FROM journal j WHERE j.session = s.id
+      ORDER BY j.sequence DESC LIMIT 1) AS last_activity
+    """
+}
+
+/// Where an append's entry goes: its sequence and its `latest_at`.
+struct EntryPlace {
+  var sequence: Int64
+  var latestAt: String
+}
+
+/// A session's head and the `latest_at` of its last entry, read by every append.
+struct HeadRecord: FetchableRecord {
+  /// `nil` for an unknown session (no row).
+  static let sql = """
+    SELECT max(s.head_sequence, coalesce(j.sequence, 0)) AS head_sequence,
+      j.latest_at AS last_latest_at
+    FROM sessions s LEFT JOIN journal j ON j.session = s.id
+      AND j.sequence = (SELECT max(sequence) FROM journal WHERE session = s.id)
+    WHERE s.id = ?
+    """
+
+  var headSequence: Int64
+  var lastLatestAt: String?
+
+  init(row: Row) {
+    headSequence = row["head_sequence"]
+    lastLatestAt = row["last_latest_at"]
+  }
+}
+
+/// An entry's sequence and time.
+struct EntryTimeRecord: StoredRowRecord {
+  var sequence: Int64
+  var recordedAt: String
+}
+
+/// An entry's sequence and `latest_at`.
+struct EntryLatestRecord: StoredRowRecord {
+  var sequence: Int64
+  var latestAt: String
+}
+
+/// The first and last sequence of a session's entries.
+struct SequenceBounds: StoredRowRecord {
+  var first: Int64?
+  var last: Int64?
+}

@@ -1,0 +1,140 @@
+import Foundation
+import GRDB
+import StackJournalDemo
+import StackNavigation
+import XCTest
+
+@testable import StackStorage
+
+/// Finding the entry of a time when the recording machine's clock goes back: every backend
+/// answers as the definition does (the latest time at or before, then the highest sequence),
+/// and SQLite does it without an index written by every append (schema 3).
+final class TimeLookupTests: StorageTestCase {
+  private let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+
+  /// The definition, over the entries kept: the entry recorded at or before `time` with the
+  /// latest time, then the highest sequence.
+  private func reference(_ times: [Int64: Date], atOrBefore time: Date) -> Int64? {
+    let millis = { (date: Date) in Timestamp.string(from: date) }
+    return times.filter { millis($0.value) <= millis(time) }
+      .max { (millis($0.value), $0.key) < (millis($1.value), $1.key) }?.key
+  }
+
+  /// Random sessions whose clock mostly goes forward, sometimes stands still and sometimes
+  /// goes back, asked at every entry's time and a millisecond either side.
+  func testTimeLookupsMatchTheDefinitionWhenTheClockGoesBack() throws {
+    try forEachBackend { journal, name in
+      var generator = SeededGenerator(seed: 0x7153)
+      for round in 0..<6 {
+        let session = SessionID(rawValue: "clock-\(round)")
+        _ = try journal.createSession(
+          session, initial: StateEncoding.encode(Root()), version: 1, metadata: nil,
+          forkedFrom: nil, at: t0)
+        var times: [Int64: Date] = [:]
+        var clock = t0.addingTimeInterval(1)
+        var root = Root()
+        for sequence in Int64(1)...Int64(40) {
+          switch Int.random(in: 0..<10, using: &generator) {
+          case 0..<2:
+            clock.addTimeInterval(-Double(Int.random(in: 1...9000, using: &generator)) / 1000)
+          case 2: break
+          default: clock.addTimeInterval(Double(Int.random(in: 1...5000, using: &generator)) / 1000)
+          }
+          let recorded = max(clock, t0)
+          root.tabA.append(.home)
+          _ = try journal.append(
+            session: session, expectedSequence: sequence - 1,
+            .test("push", state: root, at: recorded))
+          times[sequence] = recorded
+        }
+        let asked = times.values.flatMap {
+          [$0, $0.addingTimeInterval(0.001), $0.addingTimeInterval(-0.001)]
+        }
+        // Before the session's creation is out of range (JournalTests).
+        for time in asked where time >= t0 {
+          let expected = reference(times, atOrBefore: time) ?? 0
+          XCTAssertEqual(
+            try journal.sequence(session: session, atOrBefore: time), expected,
+            "\(name), \(session) at \(Timestamp.string(from: time))")
+        }
+        let info = try XCTUnwrap(journal.session(session), name)
+        XCTAssertEqual(
+          info.firstActivity.map(Timestamp.string(from:)),
+          times.values.map(Timestamp.string(from:)).min(), name)
+        XCTAssertEqual(
+          info.lastActivity.map(Timestamp.string(from:)),
+          times.values.map(Timestamp.string(from:)).max(), name)
+      }
+    }
+  }
+
+  /// After a compaction, the entries kept are looked up as before, late ones too.
+  func testTimeLookupsAfterACompactionWhenTheClockWentBack() throws {
+    try forEachBackend(.init(snapshotInterval: 4)) { journal, name in
+      _ = try journal.createSession(
+        "s", initial: StateEncoding.encode(Root()), version: 1, metadata: nil, forkedFrom: nil,
+        at: t0)
+      // Seconds after t0 of entries 1…12: the clock goes back at 3, 7 and 10.
+      let seconds: [Double] = [10, 20, 15, 30, 40, 50, 5, 60, 70, 45, 80, 90]
+      var root = Root()
+      var times: [Int64: Date] = [:]
+      for (index, second) in seconds.enumerated() {
+        root.tabA.append(.home)
+        _ = try journal.append(
+          session: "s", expectedSequence: Int64(index),
+          .test("push", state: root, at: t0.addingTimeInterval(second)))
+        times[Int64(index + 1)] = t0.addingTimeInterval(second)
+      }
+      let retainable = try XCTUnwrap(journal as? any RetainableJournal, name)
+      // Keeps the snapshots at 8 and 12: entries 1…8 go.
+      _ = try retainable.compact("s", keepSnapshots: 2, dryRun: false)
+      let kept = times.filter { $0.key > 8 }
+      for second in stride(from: 45.0, through: 100, by: 2.5) {
+        let time = t0.addingTimeInterval(second)
+        XCTAssertEqual(
+          try journal.sequence(session: "s", atOrBefore: time),
+          reference(kept, atOrBefore: time), "\(name) at +\(second) s")
+      }
+      // Before every entry kept and the oldest snapshot kept (recorded at +60 s).
+      assertStorageError(.sequenceOutOfRange) {
+        try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(44))
+      }
+    }
+  }
+
+  /// Schema 3 writes no index entry for an append whose clock did not go back, and the late
+  /// ones are found through the partial index.
+  func testOnlyEntriesRecordedEarlierThanAnEarlierOneAreIndexedByTime() throws {
+    let journal = try makeJournal(.onDisk)
+    _ = try journal.createSession(
+      "s", initial: StateEncoding.encode(Root()), version: 1, metadata: nil, forkedFrom: nil,
+      at: t0)
+    var root = Root()
+    for (index, second) in [10.0, 20, 20, 15, 30, 25, 40].enumerated() {
+      root.tabA.append(.home)
+      _ = try journal.append(
+        session: "s", expectedSequence: Int64(index),
+        .test("push", state: root, at: t0.addingTimeInterval(second)))
+    }
+    try journal.database.read { db in
+      let late = try Int64.fetchAll(
+        db,
+        sql: "SELECT sequence FROM journal INDEXED BY journal_recorded_late "
+          + "WHERE session = 's' AND recorded_at < latest_at ORDER BY sequence")
+      XCTAssertEqual(late, [4, 6])
+      let latest = try String.fetchAll(
+        db, sql: "SELECT latest_at FROM journal WHERE session = 's' ORDER BY sequence")
+      XCTAssertEqual(
+        latest,
+        [10.0, 20, 20, 20, 30, 30, 40].map { Timestamp.string(from: t0.addingTimeInterval($0)) })
+      let indexes = try String.fetchAll(
+        db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'journal' "
+          + "AND sql IS NOT NULL")
+      XCTAssertEqual(indexes, ["journal_recorded_late"])
+    }
+    XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(27)), 6)
+    XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(22)), 3)
+    XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(17)), 4)
+    XCTAssertEqual(try JournalVerifier().integrityProblems(journal), [])
+  }
+}

@@ -136,5 +136,19 @@ final class TimeLookupTests: StorageTestCase {
     XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(22)), 3)
     XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(17)), 4)
     XCTAssertEqual(try JournalVerifier().integrityProblems(journal), [])
+    XCTAssertTrue(try JournalVerifier().verify(journal).isClean)
+
+    // A latest time that lost the earlier entries' (entry 4's, edited to its own time) would
+    // hide entries from time lookups: verify names it.
+    try journal.database.write { db in
+      try db.execute(
+        sql: "UPDATE journal SET latest_at = recorded_at WHERE session = 's' AND sequence = 4")
+    }
+    let problems = try XCTUnwrap(JournalVerifier().verify(journal).sessions.first).problems
+    XCTAssertEqual(problems.map(\.sequence), [4], "\(problems)")
+    XCTAssertEqual(problems.first?.kind, .invalidData)
+    XCTAssertTrue(
+      problems.first?.message.contains("latest time `\(Timestamp.string(from: t0.addingTimeInterval(15)))`")
+        ?? false, "\(problems)")
   }
 }

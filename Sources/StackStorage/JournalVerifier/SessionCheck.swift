@@ -21,13 +21,20 @@ package struct StoredEntryRow: Sendable {
   package var type: String
   package var payload: String
   package var delta: String
+  /// The latest time of the entry and every earlier one, where the backend stores it (SQLite's
+  /// `latest_at`, see ``EntryTimes``); `nil` where it does not.
+  package var latestAt: String?
 
-  package init(sequence: Int64, recordedAt: String, type: String, payload: String, delta: String) {
+  package init(
+    sequence: Int64, recordedAt: String, type: String, payload: String, delta: String,
+    latestAt: String? = nil
+  ) {
     self.sequence = sequence
     self.recordedAt = recordedAt
     self.type = type
     self.payload = payload
     self.delta = delta
+    self.latestAt = latestAt
   }
 }
 
@@ -86,10 +93,12 @@ package struct SessionCheck {
     var pendingSnapshots = snapshotSequences.dropFirst()[...]
     var expected = base + 1
     var deltasUsable = true
+    var latestAt: String?
     try rows.entries { entry in
       guard !isFull else { return false }
       let sequence = entry.sequence
       result.checkedEntries += 1
+      checkLatestTime(of: entry, after: &latestAt)
       // Entries at or below the oldest snapshot are history the snapshot already holds.
       if sequence <= base { return true }
       if sequence != expected {
@@ -160,6 +169,23 @@ package struct SessionCheck {
     }
   }
 
+  /// Checks that an entry's stored latest time is the latest of its own and the entry before
+  /// it (the first entry kept may carry a later one from entries a compaction removed): time
+  /// lookups rely on it.
+  private mutating func checkLatestTime(of entry: StoredEntryRow, after previous: inout String?) {
+    guard let latest = entry.latestAt else { return }
+    let expected =
+      previous.map { EntryTimes.latest(entry.recordedAt, after: $0) } ?? max(
+        latest, entry.recordedAt)
+    if latest != expected {
+      problem(
+        entry.sequence, .invalidData,
+        "the entry's latest time `\(latest)` is not `\(expected)`, the latest of its own time "
+          + "and the entries' before it: finding entries by time would go wrong")
+    }
+    previous = latest
+  }
+
   /// Checks an entry's time, payload and type.
   private mutating func checkFields(of entry: StoredEntryRow) {
     if Timestamp.date(from: entry.recordedAt) == nil {
@@ -225,14 +251,15 @@ struct SQLiteSessionRows: SessionRows {
   }
 
   func entries(_ body: (StoredEntryRow) throws -> Bool) throws {
-    let entries = try EntryRecord.fetchCursor(
+    let entries = try CheckedEntryRecord.fetchCursor(
       db,
-      sql: "SELECT \(EntryRecord.columns) FROM journal WHERE session = ? ORDER BY sequence",
+      sql: "SELECT \(EntryRecord.columns), latest_at FROM journal WHERE session = ? "
+        + "ORDER BY sequence",
       arguments: [session.rawValue])
     while let entry = try entries.next() {
       let row = StoredEntryRow(
         sequence: entry.sequence, recordedAt: entry.recordedAt, type: entry.type,
-        payload: entry.payload, delta: entry.delta)
+        payload: entry.payload, delta: entry.delta, latestAt: entry.latestAt)
       guard try body(row) else { return }
     }
   }

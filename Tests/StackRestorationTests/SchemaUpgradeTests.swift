@@ -15,20 +15,45 @@ final class SchemaUpgradeTests: XCTestCase {
     let directory = try TemporaryDirectory()
     let path = directory.path("v1.sqlite")
 
-    // A file in the schema of version 1, recorded as that version did: it also kept each
-    // session's head in `sessions.head_sequence`.
+    // A file in the schema of version 1 holding what a recording of that version wrote: the rows
+    // this build writes but each entry's `latest_at`, and each session's head kept in
+    // `sessions.head_sequence`. (This build writes schema 3 only, so it records into a file of
+    // its own and the rows are copied.)
+    let recordedPath = directory.path("recorded.sqlite")
+    let recorded = try SQLiteJournal(path: recordedPath, options: .init(snapshotInterval: 8))
+    let live = try await recordScriptedSession("old", into: recorded, count: 30)
+    let oldHead = recorded.sequence
+    try recorded.close()
     let queue = try DatabaseQueue(path: path)
     try SchemaMigrator.migrate(queue, through: 1, path: path)
-    let old = try SQLiteJournal(database: queue, path: path, options: .init(snapshotInterval: 8))
-    XCTAssertEqual(old.schemaVersion, 1)
-    let live = try await recordScriptedSession("old", into: old, count: 30)
-    try await queue.write { db in
-      try db.execute(
-        sql: "UPDATE sessions SET head_sequence = "
-          + "(SELECT max(sequence) FROM journal WHERE session = sessions.id)")
+    try await queue.writeWithoutTransaction { db in
+      try db.execute(sql: "ATTACH DATABASE ? AS recorded", arguments: [recordedPath])
+      try db.inTransaction {
+        try db.execute(
+          sql: """
+            INSERT INTO main.sessions (id, created_at, metadata, head_sequence, forked_from,
+                forked_at)
+              SELECT id, created_at, metadata,
+                (SELECT max(sequence) FROM recorded.journal j WHERE j.session = s.id),
+                forked_from, forked_at
+              FROM recorded.sessions s;
+            INSERT INTO main.journal (session, sequence, recorded_at, type, version, payload, delta)
+              SELECT session, sequence, recorded_at, type, version, payload, delta
+              FROM recorded.journal;
+            INSERT INTO main.snapshots (session, sequence, version, state, stacks, recorded_at)
+              SELECT session, sequence, version, state, stacks, recorded_at
+              FROM recorded.snapshots;
+            INSERT INTO main.stacks (session, path, next_id)
+              SELECT session, path, next_id FROM recorded.stacks;
+            INSERT INTO main.stack_elements (session, path, id, position, case_name, state)
+              SELECT session, path, id, position, case_name, state FROM recorded.stack_elements;
+            """)
+        return .commit
+      }
+      try db.execute(sql: "DETACH DATABASE recorded")
     }
-    let oldHead = old.sequence
     try queue.close()
+    XCTAssertEqual(try SQLiteJournal.pendingMigrations(at: path).current, 1)
     let v1Tables = try await DatabaseQueue(path: path).read { db in
       try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'journal'")
     }

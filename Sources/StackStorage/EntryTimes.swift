@@ -36,29 +36,27 @@ enum EntryTimes {
   static func lastEntry(
     _ db: Database, session: String, atOrBefore time: String
   ) throws -> Int64? {
-    var best: EntryTimeRecord?
-    if let prefixEnd = try lastOfPrefix(db, session: session, atOrBefore: time) {
-      // Every entry up to `prefixEnd` was recorded at or before `time`; the latest of them is
-      // the last one whose clock did not go back (the late ones are found below).
-      best = try EntryTimeRecord.fetchOne(
+    // Every entry up to the prefix's end was recorded at or before `time`; the latest of them
+    // is the last one whose clock did not go back (the late ones are found below).
+    let best = try lastOfPrefix(db, session: session, atOrBefore: time).flatMap { prefixEnd in
+      try EntryTimeRecord.fetchOne(
         db.cachedStatement(
-          sql: "SELECT sequence, recorded_at FROM journal WHERE session = ? AND sequence <= ? "
-            + "AND recorded_at = latest_at ORDER BY sequence DESC LIMIT 1"),
+          sql: "SELECT \(EntryTimeRecord.columns) FROM journal WHERE session = ? "
+            + "AND sequence <= ? AND recorded_at = latest_at ORDER BY sequence DESC LIMIT 1"),
         arguments: [session, prefixEnd])
     }
     // Entries recorded earlier than an earlier one, wherever they are: the partial index.
     let late = try EntryTimeRecord.fetchOne(
       db.cachedStatement(
-        sql: "SELECT sequence, recorded_at FROM journal INDEXED BY journal_recorded_late "
+        sql: "SELECT \(EntryTimeRecord.columns) FROM journal INDEXED BY journal_recorded_late "
           + "WHERE session = ? AND recorded_at < latest_at AND recorded_at <= ? "
           + "ORDER BY recorded_at DESC, sequence DESC LIMIT 1"),
       arguments: [session, time])
-    if let late, best.map({ ($0.recordedAt, $0.sequence) < (late.recordedAt, late.sequence) })
-      ?? true
-    {
-      best = late
+    guard let late else { return best?.sequence }
+    guard let best, (late.recordedAt, late.sequence) < (best.recordedAt, best.sequence) else {
+      return late.sequence
     }
-    return best?.sequence
+    return best.sequence
   }
 
   /// The highest sequence whose `latest_at` is at or before `time`, by binary search on the
@@ -73,12 +71,12 @@ enum EntryTimes {
       arguments: [session])
     guard let bounds, var low = bounds.first, var high = bounds.last else { return nil }
     let probe = try db.cachedStatement(
-      sql: "SELECT sequence, latest_at FROM journal WHERE session = ? AND sequence >= ? "
+      sql: "SELECT \(EntryTimeRecord.columns) FROM journal WHERE session = ? AND sequence >= ? "
         + "ORDER BY sequence LIMIT 1")
     var found: Int64?
     while low <= high {
       let middle = low + (high - low) / 2
-      guard let entry = try EntryLatestRecord.fetchOne(probe, arguments: [session, middle]),
+      guard let entry = try EntryTimeRecord.fetchOne(probe, arguments: [session, middle]),
         entry.sequence <= high
       else {
         high = middle - 1
@@ -113,42 +111,4 @@ enum EntryTimes {
 struct EntryPlace {
   var sequence: Int64
   var latestAt: String
-}
-
-/// A session's head and the `latest_at` of its last entry, read by every append.
-struct HeadRecord: FetchableRecord {
-  /// `nil` for an unknown session (no row).
-  static let sql = """
-    SELECT max(s.head_sequence, coalesce(j.sequence, 0)) AS head_sequence,
-      j.latest_at AS last_latest_at
-    FROM sessions s LEFT JOIN journal j ON j.session = s.id
-      AND j.sequence = (SELECT max(sequence) FROM journal WHERE session = s.id)
-    WHERE s.id = ?
-    """
-
-  var headSequence: Int64
-  var lastLatestAt: String?
-
-  init(row: Row) {
-    headSequence = row["head_sequence"]
-    lastLatestAt = row["last_latest_at"]
-  }
-}
-
-/// An entry's sequence and time.
-struct EntryTimeRecord: StoredRowRecord {
-  var sequence: Int64
-  var recordedAt: String
-}
-
-/// An entry's sequence and `latest_at`.
-struct EntryLatestRecord: StoredRowRecord {
-  var sequence: Int64
-  var latestAt: String
-}
-
-/// The first and last sequence of a session's entries.
-struct SequenceBounds: StoredRowRecord {
-  var first: Int64?
-  var last: Int64?
 }

@@ -47,7 +47,8 @@ extension SQLiteJournal {
   /// `date` is at or after the time it was recorded: 0 before the first entry, or the snapshot
   /// a compaction kept.
   ///
-  /// Found by a binary search on the entries' `latest_at` (see ``EntryTimes``). Times are compared to the millisecond. Throws
+  /// Found by a binary search on the entries' `latest_at` (see ``EntryTimes``). Times are
+  /// compared to the millisecond. Throws
   /// ``StorageError/Code/sequenceOutOfRange`` for a date before the session was created, or,
   /// after a compaction, before the oldest snapshot it kept.
   public func sequence(session: SessionID, atOrBefore date: Date) throws -> Int64 {

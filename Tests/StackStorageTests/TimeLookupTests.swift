@@ -128,7 +128,8 @@ final class TimeLookupTests: StorageTestCase {
         latest,
         [10.0, 20, 20, 20, 30, 30, 40].map { Timestamp.string(from: t0.addingTimeInterval($0)) })
       let indexes = try String.fetchAll(
-        db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'journal' "
+        db,
+        sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'journal' "
           + "AND sql IS NOT NULL")
       XCTAssertEqual(indexes, ["journal_recorded_late"])
     }
@@ -148,7 +149,8 @@ final class TimeLookupTests: StorageTestCase {
     XCTAssertEqual(problems.map(\.sequence), [4], "\(problems)")
     XCTAssertEqual(problems.first?.kind, .invalidData)
     XCTAssertTrue(
-      problems.first?.message.contains("latest time `\(Timestamp.string(from: t0.addingTimeInterval(15)))`")
+      problems.first?.message.contains(
+        "latest time `\(Timestamp.string(from: t0.addingTimeInterval(15)))`")
         ?? false, "\(problems)")
   }
 }

@@ -174,9 +174,7 @@ package struct SessionCheck {
   /// lookups rely on it.
   private mutating func checkLatestTime(of entry: StoredEntryRow, after previous: inout String?) {
     guard let latest = entry.latestAt else { return }
-    let expected =
-      previous.map { EntryTimes.latest(entry.recordedAt, after: $0) } ?? max(
-        latest, entry.recordedAt)
+    let expected = EntryTimes.latest(entry.recordedAt, after: previous ?? latest)
     if latest != expected {
       problem(
         entry.sequence, .invalidData,
@@ -251,10 +249,9 @@ struct SQLiteSessionRows: SessionRows {
   }
 
   func entries(_ body: (StoredEntryRow) throws -> Bool) throws {
-    let entries = try CheckedEntryRecord.fetchCursor(
+    let entries = try EntryRecord.fetchCursor(
       db,
-      sql: "SELECT \(EntryRecord.columns), latest_at FROM journal WHERE session = ? "
-        + "ORDER BY sequence",
+      sql: "SELECT \(EntryRecord.columns) FROM journal WHERE session = ? ORDER BY sequence",
       arguments: [session.rawValue])
     while let entry = try entries.next() {
       let row = StoredEntryRow(

@@ -4,24 +4,15 @@ import GRDB
 struct EntryRecord: StoredRowRecord {
   var sequence: Int64
   var recordedAt: String
+  /// The latest time of this entry and the ones before it (see ``EntryTimes``).
+  var latestAt: String
   var type: String
   var version: Int
   var payload: String
   var delta: String
 
   /// The columns to select.
-  static let columns = "sequence, recorded_at, type, version, payload, delta"
-}
-
-/// A row of the `journal` table as the verifier reads it: ``EntryRecord``'s columns and the
-/// `latest_at` time lookups rely on.
-struct CheckedEntryRecord: StoredRowRecord {
-  var sequence: Int64
-  var recordedAt: String
-  var type: String
-  var payload: String
-  var delta: String
-  var latestAt: String
+  static let columns = "sequence, recorded_at, latest_at, type, version, payload, delta"
 }
 
 /// The sequence and delta of a journal row: what rebuilding stacks reads.

@@ -1,0 +1,39 @@
+import GRDB
+
+/// A journal row's sequence and times: what finding an entry by time reads (see
+/// ``EntryTimes``).
+struct EntryTimeRecord: StoredRowRecord {
+  var sequence: Int64
+  var recordedAt: String
+  var latestAt: String
+
+  /// The columns to select.
+  static let columns = "sequence, recorded_at, latest_at"
+}
+
+/// The first and last sequence of a session's entries.
+struct SequenceBounds: StoredRowRecord {
+  var first: Int64?
+  var last: Int64?
+}
+
+/// A session's head and the `latest_at` of its last entry, read by every append. Decoded by
+/// hand rather than through `Decodable`: it is on every append's path.
+struct HeadRecord: FetchableRecord {
+  /// No row for an unknown session.
+  static let sql = """
+    SELECT max(s.head_sequence, coalesce(j.sequence, 0)) AS head_sequence,
+      j.latest_at AS last_latest_at
+    FROM sessions s LEFT JOIN journal j ON j.session = s.id
+      AND j.sequence = (SELECT max(sequence) FROM journal WHERE session = s.id)
+    WHERE s.id = ?
+    """
+
+  var headSequence: Int64
+  var lastLatestAt: String?
+
+  init(row: Row) {
+    headSequence = row["head_sequence"]
+    lastLatestAt = row["last_latest_at"]
+  }
+}

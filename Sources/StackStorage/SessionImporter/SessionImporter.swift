@@ -80,10 +80,11 @@ public struct SessionImporter: Sendable {
             stacks: stacks, recordedAt: recordedAt)
           snapshots += 1
         case .entry(let sequence, let recordedAt, let type, let version, let payload, let delta):
-          latestAt = EntryTimes.latest(recordedAt, after: latestAt)
+          let latest = EntryTimes.latest(recordedAt, after: latestAt)
+          latestAt = latest
           try EntryTimes.insertEntry(
             db, session: session.rawValue, sequence: sequence, recordedAt: recordedAt,
-            latestAt: latestAt!, type: type, version: version, payload: payload, delta: delta)
+            latestAt: latest, type: type, version: version, payload: payload, delta: delta)
           entries += 1
         }
       }

@@ -33,7 +33,7 @@ public enum DemoScript {
   /// that are on the stack).
   ///
   /// - Parameter allowEffects: Whether to tap buttons whose effects send actions back (a
-  ///   number fact's request, a counter reaching 5).
+  ///   number fact's request, a counter reaching 5 or more).
   public static func nextAction(
     for state: RootFeature.State,
     using generator: inout some RandomNumberGenerator,
@@ -60,8 +60,9 @@ public enum DemoScript {
     let id = path.ids[index]
     switch path[index] {
     case let .counter(counter):
+      // An increment to 5 or more dismisses the counter through an effect.
       let increment =
-        Bool.random(using: &generator) && (allowEffects || counter.count != 4)
+        Bool.random(using: &generator) && (allowEffects || counter.count < 4)
       return .path(
         .element(id: id, action: .counter(increment ? .incrementButtonTapped : .decrementButtonTapped)))
     case .numberFact:

@@ -124,6 +124,57 @@ final class MigrationTests: StorageTestCase {
     XCTAssertEqual(info.lastActivity, Timestamp.date(from: "2025-01-31T09:30:02.000Z"))
   }
 
+  /// Schema 3 copies the journal, which needs room for a second copy until it commits. A disk
+  /// that fills up on the way (SQLite's page limit stands in for it) fails the migration as a
+  /// full disk and leaves the file at schema 2 with every row; with room, opening migrates it.
+  func testAMigrationThatRunsOutOfRoomLeavesTheFileAsItWas() throws {
+    let path = directory.path("version-2-full.sqlite")
+    try makeDatabase(atVersion: 2, path: path)
+    let columns = "session, sequence, recorded_at, type, version, payload, delta"
+    let queue = try DatabaseQueue(path: path)
+    try queue.write { db in
+      for sequence in 4...400 {
+        try db.execute(
+          sql: "INSERT INTO journal (\(columns)) VALUES ('fixture', ?, ?, 'path.element', 1, ?, "
+            + "'{\"changes\":[]}')",
+          arguments: [
+            sequence, "2025-01-31T09:31:\(String(format: "%02d", sequence % 60)).000Z",
+            "{\"note\":\"\(String(repeating: "x", count: 300))\"}",
+          ])
+      }
+    }
+    let select = "SELECT \(columns) FROM journal ORDER BY session, sequence"
+    let before = try queue.read { db in try Row.fetchAll(db, sql: select) }
+    try queue.writeWithoutTransaction { db in
+      let pages = try XCTUnwrap(Int.fetchOne(db, sql: "PRAGMA page_count"))
+      try db.execute(sql: "PRAGMA max_page_count = \(pages + 8)")
+    }
+    XCTAssertThrowsError(try SchemaMigrator.migrate(queue, path: path)) { error in
+      guard let error = error as? DatabaseError else {
+        return XCTFail("not an SQLite error: \(error)")
+      }
+      let storage = StorageError(databaseError: error, path: path, doing: "migrating")
+      XCTAssertEqual(storage.code, .diskFull, storage.message)
+    }
+    try queue.read { db in
+      XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA user_version"), 2)
+      XCTAssertEqual(try Row.fetchAll(db, sql: select), before)
+      XCTAssertTrue(try db.indexes(on: "journal").contains { $0.name == "journal_by_time" })
+      XCTAssertFalse(try db.tableExists("journal_v3"))
+    }
+    try queue.close()
+
+    let journal = try SQLiteJournal(path: path)
+    XCTAssertEqual(journal.schemaVersion, 3)
+    try journal.database.read { db in
+      XCTAssertEqual(try Row.fetchAll(db, sql: select), before)
+    }
+    XCTAssertEqual(
+      try journal.sequence(
+        session: "fixture", atOrBefore: XCTUnwrap(Timestamp.date(from: "2025-01-31T09:31:59.000Z"))),
+      359)
+  }
+
   // MARK: - Refusing
 
   func testANewerSchemaIsRefusedNamingBothVersions() throws {

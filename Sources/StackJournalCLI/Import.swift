@@ -58,7 +58,6 @@ extension StackJournalCommand {
     /// Checks, judges and imports the file.
     public func run() async throws {
       try await reportingErrors {
-        let path = database.path
         let export = try SessionExportFile.read(path: file)
         let destination = try ImportDestination(database)
         // The verdict is reached read-only; the journal is opened for writing only to import.

@@ -38,7 +38,7 @@ extension StackJournalCommand {
           version = try database.migrate()
           applied = plan.pending
         }
-        try output.print {
+        output.print {
           JSONValue.object([
             ("database", .string(place)),
             ("currentVersion", .int(plan.current)),

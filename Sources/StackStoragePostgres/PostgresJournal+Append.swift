@@ -34,9 +34,8 @@
     ) async throws -> Int64 {
       let query = try appendQuery(session: session, expected: expectedSequence, entry)
       do {
-        return try await runSuspending("appending to session \(session)") { client in
-          try await Self.sequence(of: client.query(query))
-        }
+        return try Self.sequence(
+          of: await committedRowsSuspending("appending to session \(session)", query))
       } catch let error as StorageError {
         throw journalError(error, session: session, expected: expectedSequence)
       }
@@ -125,9 +124,7 @@
       -> Int64
     {
       do {
-        return try run("appending to session \(session)") { client in
-          try await Self.sequence(of: client.query(query))
-        }
+        return try Self.sequence(of: committedRows("appending to session \(session)", query))
       } catch let error as StorageError {
         throw journalError(error, session: session, expected: expected)
       }
@@ -154,8 +151,7 @@
     }
 
     /// The sequence `append_entry(…)` returned.
-    private static func sequence(of rows: PostgresRowSequence) async throws -> Int64 {
-      let rows = try await rows.collect()
+    private static func sequence(of rows: [PostgresRow]) throws -> Int64 {
       guard let row = rows.first else { throw CancellationError() }
       return try row.decode(Int64.self)
     }

@@ -242,7 +242,7 @@
       let (stateText, stacksText) = try stored.snapshotTexts(state, session: session)
       let now = Timestamp.string(from: Date())
       let schema = location.schema
-      let rows = try rows(
+      let rows = try committedRows(
         "writing a snapshot of session \(session)",
         """
         WITH s AS (

@@ -18,7 +18,7 @@
       at date: Date
     ) throws -> SessionInfo {
       try requireWritable("creating session \(id)")
-      let (stacks, stateText, stacksText, metadataText) = try stored.sessionTexts(
+      let (_, stateText, stacksText, metadataText) = try stored.sessionTexts(
         id, initial: initial, metadata: metadata)
       let query: PostgresQuery = """
         SELECT \(unescaped: table("create_session"))(\(id.rawValue),
@@ -26,7 +26,7 @@
           \(forkedFrom?.1), \(Int32(clamping: version)), \(stateText), \(stacksText))
         """
       do {
-        _ = try rows("creating session \(id)", query)
+        _ = try committedRows("creating session \(id)", query)
       } catch let error as StorageError {
         let mapped = journalError(error, session: id)
         if let (source, sequence) = forkedFrom, let psql = (error.underlying as? PostgresUnderlyingError)?.error,
@@ -81,7 +81,7 @@
     public func setMetadata(_ metadata: Data?, session: SessionID) throws {
       try requireWritable("setting the metadata of session \(session)")
       let metadataText = try metadata.map { try stored.text($0, "metadata of session \(session)") }
-      let found = try rows(
+      let found = try committedRows(
         "setting the metadata of session \(session)",
         """
         UPDATE \(unescaped: table("sessions")) SET metadata = \(metadataText)

@@ -22,8 +22,9 @@
   /// It then keeps a pool of connections (postgres-nio's `PostgresClient`). An append is one
   /// statement, `append_entry(…)`, which moves the session's head under its row lock: of two
   /// writers racing on one session, one gets ``StorageError/Code/sequenceConflict`` and writes
-  /// nothing. Commits use the server's `synchronous_commit` (on by default): an append that
-  /// returned is on the server's disk.
+  /// nothing. Every write returns once the server has answered its `COMMIT` (a statement's own
+  /// result comes back before its transaction commits), and commits use the server's
+  /// `synchronous_commit` (on by default): an append that returned is on the server's disk.
   ///
   /// When the server restarts under a writer, the call in flight throws
   /// ``StorageError/Code/connectionLost`` (its outcome is unknown: read the head) and the next
@@ -208,6 +209,42 @@
       -> [PostgresRow]
     {
       try run(activity()) { client in try await client.query(query).collect() }
+    }
+
+    /// The rows of one writing statement, once the server has committed it.
+    ///
+    /// The statement runs in a transaction of its own. A statement sent alone commits after its
+    /// rows were written back, and a server that stops at that moment (an immediate shutdown, a
+    /// terminated backend) still sends those rows before it closes the connection without
+    /// committing; the answer to `COMMIT` comes only after the commit. A connection lost before
+    /// that answer throws ``StorageError/Code/connectionLost``: whether the write happened is
+    /// unknown.
+    func committedRows(_ activity: @autoclosure () -> String, _ query: PostgresQuery) throws
+      -> [PostgresRow]
+    {
+      let logger = self.logger
+      return try run(activity()) { client in
+        try await Self.committedRows(of: query, client, logger)
+      }
+    }
+
+    /// ``committedRows(_:_:)`` from an asynchronous context: suspends the calling task instead
+    /// of blocking its thread while the server answers.
+    func committedRowsSuspending(_ activity: @autoclosure () -> String, _ query: PostgresQuery)
+      async throws -> [PostgresRow]
+    {
+      let logger = self.logger
+      return try await runSuspending(activity()) { client in
+        try await Self.committedRows(of: query, client, logger)
+      }
+    }
+
+    private static func committedRows(
+      of query: PostgresQuery, _ client: PostgresClient, _ logger: Logger
+    ) async throws -> [PostgresRow] {
+      try await client.withTransaction(logger: logger) { connection in
+        try await connection.query(query, logger: logger).collect()
+      }
     }
 
     /// The qualified name of one of the journal's tables or functions.

@@ -35,6 +35,13 @@
         self = error
         return
       }
+      // A transaction's failure is that of its `BEGIN`, its work or its `COMMIT`.
+      if let error = error as? PostgresTransactionError,
+        let cause = error.commitError ?? error.closureError ?? error.beginError
+      {
+        self.init(postgres: cause, location, doing: activity)
+        return
+      }
       let place = location.description
       if let error = error as? PSQLError {
         switch error.code {

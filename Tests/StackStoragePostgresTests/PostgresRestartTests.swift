@@ -86,26 +86,6 @@
     /// What a call in flight during a restart meets: the connection broke (connectionLost), no
     /// connection could be made yet (connectionRefused), or no answer came before the
     /// operation timeout (timedOut: a query whose connection died without the client seeing it).
-    private static let serverUnavailable: Set<StorageError.Code> = [
-      .connectionLost, .connectionRefused, .timedOut,
-    ]
-
-    /// The session's head, retried while the server restarts (up to 60 seconds).
-    private func readHeadOnceTheServerAnswers(_ journal: PostgresJournal, session: SessionID)
-      throws -> Int64
-    {
-      let deadline = Date().addingTimeInterval(60)
-      while true {
-        do {
-          return try journal.headSequence(session: session)
-        } catch let error as StorageError
-          where Self.serverUnavailable.contains(error.code) && Date() < deadline
-        {
-          Thread.sleep(forTimeInterval: 0.05)
-        }
-      }
-    }
-
     private func waitUntilTheServerAnswers(_ journal: PostgresJournal) {
       _ = try? readHeadOnceTheServerAnswers(journal, session: "writer")
     }

@@ -37,6 +37,27 @@
         .appendingPathComponent("scripts/postgres.sh").path
     }
 
+    /// The codes of a server that is restarting or went away.
+    static let serverUnavailable: Set<StorageError.Code> = [
+      .connectionLost, .connectionRefused, .timedOut,
+    ]
+
+    /// The session's head, retried while the server restarts (up to 60 seconds).
+    func readHeadOnceTheServerAnswers(_ journal: PostgresJournal, session: SessionID)
+      throws -> Int64
+    {
+      let deadline = Date().addingTimeInterval(60)
+      while true {
+        do {
+          return try journal.headSequence(session: session)
+        } catch let error as StorageError
+          where Self.serverUnavailable.contains(error.code) && Date() < deadline
+        {
+          Thread.sleep(forTimeInterval: 0.05)
+        }
+      }
+    }
+
     /// Runs statements on the server with a connection of the test's own.
     func execute(_ statements: [String], database: String? = nil) async throws -> [[String]] {
       let configuration = PostgresConnection.Configuration(

@@ -1,0 +1,104 @@
+#if PostgreSQL
+  import Foundation
+  import StackStorage
+  import StackStoragePostgres
+  import XCTest
+
+  /// A write is acknowledged only once the server has committed it. A statement's result comes
+  /// back before its transaction commits; a server that dies at that moment (an immediate
+  /// shutdown, a terminated backend) still sends the result it had written, then closes the
+  /// connection without committing.
+  final class PostgresCommitTests: PostgresTestCase {
+    private let empty = EncodedState(json: Data("{}".utf8), stacks: [])
+
+    /// Makes every commit that inserts a journal row of `session` wait three seconds in a
+    /// deferred trigger, after the statement's result is written.
+    private func slowCommits(of session: SessionID) async throws {
+      let schema = location.schema
+      _ = try await execute([
+        """
+        CREATE OR REPLACE FUNCTION \(schema).slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN PERFORM pg_sleep(3); RETURN NULL; END $$
+        """,
+        """
+        CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON \(schema).journal
+          DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+          WHEN (NEW.session = '\(session.rawValue)') EXECUTE FUNCTION \(schema).slow_commit()
+        """,
+      ])
+    }
+
+    /// Terminates the backend that sleeps in the deferred trigger, once there is one; whether
+    /// there was one within ten seconds.
+    private func terminateTheCommittingBackend() async throws -> Bool {
+      for _ in 0..<200 {
+        let pids = try await execute([
+          "SELECT pid::text FROM pg_stat_activity WHERE wait_event = 'PgSleep' "
+            + "AND datname = current_database()"
+        ])[0]
+        if let pid = pids.first {
+          _ = try await execute(["SELECT pg_terminate_backend(\(pid))::text"])
+          return true
+        }
+        try await Task.sleep(for: .milliseconds(50))
+      }
+      return false
+    }
+
+    /// Asserts that an append whose backend is terminated while it commits fails as a lost
+    /// connection, whose outcome is unknown, and that the session's head did not move.
+    private func assertNotAcknowledged(
+      _ session: SessionID, in journal: PostgresJournal,
+      _ append: @escaping @Sendable () async throws -> Int64,
+      file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
+      let appending = Task { try await append() }
+      let terminated = try await terminateTheCommittingBackend()
+      XCTAssertTrue(terminated, "the append's backend was found committing", file: file, line: line)
+      do {
+        let sequence = try await appending.value
+        XCTFail("acknowledged sequence \(sequence), never committed", file: file, line: line)
+      } catch let error as StorageError {
+        XCTAssertEqual(error.code, .connectionLost, error.message, file: file, line: line)
+        XCTAssertTrue(error.message.contains("unknown"), error.message, file: file, line: line)
+      }
+      // The pool may hand out the broken connection once more before it notices.
+      XCTAssertEqual(
+        try readHeadOnceTheServerAnswers(journal, session: session), 0, "nothing was committed",
+        file: file, line: line)
+    }
+
+    /// Each case has a journal of its own, so no connection broken by the case before is in its
+    /// pool.
+    func testAnAppendWhoseCommitDiesIsNotAcknowledged() async throws {
+      let empty = self.empty
+      let suspending = try PostgresJournal(url: url)
+      defer { suspending.close() }
+      _ = try suspending.createSession("suspending", initial: empty, version: 1)
+      try await slowCommits(of: "suspending")
+      try await assertNotAcknowledged("suspending", in: suspending) {
+        try await suspending.appendSuspending(
+          session: "suspending", expectedSequence: 0,
+          JournalEntryDelta(type: "tick", version: 1, payload: Data("1".utf8), delta: StackDelta()))
+      }
+
+      let blocking = try PostgresJournal(url: url)
+      defer { blocking.close() }
+      _ = try blocking.createSession("blocking", initial: empty, version: 1)
+      _ = try await execute(["DROP TRIGGER slow_commit ON \(location.schema).journal"])
+      try await slowCommits(of: "blocking")
+      try await assertNotAcknowledged("blocking", in: blocking) {
+        try blocking.append(
+          session: "blocking", expectedSequence: 0,
+          JournalEntryDraft(type: "tick", version: 1, payload: Data("1".utf8), state: empty))
+      }
+
+      // Once the pool has let the broken connection go, appends go through.
+      _ = try await execute(["DROP TRIGGER slow_commit ON \(location.schema).journal"])
+      XCTAssertEqual(
+        try blocking.append(
+          session: "blocking", expectedSequence: 0,
+          JournalEntryDraft(type: "tick", version: 1, payload: Data("1".utf8), state: empty)), 1)
+    }
+  }
+#endif

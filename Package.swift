@@ -107,7 +107,8 @@ let package = Package(
       path: "Migrations/postgres",
       exclude: ["README.md"],
       resources: [
-        .embedInCode("0001_initial.sql")
+        .embedInCode("0001_initial.sql"),
+        .embedInCode("0002_committed_append.sql"),
       ]
     ),
     .target(

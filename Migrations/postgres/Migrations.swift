@@ -8,6 +8,7 @@
 public enum EmbeddedPostgresMigrations {
   /// Each migration's file name and bytes, oldest first.
   public static let files: [(name: String, bytes: [UInt8])] = [
-    ("0001_initial.sql", PackageResources._001_initial_sql)
+    ("0001_initial.sql", PackageResources._001_initial_sql),
+    ("0002_committed_append.sql", PackageResources._002_committed_append_sql),
   ]
 }

@@ -10,7 +10,8 @@
     ///
     /// One statement: `append_entry(…)` moves the head from `expectedSequence` under the session
     /// row's lock, inserts the entry, applies the delta to the stack rows (checking that it fits
-    /// them) and, when ``snapshotDue(at:)``, writes `entry.snapshot`. Throws
+    /// them) and, when ``snapshotDue(at:)``, writes `entry.snapshot`; it is called through
+    /// `append_entry_committed(…)`, which commits before it answers. Throws
     /// ``StorageError/Code/sequenceConflict`` or ``StorageError/Code/inconsistentDelta``,
     /// writing nothing.
     public func append(
@@ -34,8 +35,9 @@
     ) async throws -> Int64 {
       let query = try appendQuery(session: session, expected: expectedSequence, entry)
       do {
-        return try Self.sequence(
-          of: await committedRowsSuspending("appending to session \(session)", query))
+        return try await runSuspending("appending to session \(session)") { client in
+          try await Self.sequence(of: client.query(query).collect())
+        }
       } catch let error as StorageError {
         throw journalError(error, session: session, expected: expectedSequence)
       }
@@ -124,14 +126,19 @@
       -> Int64
     {
       do {
-        return try Self.sequence(of: committedRows("appending to session \(session)", query))
+        return try run("appending to session \(session)") { client in
+          try await Self.sequence(of: client.query(query).collect())
+        }
       } catch let error as StorageError {
         throw journalError(error, session: session, expected: expected)
       }
     }
 
     /// `append_entry(…)`: one statement that checks the head and writes the entry, its stack
-    /// rows and its snapshot.
+    /// rows and its snapshot, called through the procedure `append_entry_committed(…)`, which
+    /// commits and only then answers with the sequence. A statement's own answer comes before
+    /// its transaction commits, and a backend stopped at that moment (an immediate shutdown, a
+    /// terminated backend) still sends it: the append would look done and never be committed.
     private func appendQuery(
       session: SessionID,
       expected: Int64,
@@ -144,13 +151,13 @@
       snapshot: (state: String, stacks: String)?
     ) -> PostgresQuery {
       """
-      SELECT \(unescaped: table("append_entry"))(\(session.rawValue), \(expected),
+      CALL \(unescaped: table("append_entry_committed"))(\(session.rawValue), \(expected),
         \(Timestamp.string(from: recordedAt)), \(type), \(Int32(clamping: version)), \(payload),
         \(delta), \(reordered), \(snapshot?.state), \(snapshot?.stacks))
       """
     }
 
-    /// The sequence `append_entry(…)` returned.
+    /// The sequence `append_entry_committed(…)` returned.
     private static func sequence(of rows: [PostgresRow]) throws -> Int64 {
       guard let row = rows.first else { throw CancellationError() }
       return try row.decode(Int64.self)

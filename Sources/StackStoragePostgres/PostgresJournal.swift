@@ -22,9 +22,11 @@
   /// It then keeps a pool of connections (postgres-nio's `PostgresClient`). An append is one
   /// statement, `append_entry(…)`, which moves the session's head under its row lock: of two
   /// writers racing on one session, one gets ``StorageError/Code/sequenceConflict`` and writes
-  /// nothing. Every write returns once the server has answered its `COMMIT` (a statement's own
-  /// result comes back before its transaction commits), and commits use the server's
-  /// `synchronous_commit` (on by default): an append that returned is on the server's disk.
+  /// nothing. Every write returns only once the server has committed it (a statement's own
+  /// answer comes before its transaction commits): an append through a procedure that commits
+  /// before it answers, the other writes in a transaction whose `COMMIT` they wait for. Commits
+  /// use the server's `synchronous_commit` (on by default): an append that returned is on the
+  /// server's disk.
   ///
   /// When the server restarts under a writer, the call in flight throws
   /// ``StorageError/Code/connectionLost`` (its outcome is unknown: read the head) and the next

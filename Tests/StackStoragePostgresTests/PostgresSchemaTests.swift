@@ -30,6 +30,37 @@
       XCTAssertEqual(count[0], ["\(PostgresMigration.latestVersion)"])
     }
 
+    /// A journal of schema version 1, with a session in it, is refused read-only and migrated
+    /// when opened to write: version 2's procedure appends after the session's entries.
+    func testAVersion1JournalIsMigratedAndAppendsGoOn() async throws {
+      let empty = EncodedState(json: Data("{}".utf8), stacks: [])
+      let journal = try PostgresJournal(url: url)
+      _ = try journal.createSession("old", initial: empty, version: 1)
+      XCTAssertEqual(
+        try journal.append(
+          session: "old", expectedSequence: 0,
+          JournalEntryDraft(type: "tick", version: 1, payload: Data("1".utf8), state: empty)), 1)
+      journal.close()
+      // Back to version 1: without the procedure and its record.
+      let schema = location.schema
+      _ = try await execute([
+        "DROP PROCEDURE \(schema).append_entry_committed",
+        "DELETE FROM \(schema).schema_migrations WHERE version = 2",
+      ])
+      assertStorageError(.olderSchema) {
+        try PostgresJournal(url: url, options: .init(readOnly: true))
+      }
+      let migrated = try PostgresJournal(url: url)
+      defer { migrated.close() }
+      XCTAssertEqual(migrated.schemaVersion, 2)
+      XCTAssertEqual(
+        try migrated.append(
+          session: "old", expectedSequence: 1,
+          JournalEntryDraft(type: "tick", version: 1, payload: Data("2".utf8), state: empty)), 2)
+      XCTAssertEqual(try migrated.headSequence(session: "old"), 2)
+      XCTAssertTrue(try migrated.verifyStorage(session: nil, maxProblemsPerSession: 5).isClean)
+    }
+
     func testASchemaThatIsNotOursIsRefusedAndLeftUnchanged() async throws {
       let schema = location.schema
       _ = try await execute([

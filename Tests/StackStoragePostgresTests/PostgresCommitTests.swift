@@ -11,19 +11,23 @@
   final class PostgresCommitTests: PostgresTestCase {
     private let empty = EncodedState(json: Data("{}".utf8), stacks: [])
 
-    /// Makes every commit that inserts a journal row of `session` wait three seconds in a
-    /// deferred trigger, after the statement's result is written.
-    private func slowCommits(of session: SessionID) async throws {
+    /// Makes every commit that inserts a row of `session` into `table` wait three seconds in a
+    /// deferred trigger, after the statement's result is written; replaces the one before.
+    private func slowCommits(
+      of session: SessionID, into table: String = "journal", column: String = "session"
+    ) async throws {
       let schema = location.schema
       _ = try await execute([
         """
         CREATE OR REPLACE FUNCTION \(schema).slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN PERFORM pg_sleep(3); RETURN NULL; END $$
         """,
+        "DROP TRIGGER IF EXISTS slow_commit ON \(schema).journal",
+        "DROP TRIGGER IF EXISTS slow_commit ON \(schema).sessions",
         """
-        CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON \(schema).journal
+        CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON \(schema).\(table)
           DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
-          WHEN (NEW.session = '\(session.rawValue)') EXECUTE FUNCTION \(schema).slow_commit()
+          WHEN (NEW.\(column) = '\(session.rawValue)') EXECUTE FUNCTION \(schema).slow_commit()
         """,
       ])
     }
@@ -85,7 +89,6 @@
       let blocking = try PostgresJournal(url: url)
       defer { blocking.close() }
       _ = try blocking.createSession("blocking", initial: empty, version: 1)
-      _ = try await execute(["DROP TRIGGER slow_commit ON \(location.schema).journal"])
       try await slowCommits(of: "blocking")
       try await assertNotAcknowledged("blocking", in: blocking) {
         try blocking.append(
@@ -99,6 +102,31 @@
         try blocking.append(
           session: "blocking", expectedSequence: 0,
           JournalEntryDraft(type: "tick", version: 1, payload: Data("1".utf8), state: empty)), 1)
+    }
+
+    /// Creating a session (a transaction waiting for `COMMIT`'s answer) whose backend is
+    /// terminated while it commits fails as a lost connection, and there is no session.
+    func testASessionWhoseCommitDiesIsNotAcknowledged() async throws {
+      let empty = self.empty
+      let journal = try PostgresJournal(url: url)
+      defer { journal.close() }
+      try await slowCommits(of: "doomed", into: "sessions", column: "id")
+      let creating = Task {
+        try journal.createSession("doomed", initial: empty, version: 1)
+      }
+      let terminated = try await terminateTheCommittingBackend()
+      XCTAssertTrue(terminated, "the creation's backend was found committing")
+      do {
+        let info = try await creating.value
+        XCTFail("acknowledged session \(info.id), never committed")
+      } catch let error as StorageError {
+        XCTAssertEqual(error.code, .connectionLost, error.message)
+        XCTAssertTrue(error.message.contains("unknown"), error.message)
+      }
+      let found = try await execute([
+        "SELECT count(*)::text FROM \(location.schema).sessions WHERE id = 'doomed'"
+      ])
+      XCTAssertEqual(found, [["0"]], "nothing was committed")
     }
   }
 #endif

@@ -220,32 +220,16 @@
     /// terminated backend) still sends those rows before it closes the connection without
     /// committing; the answer to `COMMIT` comes only after the commit. A connection lost before
     /// that answer throws ``StorageError/Code/connectionLost``: whether the write happened is
-    /// unknown.
+    /// unknown. Appends, the frequent write, instead call a procedure that commits before it
+    /// answers (one round trip instead of three).
     func committedRows(_ activity: @autoclosure () -> String, _ query: PostgresQuery) throws
       -> [PostgresRow]
     {
       let logger = self.logger
       return try run(activity()) { client in
-        try await Self.committedRows(of: query, client, logger)
-      }
-    }
-
-    /// ``committedRows(_:_:)`` from an asynchronous context: suspends the calling task instead
-    /// of blocking its thread while the server answers.
-    func committedRowsSuspending(_ activity: @autoclosure () -> String, _ query: PostgresQuery)
-      async throws -> [PostgresRow]
-    {
-      let logger = self.logger
-      return try await runSuspending(activity()) { client in
-        try await Self.committedRows(of: query, client, logger)
-      }
-    }
-
-    private static func committedRows(
-      of query: PostgresQuery, _ client: PostgresClient, _ logger: Logger
-    ) async throws -> [PostgresRow] {
-      try await client.withTransaction(logger: logger) { connection in
-        try await connection.query(query, logger: logger).collect()
+        try await client.withTransaction(logger: logger) { connection in
+          try await connection.query(query, logger: logger).collect()
+        }
       }
     }
 

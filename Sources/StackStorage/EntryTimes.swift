@@ -92,6 +92,12 @@ enum EntryTimes {
     return found
   }
 
+  /// The `latest_at` of the last entry of session `s.id`, for a query on `sessions s`; `NULL`
+  /// when it has none.
+  static let lastLatestAtColumn = """
+    (SELECT j.latest_at FROM journal j WHERE j.session = s.id ORDER BY j.sequence DESC LIMIT 1)
+    """
+
   /// The times of a session's first and last activity for `sessions s`, without scanning its
   /// entries: the last is the last entry's `latest_at`; the first is the first entry's time
   /// unless a late entry is earlier still.
@@ -102,8 +108,7 @@ enum EntryTimes {
       UNION ALL
       SELECT min(recorded_at) FROM journal j INDEXED BY journal_recorded_late
         WHERE j.session = s.id AND j.recorded_at < j.latest_at)) AS first_activity,
-    (SELECT latest_at FROM journal j WHERE j.session = s.id
-      ORDER BY j.sequence DESC LIMIT 1) AS last_activity
+    \(lastLatestAtColumn) AS last_activity
     """
 }
 

@@ -22,11 +22,9 @@ struct SequenceBounds: StoredRowRecord {
 struct HeadRecord: FetchableRecord {
   /// No row for an unknown session.
   static let sql = """
-    SELECT max(s.head_sequence, coalesce(j.sequence, 0)) AS head_sequence,
-      j.latest_at AS last_latest_at
-    FROM sessions s LEFT JOIN journal j ON j.session = s.id
-      AND j.sequence = (SELECT max(sequence) FROM journal WHERE session = s.id)
-    WHERE s.id = ?
+    SELECT \(SQLiteJournal.headColumn) AS head_sequence,
+      \(EntryTimes.lastLatestAtColumn) AS last_latest_at
+    FROM sessions s WHERE s.id = ?
     """
 
   var headSequence: Int64

@@ -49,6 +49,24 @@
       return false
     }
 
+    /// Asserts that a write whose backend is terminated while it commits fails as a lost
+    /// connection, whose outcome is unknown, rather than answering `acknowledged`.
+    private func assertLostAtCommit<T: Sendable>(
+      _ write: @escaping @Sendable () async throws -> T,
+      file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
+      let writing = Task { try await write() }
+      let terminated = try await terminateTheCommittingBackend()
+      XCTAssertTrue(terminated, "the write's backend was found committing", file: file, line: line)
+      do {
+        let acknowledged = try await writing.value
+        XCTFail("acknowledged \(acknowledged), never committed", file: file, line: line)
+      } catch let error as StorageError {
+        XCTAssertEqual(error.code, .connectionLost, error.message, file: file, line: line)
+        XCTAssertTrue(error.message.contains("unknown"), error.message, file: file, line: line)
+      }
+    }
+
     /// Asserts that an append whose backend is terminated while it commits fails as a lost
     /// connection, whose outcome is unknown, and that the session's head did not move.
     private func assertNotAcknowledged(
@@ -56,16 +74,7 @@
       _ append: @escaping @Sendable () async throws -> Int64,
       file: StaticString = #filePath, line: UInt = #line
     ) async throws {
-      let appending = Task { try await append() }
-      let terminated = try await terminateTheCommittingBackend()
-      XCTAssertTrue(terminated, "the append's backend was found committing", file: file, line: line)
-      do {
-        let sequence = try await appending.value
-        XCTFail("acknowledged sequence \(sequence), never committed", file: file, line: line)
-      } catch let error as StorageError {
-        XCTAssertEqual(error.code, .connectionLost, error.message, file: file, line: line)
-        XCTAssertTrue(error.message.contains("unknown"), error.message, file: file, line: line)
-      }
+      try await assertLostAtCommit(append, file: file, line: line)
       // The pool may hand out the broken connection once more before it notices.
       XCTAssertEqual(
         try readHeadOnceTheServerAnswers(journal, session: session), 0, "nothing was committed",
@@ -111,17 +120,8 @@
       let journal = try PostgresJournal(url: url)
       defer { journal.close() }
       try await slowCommits(of: "doomed", into: "sessions", column: "id")
-      let creating = Task {
-        try journal.createSession("doomed", initial: empty, version: 1)
-      }
-      let terminated = try await terminateTheCommittingBackend()
-      XCTAssertTrue(terminated, "the creation's backend was found committing")
-      do {
-        let info = try await creating.value
-        XCTFail("acknowledged session \(info.id), never committed")
-      } catch let error as StorageError {
-        XCTAssertEqual(error.code, .connectionLost, error.message)
-        XCTAssertTrue(error.message.contains("unknown"), error.message)
+      try await assertLostAtCommit {
+        try journal.createSession("doomed", initial: empty, version: 1).id
       }
       let found = try await execute([
         "SELECT count(*)::text FROM \(location.schema).sessions WHERE id = 'doomed'"

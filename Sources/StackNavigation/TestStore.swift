@@ -130,11 +130,19 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
-  // Not an `isolated deinit`: that runs without the task's task-local values, so Swift Testing
-  // would not know which test the end-of-test failures belong to, and they would be lost. A test
-  // releases its main-actor store on the main actor, where this runs in the test's own context.
+  // Not an `isolated deinit`, and no hop to the main thread: either runs without the releasing
+  // task's task-local values, so Swift Testing would not know which test the end-of-test failures
+  // belong to. A test that is not isolated to the main actor (a nonisolated `async` XCTest method,
+  // any Swift Testing test by default) releases its store on a cooperative thread; the checks run
+  // there, in the test's own context. That is safe although the store is main-actor isolated:
+  // a deinitializing object has no other reference (its effects hold it weakly, and a weak
+  // reference to it is already nil), so nothing else can touch its state meanwhile.
   deinit {
-    MainActor.assumeIsolated { reportUnfinishedWork() }
+    if Thread.isMainThread {
+      MainActor.assumeIsolated { reportUnfinishedWork() }
+    } else {
+      withExclusiveAccess { reportUnfinishedWork() }
+    }
   }
 
   // MARK: - Internals
@@ -234,3 +242,11 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
 public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action>
 where R.State: Equatable & Sendable, R.Action: Sendable
 
+
+/// Runs main-actor work on the current thread, for an object's `deinit` only: the object being
+/// deinitialized has no other reference, so its main-actor state cannot be reached concurrently.
+private func withExclusiveAccess(_ body: @MainActor () -> Void) {
+  withoutActuallyEscaping(body) { body in
+    unsafeBitCast(body, to: (() -> Void).self)()
+  }
+}

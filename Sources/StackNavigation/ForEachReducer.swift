@@ -95,10 +95,6 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
 
             Action:
               \(debugCaseOutput(elementAction))
-            ID:
-              \(id)
-            Path IDs:
-              \(state[keyPath: toStackState].ids)
 
           This is generally considered an application logic error, and can happen for a few reasons:
 

@@ -129,10 +129,6 @@ import Testing
 
           Action:
             ()
-          ID:
-            #7
-          Path IDs:
-            [#0]
 
         This is generally considered an application logic error
         """) == true)

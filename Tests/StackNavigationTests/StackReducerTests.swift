@@ -304,10 +304,6 @@ final class StackReducerTests: XCTestCase {
 
           Action:
             ()
-          ID:
-            #999
-          Path IDs:
-            [#0]
 
         This is generally considered an application logic error, and can happen for a few reasons:
 

@@ -6,6 +6,8 @@ public struct Effect<Action> {
     case run(TaskPriority?, @Sendable (Send<Action>) async -> Void)
     case cancel(EffectID)
     case cancellable(EffectID, cancelInFlight: Bool, [Operation])
+    /// Effects run one after another, each an effect's operations.
+    case concatenate([[Operation]])
   }
 
   let operations: [Operation]
@@ -124,6 +126,8 @@ extension Effect.Operation {
       return .cancel(id)
     case let .cancellable(id, cancelInFlight, operations):
       return .cancellable(id, cancelInFlight: cancelInFlight, operations.map { $0.map(transform) })
+    case let .concatenate(effects):
+      return .concatenate(effects.map { $0.map { $0.map(transform) } })
     }
   }
 
@@ -137,6 +141,8 @@ extension Effect.Operation {
       return .run(priority) { send in await wrap(send) { await operation(send) } }
     case let .cancellable(id, cancelInFlight, operations):
       return .cancellable(id, cancelInFlight: cancelInFlight, operations.map { $0.wrapRuns(wrap) })
+    case let .concatenate(effects):
+      return .concatenate(effects.map { $0.map { $0.wrapRuns(wrap) } })
     }
   }
 }

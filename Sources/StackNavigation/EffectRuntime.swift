@@ -54,11 +54,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
           inner, ids: ids.union([id]), tag: tag, deliver: deliver, immediate: &immediate,
           tasks: &tasks)
       case let .run(priority, work):
-        let token = registry.withValue { registry in
-          defer { registry.nextToken += 1 }
-          registry.running[registry.nextToken] = Running(ids: ids, task: nil, tag: tag)
-          return registry.nextToken
-        }
+        let token = register(ids: ids, tag: tag)
         // Not detached: the work keeps the sender's task-local values (issue reporters, test
         // context), except the dismissal of an element, which each element installs itself.
         let task = Task(priority: priority) { [registry] in
@@ -71,7 +67,55 @@ final class EffectRuntime<Action: Sendable>: Sendable {
           if registry.running[token] != nil { registry.running[token]?.task = task }
         }
         tasks.append(task)
+      case let .concatenate(effects):
+        // Effects at the start that only send or cancel take effect right away, as alone.
+        var rest = effects[...]
+        while let first = rest.first, !first.contains(where: { $0.startsWork }) {
+          start(first, ids: ids, tag: tag, deliver: deliver, immediate: &immediate, tasks: &tasks)
+          rest = rest.dropFirst()
+        }
+        if !rest.isEmpty {
+          tasks.append(startInSequence(Array(rest), ids: ids, tag: tag, deliver: deliver))
+        }
       }
+    }
+  }
+
+  /// Starts each effect once the one before it has finished, as one piece of running work
+  /// under `ids`: cancelling it cancels the effect running and skips the rest.
+  private func startInSequence(
+    _ effects: [[Effect<Action>.Operation]],
+    ids: Set<EffectID>,
+    tag: Int?,
+    deliver: @escaping @Sendable (Action) async -> Void
+  ) -> Task<Void, Never> {
+    let token = register(ids: ids, tag: tag)
+    let task = Task { [self] in
+      for operations in effects {
+        guard !Task.isCancelled else { break }
+        var sent: [Action] = []
+        var started: [Task<Void, Never>] = []
+        // Under the same IDs, so cancelling the whole reaches the part running now.
+        start(operations, ids: ids, tag: tag, deliver: deliver, immediate: &sent, tasks: &started)
+        for action in sent where !Task.isCancelled { await deliver(action) }
+        for task in started {
+          await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+        }
+      }
+      registry.withValue { _ = $0.running.removeValue(forKey: token) }
+    }
+    registry.withValue { registry in
+      if registry.running[token] != nil { registry.running[token]?.task = task }
+    }
+    return task
+  }
+
+  /// Registers work about to start; returns its token.
+  private func register(ids: Set<EffectID>, tag: Int?) -> Int {
+    registry.withValue { registry in
+      defer { registry.nextToken += 1 }
+      registry.running[registry.nextToken] = Running(ids: ids, task: nil, tag: tag)
+      return registry.nextToken
     }
   }
 

@@ -12,6 +12,7 @@ import Testing
       case .send, .run: true
       case .cancel: false
       case .cancellable(_, _, let inner): sendsOrRuns(inner)
+      case .concatenate(let effects): effects.contains { sendsOrRuns($0) }
       }
     }
   }

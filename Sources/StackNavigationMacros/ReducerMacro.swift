@@ -89,8 +89,12 @@ extension ReducerMacro: MemberMacro {
     conformingTo protocols: [TypeSyntax],
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
-    // A struct gets no members; anything else that is not a well-formed enum of features was
-    // diagnosed by the extension role.
+    // A struct gets a body that does nothing when it has neither `body` nor
+    // `reduce(into:action:)`, as a feature declared for its domain alone; anything else that is
+    // not a well-formed enum of features was diagnosed by the extension role.
+    if let structDecl = declaration.as(StructDeclSyntax.self) {
+      return hasReducerImplementation(structDecl) ? [] : [emptyBody(for: structDecl)]
+    }
     guard let enumDecl = declaration.as(EnumDeclSyntax.self),
       let cases = try? FeatureCase.cases(of: enumDecl)
     else { return [] }
@@ -175,7 +179,7 @@ extension ReducerMacro: MemberMacro {
   }
 
   /// `public` or `package` when the enum is, so the generated members are as visible as it.
-  static func accessModifier(of decl: EnumDeclSyntax) -> String {
+  static func accessModifier(of decl: some DeclGroupSyntax) -> String {
     for modifier in decl.modifiers {
       switch modifier.name.tokenKind {
       case .keyword(.public), .keyword(.open): return "public "

@@ -24,6 +24,11 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
+    // `@Dependency(\.mainQueue)` and `DispatchQueue.test`, as TCA's features use them: on Linux
+    // the schedulers are built on OpenCombine.
+    .package(
+      url: "https://github.com/pointfreeco/combine-schedulers", from: "1.2.2",
+      traits: ["OpenCombineSchedulers"]),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
@@ -39,9 +44,11 @@ let package = Package(
       name: "StackNavigation",
       dependencies: [
         .product(name: "CasePaths", package: "swift-case-paths"),
+        .product(name: "CombineSchedulers", package: "combine-schedulers"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "DependenciesMacros", package: "swift-dependencies"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
         "StackNavigationMacros",

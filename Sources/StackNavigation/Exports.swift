@@ -1,9 +1,12 @@
 // `import StackNavigation` is enough to write features the way the seed documents do:
-// `@CasePathable`, case key paths, `@Dependency`, `IdentifiedArrayOf`, `reportIssue` and
-// `expectNoDifference` come along with it.
+// `@CasePathable`, case key paths, `@Dependency`, `@DependencyClient`, `IdentifiedArrayOf`,
+// `reportIssue`, `expectNoDifference` and the schedulers behind `@Dependency(\.mainQueue)`
+// (`DispatchQueue.test`, `AnySchedulerOf`) come along with it.
 @_exported import CasePaths
+@_exported import CombineSchedulers
 @_exported import ConcurrencyExtras
 @_exported import CustomDump
 @_exported import Dependencies
+@_exported import DependenciesMacros
 @_exported import IdentifiedCollections
 @_exported import IssueReporting

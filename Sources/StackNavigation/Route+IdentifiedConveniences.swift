@@ -54,6 +54,39 @@ extension IdentifiedArray {
       fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
+  /// Presents a screen as a sheet; with `withNavigation`, screens can be pushed from it.
+  ///
+  /// Reported as an issue, presenting nothing, when a screen with the same ID is in the routes.
+  public mutating func presentSheet<Screen: Identifiable>(
+    _ screen: Screen,
+    withNavigation: Bool,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where Element == Route<Screen>, ID == Screen.ID {
+    presentSheet(
+      screen, embedInNavigationView: withNavigation,
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Presents a screen as a full-screen cover; with `withNavigation`, screens can be pushed
+  /// from it.
+  ///
+  /// Reported as an issue, presenting nothing, when a screen with the same ID is in the routes.
+  public mutating func presentCover<Screen: Identifiable>(
+    _ screen: Screen,
+    withNavigation: Bool,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where Element == Route<Screen>, ID == Screen.ID {
+    presentCover(
+      screen, embedInNavigationView: withNavigation,
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
   /// Goes back `count` screens (one by default), pushed or presented; stops at the root.
   public mutating func goBack<Screen: Identifiable>(_ count: Int = 1)
   where Element == Route<Screen>, ID == Screen.ID {

@@ -18,4 +18,21 @@ extension RangeReplaceableCollection where Self: RandomAccessCollection, Index =
   ) where Element == Route<Screen> {
     append(.cover(screen, embedInNavigationView: embedInNavigationView))
   }
+
+  /// Presents a screen as a sheet; with `withNavigation`, screens can be pushed from it.
+  public mutating func presentSheet<Screen>(
+    _ screen: Screen,
+    withNavigation: Bool
+  ) where Element == Route<Screen> {
+    presentSheet(screen, embedInNavigationView: withNavigation)
+  }
+
+  /// Presents a screen as a full-screen cover; with `withNavigation`, screens can be pushed
+  /// from it.
+  public mutating func presentCover<Screen>(
+    _ screen: Screen,
+    withNavigation: Bool
+  ) where Element == Route<Screen> {
+    presentCover(screen, embedInNavigationView: withNavigation)
+  }
 }

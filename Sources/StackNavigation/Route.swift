@@ -111,16 +111,37 @@ extension Route: Identifiable where Screen: Identifiable {
   public var id: Screen.ID { screen.id }
 }
 
+// TCACoordinators' and FlowStacks' spelling today, `withNavigation:`, beside the seed's
+// `embedInNavigationView:`: both name the same flag, and neither is preferred.
 extension Route {
-  /// A screen presented as a sheet.
-  @available(*, deprecated, renamed: "sheet(_:embedInNavigationView:)")
+  /// The first screen of a flow; with `withNavigation`, screens can be pushed from it.
+  public static func root(_ screen: Screen, withNavigation: Bool) -> Self {
+    .root(screen, embedInNavigationView: withNavigation)
+  }
+
+  /// A screen presented as a sheet; with `withNavigation`, screens can be pushed from it.
   public static func sheet(_ screen: Screen, withNavigation: Bool) -> Self {
     .sheet(screen, embedInNavigationView: withNavigation)
   }
 
-  /// A screen presented as a full-screen cover.
-  @available(*, deprecated, renamed: "cover(_:embedInNavigationView:)")
+  /// A screen presented as a full-screen cover; with `withNavigation`, screens can be pushed
+  /// from it.
   public static func cover(_ screen: Screen, withNavigation: Bool) -> Self {
     .cover(screen, embedInNavigationView: withNavigation)
+  }
+
+  /// Whether a presented screen is embedded in its own navigation: ``embedInNavigationView``.
+  public var withNavigation: Bool { embedInNavigationView }
+}
+
+extension RouteStyle {
+  /// Presented as a sheet; with `withNavigation`, embedded in its own navigation.
+  public static func sheet(withNavigation: Bool) -> Self {
+    .sheet(embedInNavigationView: withNavigation)
+  }
+
+  /// Presented as a full-screen cover; with `withNavigation`, embedded in its own navigation.
+  public static func cover(withNavigation: Bool) -> Self {
+    .cover(embedInNavigationView: withNavigation)
   }
 }

@@ -6,24 +6,6 @@ extension StackState {
     append(.push(screen))
   }
 
-  /// Presents a screen as a sheet.
-  @available(*, deprecated, renamed: "presentSheet(_:embedInNavigationView:)")
-  public mutating func presentSheet<Screen>(
-    _ screen: Screen,
-    withNavigation: Bool
-  ) where Element == Route<Screen> {
-    presentSheet(screen, embedInNavigationView: withNavigation)
-  }
-
-  /// Presents a screen as a full-screen cover.
-  @available(*, deprecated, renamed: "presentCover(_:embedInNavigationView:)")
-  public mutating func presentCover<Screen>(
-    _ screen: Screen,
-    withNavigation: Bool
-  ) where Element == Route<Screen> {
-    presentCover(screen, embedInNavigationView: withNavigation)
-  }
-
   /// Dismisses the most recent presentation: pops the last sheet or cover above the root and
   /// every screen pushed above it. Returns `false`, changing nothing, when nothing is presented.
   @discardableResult

@@ -24,6 +24,20 @@ func reportFailure(
   if testSupportMissing, TestSupport.goesToDefaultReporter(IssueReporters.current) {
     TestSupport.stop(message, fileID: fileID, line: line)
   }
+  #if !canImport(Darwin)
+    // Off Apple's platforms IssueReporting cannot tell an XCTest test's thread from an app
+    // host's, and appends to every XCTest failure a paragraph about tests "running in a host
+    // application". Nothing runs in a host application here, and the paragraph would break
+    // matchers written against TCA's messages (`compactDescription.hasSuffix(…)`), so the
+    // failure goes to XCTest as written.
+    if case .xcTest? = TestContext.current,
+      TestSupport.goesToDefaultReporterOnly(IssueReporters.current),
+      let fail = TestSupport.xctFail
+    {
+      fail(message, filePath, line)
+      return
+    }
+  #endif
   reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
@@ -47,6 +61,24 @@ enum TestSupport {
   static func goesToDefaultReporter(_ reporters: [any IssueReporter]) -> Bool {
     reporters.contains { $0 is _DefaultReporter }
   }
+
+  /// Whether an issue would go to IssueReporting's default reporter and nowhere else.
+  static func goesToDefaultReporterOnly(_ reporters: [any IssueReporter]) -> Bool {
+    reporters.count == 1 && reporters[0] is _DefaultReporter
+  }
+
+  /// XCTest's `XCTFail(_:file:line:)`, when this process has XCTest loaded.
+  static let xctFail: (@convention(thin) (String, StaticString, UInt) -> Void)? = {
+    #if canImport(Glibc) || canImport(Musl)
+      guard let handle = dlopen(nil, RTLD_LAZY),
+        let symbol = dlsym(handle, "$s6XCTest7XCTFail_4file4lineySS_s12StaticStringVSutF")
+      else { return nil }
+      return unsafeBitCast(
+        symbol, to: (@convention(thin) (String, StaticString, UInt) -> Void).self)
+    #else
+      return nil
+    #endif
+  }()
 
   /// Whether IssueReporting's test support library is loaded or loadable, found the way
   /// IssueReporting finds it.

@@ -20,6 +20,19 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   let line: UInt
   let column: UInt
 
+  init(
+    toChildState: StatePath,
+    toChildAction: AnyCasePath<ParentAction, Child.Action>,
+    child: Child,
+    location: SourceLocation
+  ) {
+    self.toChildState = toChildState
+    self.toChildAction = toChildAction
+    self.child = child
+    (self.fileID, self.filePath, self.line, self.column) =
+      (location.fileID, location.filePath, location.line, location.column)
+  }
+
   /// Scopes to a stored property of the parent's state.
   ///
   /// Disfavored so that, on an enum state with `@dynamicMemberLookup` (as `@Reducer` makes

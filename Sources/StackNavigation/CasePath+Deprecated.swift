@@ -1,0 +1,82 @@
+// The Composable Architecture's older spelling of an action's case, `/Action.path` (a case path
+// found by reflection, from CasePaths), which its own tests and older apps still write. It works
+// on an enum without `@CasePathable`. Deprecated there and here: case key paths
+// (`\.path`) are checked by the compiler.
+
+extension Reducer {
+  /// Integrates a navigation stack, naming the stack's action with a case path:
+  /// `.forEach(\.path, action: /Action.path) { Path() }`.
+  @available(*, deprecated, message: "Use a case key path: 'action: \\.path'.")
+  public func forEach<ElementState, ElementAction, Destination: Reducer>(
+    _ toStackState: WritableKeyPath<State, StackState<ElementState>>,
+    action toStackAction: AnyCasePath<Action, StackAction<ElementState, ElementAction>>,
+    @ReducerBuilder<ElementState, ElementAction> destination: () -> Destination,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _StackReducer<Self, Destination>
+  where Destination.State == ElementState, Destination.Action == ElementAction {
+    _StackReducer(
+      base: self,
+      toStackState: toStackState,
+      toStackAction: toStackAction,
+      stackIdentity: StackIdentity(keyPath: toStackState),
+      destination: destination(),
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+}
+
+extension Scope {
+  /// Scopes to one case of an enum state, naming the case and the child's action with case
+  /// paths: `Scope(state: /State.counter, action: /Action.counter) { Counter() }`.
+  @available(*, deprecated, message: "Use case key paths: 'state: \\.counter, action: \\.counter'.")
+  public init<ChildState, ChildAction>(
+    state toChildState: AnyCasePath<ParentState, ChildState>,
+    action toChildAction: AnyCasePath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    self.init(
+      toChildState: .casePath(toChildState, "\(ChildState.self)"), toChildAction: toChildAction,
+      child: child(),
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+}
+
+extension StackState {
+  /// The element with the given ID in the case a case path names: `path[id: 0, case:
+  /// /Path.State.counter]`. As with a case key path, modifying an element in another case is
+  /// reported as an issue and changes nothing.
+  @available(*, deprecated, message: "Use a case key path: 'case: \\.counter'.")
+  public subscript<Case>(
+    id id: StackElementID,
+    case path: AnyCasePath<Element, Case>,
+    fileID fileID: StaticString = #fileID,
+    filePath filePath: StaticString = #filePath,
+    line line: UInt = #line,
+    column column: UInt = #column
+  ) -> Case? {
+    get {
+      self[id: id].flatMap { path.extract(from: $0) }
+    }
+    _modify {
+      let element = self[id: id]
+      var value = element.flatMap { path.extract(from: $0) }
+      let isInCase = value != nil
+      yield &value
+      guard isInCase else {
+        let name = element.flatMap(enumCaseName(of:)).map { " \($0.debugDescription)" } ?? ""
+        reportFailure(
+          "Can't modify unrelated case\(name)",
+          fileID: fileID, filePath: filePath, line: line, column: column)
+        return
+      }
+      self[id: id] = value.map { path.embed($0) }
+    }
+  }
+}

@@ -30,4 +30,17 @@ extension ReducerMacro {
       }
       """
   }
+
+  /// The builder for a struct's `body`: the `Reducer` conformance comes from an extension, where
+  /// the compiler does not infer the requirement's `@ReducerBuilder` for the property, so a body
+  /// of several reducers (`Scope(…)` then `Scope(…)`) needs it written out.
+  static func bodyAttributes(for property: VariableDeclSyntax) -> [AttributeSyntax] {
+    guard
+      property.bindings.count == 1, let binding = property.bindings.first,
+      binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "body",
+      binding.accessorBlock != nil,
+      !property.attributes.contains(where: { attributeName($0) == "ReducerBuilder" })
+    else { return [] }
+    return ["@StackNavigation.ReducerBuilder<Self.State, Self.Action>"]
+  }
 }

@@ -63,8 +63,11 @@ extension ReducerMacro: MemberAttributeMacro {
     providingAttributesFor member: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [AttributeSyntax] {
-    guard declaration.is(StructDeclSyntax.self), let nested = member.as(EnumDeclSyntax.self)
-    else { return [] }
+    guard declaration.is(StructDeclSyntax.self) else { return [] }
+    if let property = member.as(VariableDeclSyntax.self) {
+      return bodyAttributes(for: property)
+    }
+    guard let nested = member.as(EnumDeclSyntax.self) else { return [] }
     let wanted: [(name: String, attribute: AttributeSyntax)]
     switch nested.name.text {
     case "State":

@@ -177,6 +177,15 @@ let package = Package(
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
     ),
+    // The Composable Architecture's StackReducerTests as it writes them (its module name, so its
+    // matchers' `#fileID`s match too).
+    .testTarget(
+      name: "ComposableArchitectureTests",
+      dependencies: [
+        "StackNavigation", "StackNavigationTesting",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
+    ),
     .testTarget(
       name: "StackNavigationMacrosTests",
       // The tests compile sources against StackNavigation with the built plugin (see

@@ -186,6 +186,12 @@ let package = Package(
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
     ),
+    // Code written for TCA by others, as written: TCA's NavigationStack case study and its
+    // FactClient, TCACoordinators' example features and its own tests (views removed).
+    .testTarget(
+      name: "ThirdPartyExampleTests",
+      dependencies: ["StackNavigation", "StackNavigationTesting"]
+    ),
     .testTarget(
       name: "StackNavigationMacrosTests",
       // The tests compile sources against StackNavigation with the built plugin (see

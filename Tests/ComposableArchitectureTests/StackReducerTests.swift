@@ -3,7 +3,7 @@
 // stores are released off the main actor when a test ends), `/Action.path` case paths, and
 // TCA's own `XCTExpectFailure` matchers. Only the import differs, and two tests of the
 // `stackElementID` dependency are left out: here the next ID is part of `StackState` itself
-// (README, "What differs"), so there is no such dependency to call.
+// (StackNavigation's article "What differs from the Composable Architecture"), so there is no such dependency to call.
 import StackNavigation
 import XCTest
 

@@ -10,7 +10,7 @@ import XCTest
 /// A coordinator's journal, inspected by the built binary without the app's code: the routes
 /// are drawn as stacks whose elements tell how each screen is shown.
 final class CoordinatorCommandTests: CLITestCase {
-  /// Records the README's flow and a parent with a child coordinator into one file.
+  /// Records the Coordinators article's flow and a parent with a child coordinator into one file.
   func recordCoordinators() async throws -> String {
     let path = directory.path("coordinators.sqlite")
     let heads = try await recordCoordinators(at: path)

@@ -1,4 +1,4 @@
-// Coordinators recorded by a RecordingStore: given a journal of the README's flow, when restored
+// Coordinators recorded by a RecordingStore: given a journal of the Coordinators article's flow, when restored
 // at any sequence (snapshot + replay), the state is the live one, route identities included;
 // the routes are stored as stack rows whose elements name their presentation style.
 import Foundation

@@ -45,6 +45,7 @@ extension StackJournalCommand {
     var dryRun = false
 
     @Option(
+      parsing: .unconditional,
       help: ArgumentHelp(
         "The payload version of the app that reads the target (default: the highest stored).",
         valueName: "n"))
@@ -54,6 +55,11 @@ extension StackJournalCommand {
 
     /// Creates the command; argument parsing fills it.
     public init() {}
+
+    /// Checks the payload version.
+    public func validate() throws {
+      try NumberOption.requireCount(payloadVersion, "--payload-version")
+    }
 
     /// Checks, judges and imports the file.
     public func run() async throws {

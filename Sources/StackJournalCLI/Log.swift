@@ -81,9 +81,9 @@ extension StackJournalCommand {
       if let from, let to, from > to {
         throw ValidationError("--from \(from) is after --to \(to).")
       }
-      if let lines, lines < 0 { throw ValidationError("-n needs a count of 0 or more.") }
-      if let from, from < 0 { throw ValidationError("--from needs a sequence of 0 or more.") }
-      if let to, to < 0 { throw ValidationError("--to needs a sequence of 0 or more.") }
+      try NumberOption.requireCount(lines, "-n")
+      try NumberOption.requireSequence(from, "--from")
+      try NumberOption.requireSequence(to, "--to")
     }
 
     /// Prints the entries.

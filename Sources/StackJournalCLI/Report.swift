@@ -45,10 +45,14 @@ extension StackJournalCommand {
           + "output).", valueName: "file"))
     var output: String?
 
-    @Option(help: ArgumentHelp("The first moment of the page (a sequence).", valueName: "seq"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("The first moment of the page (a sequence).", valueName: "seq"))
     var from: Int64?
 
-    @Option(help: ArgumentHelp("The last moment of the page (a sequence).", valueName: "seq"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("The last moment of the page (a sequence).", valueName: "seq"))
     var to: Int64?
 
     @Option(
@@ -60,10 +64,14 @@ extension StackJournalCommand {
       valueName: "time"))
     var until: TimeExpression?
 
-    @Option(help: ArgumentHelp("Refuse a page of more entries than N.", valueName: "n"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("Refuse a page of more entries than N.", valueName: "n"))
     var maxEntries = Report.defaultMaxEntries
 
-    @Option(help: ArgumentHelp("Refuse a page whose data passes N bytes.", valueName: "n"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("Refuse a page whose data passes N bytes.", valueName: "n"))
     var maxBytes = Report.defaultMaxBytes
 
     @OptionGroup var outputFormat: OutputOptions
@@ -75,12 +83,13 @@ extension StackJournalCommand {
     public func validate() throws {
       if from != nil && since != nil { throw ValidationError("Give --from or --since, not both.") }
       if to != nil && until != nil { throw ValidationError("Give --to or --until, not both.") }
-      if let from, from < 0 { throw ValidationError("--from needs a sequence of 0 or more.") }
+      try NumberOption.requireSequence(from, "--from")
+      try NumberOption.requireSequence(to, "--to")
       if let from, let to, from > to {
         throw ValidationError("--from \(from) is after --to \(to).")
       }
-      if maxEntries < 1 { throw ValidationError("--max-entries needs 1 or more.") }
-      if maxBytes < 1024 { throw ValidationError("--max-bytes needs 1024 or more.") }
+      try NumberOption.requireCount(maxEntries, "--max-entries", atLeast: 1)
+      try NumberOption.requireCount(maxBytes, "--max-bytes", atLeast: 1024)
       if output == "" { throw ValidationError("-o needs a file name, or - for standard output.") }
     }
 

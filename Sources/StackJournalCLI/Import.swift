@@ -30,7 +30,10 @@ extension StackJournalCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The session export to read.", valueName: "file"))
+    @Argument(
+      help: ArgumentHelp(
+        "The session export to read (- for standard input; a FIFO is read once).",
+        valueName: "file"))
     var file: String
 
     @Option(
@@ -64,7 +67,20 @@ extension StackJournalCommand {
     /// Checks, judges and imports the file.
     public func run() async throws {
       try await reportingErrors {
-        let export = try SessionExportFile.read(path: file)
+        let input = try ImportInput(file)
+        defer { input.remove() }
+        do {
+          try importing(input)
+        } catch {
+          throw input.naming(error)
+        }
+      }
+    }
+
+    /// Checks, judges and imports the export `input` holds.
+    private func importing(_ input: ImportInput) throws {
+        let file = input.name
+        let export = try SessionExportFile.read(path: input.path)
         let destination = try ImportDestination(database)
         // The verdict is reached read-only; the journal is opened for writing only to import.
         let target = try destination.target()
@@ -135,7 +151,6 @@ extension StackJournalCommand {
               + "entries, "
               + "\(result.snapshots) snapshots, head \(result.headSequence); it re-verified clean.")
         }
-      }
     }
   }
 }

@@ -79,78 +79,78 @@ extension StackJournalCommand {
 
     /// Checks, judges and imports the export `input` holds.
     private func importing(_ input: ImportInput) throws {
-        let file = input.name
-        let export = try SessionExportFile.read(path: input.path)
-        let destination = try ImportDestination(database)
-        // The verdict is reached read-only; the journal is opened for writing only to import.
-        let target = try destination.target()
-        let id = newSession.map(SessionID.init(rawValue:))
-        let verdict = export.verdict(into: target, as: id, payloadVersion: payloadVersion)
-        let session = id ?? export.header.session
-        let refused = verdict.level == .impossible || (verdict.level == .risky && !force)
-        if refused {
-          let reasons = verdict.reasons.filter { $0.level != .fine }.map(\.message)
-          throw CLIFailure(
-            message: "Refused, verdict \(verdict.level.rawValue)"
-              + (verdict.level == .risky ? " (--force imports anyway)" : "") + ": "
-              + reasons.joined(separator: "; ") + ". Nothing was imported.")
-        }
-        var result: ImportResult?
-        if !dryRun {
-          result = try destination.importSession(export, as: id)
-        }
-        let out = Terminal.standardOutput
-        defer { out.flush() }
-        let header = export.header
-        if output.json {
-          out.rawLine(
-            JSONValue.object([
-              ("file", .string(file)), ("database", .string(destination.place)),
-              ("session", .string(session.rawValue)),
-              ("sourceSession", .string(header.session.rawValue)),
-              ("formatVersion", .int(header.formatVersion)),
-              ("schemaVersion", .int(header.schemaVersion)),
-              (
-                "payloadVersions",
-                export.payloadVersions.map {
-                  .object([("min", .int($0.lowerBound)), ("max", .int($0.upperBound))])
-                } ?? .null
-              ),
-              ("verdict", .string(verdict.level.rawValue)),
-              (
-                "reasons",
-                .array(
-                  verdict.reasons.map {
-                    .object([
-                      ("level", .string($0.level.rawValue)), ("message", .string($0.message)),
-                    ])
-                  })
-              ),
-              ("imported", .bool(result != nil)),
-              ("entries", .int(header.entryCount)),
-              ("snapshots", .int(header.snapshotCount)),
-              ("headSequence", .int(header.headSequence)),
-              ("dryRun", .bool(dryRun)),
-            ]).pretty)
-          return
-        }
+      let file = input.name
+      let export = try SessionExportFile.read(path: input.path)
+      let destination = try ImportDestination(database)
+      // The verdict is reached read-only; the journal is opened for writing only to import.
+      let target = try destination.target()
+      let id = newSession.map(SessionID.init(rawValue:))
+      let verdict = export.verdict(into: target, as: id, payloadVersion: payloadVersion)
+      let session = id ?? export.header.session
+      let refused = verdict.level == .impossible || (verdict.level == .risky && !force)
+      if refused {
+        let reasons = verdict.reasons.filter { $0.level != .fine }.map(\.message)
+        throw CLIFailure(
+          message: "Refused, verdict \(verdict.level.rawValue)"
+            + (verdict.level == .risky ? " (--force imports anyway)" : "") + ": "
+            + reasons.joined(separator: "; ") + ". Nothing was imported.")
+      }
+      var result: ImportResult?
+      if !dryRun {
+        result = try destination.importSession(export, as: id)
+      }
+      let out = Terminal.standardOutput
+      defer { out.flush() }
+      let header = export.header
+      if output.json {
+        out.rawLine(
+          JSONValue.object([
+            ("file", .string(file)), ("database", .string(destination.place)),
+            ("session", .string(session.rawValue)),
+            ("sourceSession", .string(header.session.rawValue)),
+            ("formatVersion", .int(header.formatVersion)),
+            ("schemaVersion", .int(header.schemaVersion)),
+            (
+              "payloadVersions",
+              export.payloadVersions.map {
+                .object([("min", .int($0.lowerBound)), ("max", .int($0.upperBound))])
+              } ?? .null
+            ),
+            ("verdict", .string(verdict.level.rawValue)),
+            (
+              "reasons",
+              .array(
+                verdict.reasons.map {
+                  .object([
+                    ("level", .string($0.level.rawValue)), ("message", .string($0.message)),
+                  ])
+                })
+            ),
+            ("imported", .bool(result != nil)),
+            ("entries", .int(header.entryCount)),
+            ("snapshots", .int(header.snapshotCount)),
+            ("headSequence", .int(header.headSequence)),
+            ("dryRun", .bool(dryRun)),
+          ]).pretty)
+        return
+      }
+      out.line(
+        "\(file): session \(header.session), format \(header.formatVersion), schema "
+          + "\(header.schemaVersion), payload versions "
+          + (export.payloadVersions.map { "\($0.lowerBound)…\($0.upperBound)" } ?? "-")
+          + ", \(header.entryCount) entries, \(header.snapshotCount) snapshots, head "
+          + "\(header.headSequence).")
+      out.line(
+        "Verdict: \(verdict.level.rawValue)" + (verdict.level == .risky ? " (forced)" : ""))
+      for reason in verdict.reasons { out.line("  \(reason.level.rawValue): \(reason.message)") }
+      if dryRun {
+        out.line("Dry run: nothing was written.")
+      } else if let result {
         out.line(
-          "\(file): session \(header.session), format \(header.formatVersion), schema "
-            + "\(header.schemaVersion), payload versions "
-            + (export.payloadVersions.map { "\($0.lowerBound)…\($0.upperBound)" } ?? "-")
-            + ", \(header.entryCount) entries, \(header.snapshotCount) snapshots, head "
-            + "\(header.headSequence).")
-        out.line(
-          "Verdict: \(verdict.level.rawValue)" + (verdict.level == .risky ? " (forced)" : ""))
-        for reason in verdict.reasons { out.line("  \(reason.level.rawValue): \(reason.message)") }
-        if dryRun {
-          out.line("Dry run: nothing was written.")
-        } else if let result {
-          out.line(
-            "Imported as session \(result.session) into \(destination.place): \(result.entries) "
-              + "entries, "
-              + "\(result.snapshots) snapshots, head \(result.headSequence); it re-verified clean.")
-        }
+          "Imported as session \(result.session) into \(destination.place): \(result.entries) "
+            + "entries, "
+            + "\(result.snapshots) snapshots, head \(result.headSequence); it re-verified clean.")
+      }
     }
   }
 }

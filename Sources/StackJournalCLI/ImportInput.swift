@@ -11,9 +11,9 @@ import StackStorage
 /// input, a FIFO, a character device, `/dev/stdin` — read once, into a temporary file readable by
 /// its owner only that the check and the import then read (a stream cannot be read twice).
 ///
-/// A stream is copied only as far as an export can go: to the end of a line longer than an
-/// export's longest line, to a line that cannot start a JSON object, or to one line past the
-/// lines its header announces; what the copy holds is then checked as a file is.
+/// A stream is copied only as far as an export can go: to the byte that makes a line longer than
+/// an export's longest, or to one line past the lines its header announces (past the first
+/// line when that is no header); what the copy holds is then checked as a file is.
 struct ImportInput {
   /// The export in messages: `standard input`, or the path given.
   let name: String
@@ -113,9 +113,9 @@ private struct ExportStreamLimit {
   private var header: [UInt8] = []
   private var allowedLines = Int.max
 
-  /// Takes the next byte; `false` when nothing after it can belong to an export: it ends a line
-  /// longer than an export's longest, starts a line with something other than `{`, or ends one
-  /// line more than the header announces.
+  /// Takes the next byte; `false` when nothing after it can belong to an export: it makes a line
+  /// longer than an export's longest, or ends one line more than the header announces (the
+  /// first line when it is no header).
   mutating func accept(_ byte: UInt8) -> Bool {
     if byte == 0x0A {
       if lineBytes > 0 {
@@ -128,7 +128,6 @@ private struct ExportStreamLimit {
     if lineBytes == 0, byte == 0x20 || byte == 0x09 || byte == 0x0D { return true }
     lineBytes += 1
     if lines == 0 { header.append(byte) }
-    if lineBytes == 1, byte != UInt8(ascii: "{") { return false }
     return lineBytes <= SessionExportFile.maximumLineBytes
   }
 

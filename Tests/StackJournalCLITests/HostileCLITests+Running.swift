@@ -150,7 +150,8 @@ extension HostileCLITests {
       if Date() > deadline {
         process.terminate()
         process.waitUntilExit()
-        throw CLIRunnerError("stackjournal \(arguments.joined(separator: " ")) ran past \(timeout) s")
+        throw CLIRunnerError(
+          "stackjournal \(arguments.joined(separator: " ")) ran past \(timeout) s")
       }
       Thread.sleep(forTimeInterval: 0.005)
     }

@@ -143,9 +143,10 @@ final class HostileCLITests: CLITestCase {
       arguments: [hidden, session])
     let result = try runCLIOnATerminal(["log", session, "--db", path])
     XCTAssertEqual(result.status, 0, result.stdout)
-    let line = try XCTUnwrap(result.stdout.components(separatedBy: "\n").first {
-      $0.contains("HIDDEN")
-    })
+    let line = try XCTUnwrap(
+      result.stdout.components(separatedBy: "\n").first {
+        $0.contains("HIDDEN")
+      })
     XCTAssertTrue(line.contains("\u{1B}[36m"), "the terminal colours: \(line.debugDescription)")
     XCTAssertTrue(
       line.contains(#"push\u{1B}[8mHIDDEN\u{1B}[0m\u{9B}2J\u{7}"#), line.debugDescription)

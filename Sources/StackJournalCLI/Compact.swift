@@ -33,7 +33,7 @@ extension StackJournalCommand {
 
     /// Checks the count.
     public func validate() throws {
-      if keepSnapshots < 1 { throw ValidationError("--keep-snapshots needs at least 1.") }
+      try NumberOption.requireCount(keepSnapshots, "--keep-snapshots", atLeast: 1)
     }
 
     /// Compacts, or reports what would go.

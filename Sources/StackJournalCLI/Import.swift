@@ -30,7 +30,10 @@ extension StackJournalCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The session export to read.", valueName: "file"))
+    @Argument(
+      help: ArgumentHelp(
+        "The session export to read (- for standard input; a FIFO is read once).",
+        valueName: "file"))
     var file: String
 
     @Option(
@@ -45,6 +48,7 @@ extension StackJournalCommand {
     var dryRun = false
 
     @Option(
+      parsing: .unconditional,
       help: ArgumentHelp(
         "The payload version of the app that reads the target (default: the highest stored).",
         valueName: "n"))
@@ -55,80 +59,97 @@ extension StackJournalCommand {
     /// Creates the command; argument parsing fills it.
     public init() {}
 
+    /// Checks the payload version.
+    public func validate() throws {
+      try NumberOption.requireCount(payloadVersion, "--payload-version")
+    }
+
     /// Checks, judges and imports the file.
     public func run() async throws {
       try await reportingErrors {
-        let export = try SessionExportFile.read(path: file)
-        let destination = try ImportDestination(database)
-        // The verdict is reached read-only; the journal is opened for writing only to import.
-        let target = try destination.target()
-        let id = newSession.map(SessionID.init(rawValue:))
-        let verdict = export.verdict(into: target, as: id, payloadVersion: payloadVersion)
-        let session = id ?? export.header.session
-        let refused = verdict.level == .impossible || (verdict.level == .risky && !force)
-        if refused {
-          let reasons = verdict.reasons.filter { $0.level != .fine }.map(\.message)
-          throw CLIFailure(
-            message: "Refused, verdict \(verdict.level.rawValue)"
-              + (verdict.level == .risky ? " (--force imports anyway)" : "") + ": "
-              + reasons.joined(separator: "; ") + ". Nothing was imported.")
+        let input = try ImportInput(file)
+        defer { input.remove() }
+        do {
+          try importing(input)
+        } catch {
+          throw input.naming(error)
         }
-        var result: ImportResult?
-        if !dryRun {
-          result = try destination.importSession(export, as: id)
-        }
-        let out = Terminal.standardOutput
-        defer { out.flush() }
-        let header = export.header
-        if output.json {
-          out.rawLine(
-            JSONValue.object([
-              ("file", .string(file)), ("database", .string(destination.place)),
-              ("session", .string(session.rawValue)),
-              ("sourceSession", .string(header.session.rawValue)),
-              ("formatVersion", .int(header.formatVersion)),
-              ("schemaVersion", .int(header.schemaVersion)),
-              (
-                "payloadVersions",
-                export.payloadVersions.map {
-                  .object([("min", .int($0.lowerBound)), ("max", .int($0.upperBound))])
-                } ?? .null
-              ),
-              ("verdict", .string(verdict.level.rawValue)),
-              (
-                "reasons",
-                .array(
-                  verdict.reasons.map {
-                    .object([
-                      ("level", .string($0.level.rawValue)), ("message", .string($0.message)),
-                    ])
-                  })
-              ),
-              ("imported", .bool(result != nil)),
-              ("entries", .int(header.entryCount)),
-              ("snapshots", .int(header.snapshotCount)),
-              ("headSequence", .int(header.headSequence)),
-              ("dryRun", .bool(dryRun)),
-            ]).pretty)
-          return
-        }
+      }
+    }
+
+    /// Checks, judges and imports the export `input` holds.
+    private func importing(_ input: ImportInput) throws {
+      let file = input.name
+      let export = try SessionExportFile.read(path: input.path)
+      let destination = try ImportDestination(database)
+      // The verdict is reached read-only; the journal is opened for writing only to import.
+      let target = try destination.target()
+      let id = newSession.map(SessionID.init(rawValue:))
+      let verdict = export.verdict(into: target, as: id, payloadVersion: payloadVersion)
+      let session = id ?? export.header.session
+      let refused = verdict.level == .impossible || (verdict.level == .risky && !force)
+      if refused {
+        let reasons = verdict.reasons.filter { $0.level != .fine }.map(\.message)
+        throw CLIFailure(
+          message: "Refused, verdict \(verdict.level.rawValue)"
+            + (verdict.level == .risky ? " (--force imports anyway)" : "") + ": "
+            + reasons.joined(separator: "; ") + ". Nothing was imported.")
+      }
+      var result: ImportResult?
+      if !dryRun {
+        result = try destination.importSession(export, as: id)
+      }
+      let out = Terminal.standardOutput
+      defer { out.flush() }
+      let header = export.header
+      if output.json {
+        out.rawLine(
+          JSONValue.object([
+            ("file", .string(file)), ("database", .string(destination.place)),
+            ("session", .string(session.rawValue)),
+            ("sourceSession", .string(header.session.rawValue)),
+            ("formatVersion", .int(header.formatVersion)),
+            ("schemaVersion", .int(header.schemaVersion)),
+            (
+              "payloadVersions",
+              export.payloadVersions.map {
+                .object([("min", .int($0.lowerBound)), ("max", .int($0.upperBound))])
+              } ?? .null
+            ),
+            ("verdict", .string(verdict.level.rawValue)),
+            (
+              "reasons",
+              .array(
+                verdict.reasons.map {
+                  .object([
+                    ("level", .string($0.level.rawValue)), ("message", .string($0.message)),
+                  ])
+                })
+            ),
+            ("imported", .bool(result != nil)),
+            ("entries", .int(header.entryCount)),
+            ("snapshots", .int(header.snapshotCount)),
+            ("headSequence", .int(header.headSequence)),
+            ("dryRun", .bool(dryRun)),
+          ]).pretty)
+        return
+      }
+      out.line(
+        "\(file): session \(header.session), format \(header.formatVersion), schema "
+          + "\(header.schemaVersion), payload versions "
+          + (export.payloadVersions.map { "\($0.lowerBound)…\($0.upperBound)" } ?? "-")
+          + ", \(header.entryCount) entries, \(header.snapshotCount) snapshots, head "
+          + "\(header.headSequence).")
+      out.line(
+        "Verdict: \(verdict.level.rawValue)" + (verdict.level == .risky ? " (forced)" : ""))
+      for reason in verdict.reasons { out.line("  \(reason.level.rawValue): \(reason.message)") }
+      if dryRun {
+        out.line("Dry run: nothing was written.")
+      } else if let result {
         out.line(
-          "\(file): session \(header.session), format \(header.formatVersion), schema "
-            + "\(header.schemaVersion), payload versions "
-            + (export.payloadVersions.map { "\($0.lowerBound)…\($0.upperBound)" } ?? "-")
-            + ", \(header.entryCount) entries, \(header.snapshotCount) snapshots, head "
-            + "\(header.headSequence).")
-        out.line(
-          "Verdict: \(verdict.level.rawValue)" + (verdict.level == .risky ? " (forced)" : ""))
-        for reason in verdict.reasons { out.line("  \(reason.level.rawValue): \(reason.message)") }
-        if dryRun {
-          out.line("Dry run: nothing was written.")
-        } else if let result {
-          out.line(
-            "Imported as session \(result.session) into \(destination.place): \(result.entries) "
-              + "entries, "
-              + "\(result.snapshots) snapshots, head \(result.headSequence); it re-verified clean.")
-        }
+          "Imported as session \(result.session) into \(destination.place): \(result.entries) "
+            + "entries, "
+            + "\(result.snapshots) snapshots, head \(result.headSequence); it re-verified clean.")
       }
     }
   }

@@ -81,9 +81,9 @@ extension StackJournalCommand {
       if let from, let to, from > to {
         throw ValidationError("--from \(from) is after --to \(to).")
       }
-      if let lines, lines < 0 { throw ValidationError("-n needs a count of 0 or more.") }
-      if let from, from < 0 { throw ValidationError("--from needs a sequence of 0 or more.") }
-      if let to, to < 0 { throw ValidationError("--to needs a sequence of 0 or more.") }
+      try NumberOption.requireCount(lines, "-n")
+      try NumberOption.requireSequence(from, "--from")
+      try NumberOption.requireSequence(to, "--to")
     }
 
     /// Prints the entries.
@@ -107,6 +107,7 @@ extension StackJournalCommand {
           session: session, format: json ? .json : ndjson ? .ndjson : .text,
           sequenceWidth: max(3, String(head).count))
         printer.begin()
+        // The last sequence read: every entry up to it was printed or did not match.
         var last: Int64 = from.map { $0 - 1 } ?? 0
         try journal.journalRows(session: session, matching: query) { row in
           try printer.print(row)
@@ -118,6 +119,9 @@ extension StackJournalCommand {
           printer.end()
           return
         }
+        // The query read every entry up to the head it started at; one a filter left out was
+        // not lost to a compaction.
+        last = max(last, to.map { min($0, head) } ?? head)
         Terminal.standardOutput.flush()
         query.last = nil
         query.newestFirst = false
@@ -126,7 +130,7 @@ extension StackJournalCommand {
           try await Task.sleep(for: .milliseconds(max(10, pollInterval)))
           // A `compact` may have removed entries this command has not printed yet: say so,
           // and go on from the oldest entry kept.
-          let (base, _) = try journal.journalBounds(session: session)
+          let (base, readable) = try journal.journalBounds(session: session)
           if base > last, base >= (from ?? 0) {
             let first = max(last + 1, from ?? 0)
             Terminal.standardOutput.flush()
@@ -143,6 +147,7 @@ extension StackJournalCommand {
             last = row.sequence
             return true
           }
+          last = max(last, to.map { min($0, readable) } ?? readable)
           Terminal.standardOutput.flush()
         }
       }

@@ -42,9 +42,7 @@ struct MomentOptions<Names: MomentNames>: ParsableArguments {
     if sequence != nil && time != nil {
       throw ValidationError("Give \(option) or --at-time, not both.")
     }
-    if let sequence, sequence < 0 {
-      throw ValidationError("\(option) \(sequence): sequences start at 0, the initial state.")
-    }
+    try NumberOption.requireSequence(sequence, option)
   }
 
   /// The moment asked for: a sequence the session holds, or a time not before its creation.

@@ -45,10 +45,14 @@ extension StackJournalCommand {
           + "output).", valueName: "file"))
     var output: String?
 
-    @Option(help: ArgumentHelp("The first moment of the page (a sequence).", valueName: "seq"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("The first moment of the page (a sequence).", valueName: "seq"))
     var from: Int64?
 
-    @Option(help: ArgumentHelp("The last moment of the page (a sequence).", valueName: "seq"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("The last moment of the page (a sequence).", valueName: "seq"))
     var to: Int64?
 
     @Option(
@@ -60,10 +64,14 @@ extension StackJournalCommand {
       valueName: "time"))
     var until: TimeExpression?
 
-    @Option(help: ArgumentHelp("Refuse a page of more entries than N.", valueName: "n"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("Refuse a page of more entries than N.", valueName: "n"))
     var maxEntries = Report.defaultMaxEntries
 
-    @Option(help: ArgumentHelp("Refuse a page whose data passes N bytes.", valueName: "n"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("Refuse a page whose data passes N bytes.", valueName: "n"))
     var maxBytes = Report.defaultMaxBytes
 
     @OptionGroup var outputFormat: OutputOptions
@@ -75,12 +83,13 @@ extension StackJournalCommand {
     public func validate() throws {
       if from != nil && since != nil { throw ValidationError("Give --from or --since, not both.") }
       if to != nil && until != nil { throw ValidationError("Give --to or --until, not both.") }
-      if let from, from < 0 { throw ValidationError("--from needs a sequence of 0 or more.") }
+      try NumberOption.requireSequence(from, "--from")
+      try NumberOption.requireSequence(to, "--to")
       if let from, let to, from > to {
         throw ValidationError("--from \(from) is after --to \(to).")
       }
-      if maxEntries < 1 { throw ValidationError("--max-entries needs 1 or more.") }
-      if maxBytes < 1024 { throw ValidationError("--max-bytes needs 1024 or more.") }
+      try NumberOption.requireCount(maxEntries, "--max-entries", atLeast: 1)
+      try NumberOption.requireCount(maxBytes, "--max-bytes", atLeast: 1024)
       if output == "" { throw ValidationError("-o needs a file name, or - for standard output.") }
     }
 
@@ -129,39 +138,35 @@ extension StackJournalCommand {
               + "the last \(maxEntries) with --from \(last - Int64(maxEntries)), or raise "
               + "--max-entries.")
         }
-        let destination = try destination(for: session)
+        let output = output ?? Self.defaultFileName(for: session)
+        let destination = try PageDestination(output)
         let forks = try journal.sessions().filter { $0.forkedFrom == session }
         let page = try ReportPage(
           journal: journal, session: info, forks: forks, base: base, from: first, to: last,
           maxDataBytes: maxBytes,
           generator: "stackjournal \(StackJournalCommand.configuration.version)"
         ).build()
+        try destination.write(page.html)
+        if case .standardOutput = destination { return }
+        let shown = URL(fileURLWithPath: output).path
         let out = Terminal.standardOutput
         defer { out.flush() }
-        guard let destination else {
-          FileHandle.standardOutput.write(page.html)
-          return
-        }
-        do {
-          try page.html.write(to: destination, options: .atomic)
-        } catch {
-          throw CLIFailure(
-            message: "Cannot write \(destination.path): \(error.localizedDescription)")
-        }
         if outputFormat.json {
           out.line(
             JSONValue.object([
-              ("session", .string(session.rawValue)), ("output", .string(destination.path)),
+              ("session", .string(session.rawValue)), ("output", .string(shown)),
               ("from", .int(first)), ("to", .int(last)), ("entries", .int(page.entries)),
               ("bytes", .int(page.html.count)),
             ]).pretty)
           return
         }
         out.line(
-          "Wrote \(destination.path): session \(session), sequences \(first)–\(last) "
+          "Wrote \(shown): session \(session), sequences \(first)–\(last) "
             + "(\(page.entries) entr\(page.entries == 1 ? "y" : "ies")), "
             + "\(TimeFormat.bytes(Int64(page.html.count))).")
-        out.line("Open it in a browser: \(destination.absoluteString)")
+        if case .file(let path, _) = destination {
+          out.line("Open it in a browser: \(URL(fileURLWithPath: path).absoluteString)")
+        }
       }
     }
 
@@ -184,30 +189,6 @@ extension StackJournalCommand {
             + "\(TimeFormat.iso(last)).")
       }
       return max(before, base)
-    }
-
-    /// The file to write, or `nil` for standard output. Refuses a directory and a file that
-    /// holds a SQLite database, so a slip of `-o` never overwrites a journal.
-    private func destination(for session: SessionID) throws -> URL? {
-      if output == "-" { return nil }
-      let path = output ?? Self.defaultFileName(for: session)
-      let url = URL(fileURLWithPath: path)
-      var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-        if isDirectory.boolValue {
-          throw CLIFailure(message: "\(path) is a directory; give the path of the page to write.")
-        }
-        if let handle = FileHandle(forReadingAtPath: path) {
-          let header = handle.readData(ofLength: 16)
-          try? handle.close()
-          if header == Data("SQLite format 3\0".utf8) {
-            throw CLIFailure(
-              message: "\(path) is a SQLite database, not a page; it was left unchanged. Give "
-                + "another -o.")
-          }
-        }
-      }
-      return url
     }
 
     /// `SESSION.html`, with characters other than letters, digits, `.`, `_` and `-` replaced.

@@ -26,10 +26,11 @@ public struct Table: Sendable {
     rows.append(row)
   }
 
-  /// The header (bold on a terminal) and the rows, aligned, without trailing spaces; for
-  /// standard output.
+  /// The header (bold on a terminal) and the rows, aligned, without trailing spaces, with
+  /// characters that are not printable escaped; for standard output.
   public func lines() -> [String] {
-    lines(on: Terminal.standardOutput)
+    let terminal = Terminal.standardOutput
+    return lines(on: terminal).map { Terminal.printable($0, keepingStyles: terminal.colors) }
   }
 
   func lines(on terminal: Terminal) -> [String] {

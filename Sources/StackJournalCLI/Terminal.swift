@@ -43,10 +43,18 @@ final class Terminal: @unchecked Sendable {
     if !buffered || buffer.count >= 1 << 16 { flushLocked() }
   }
 
+  /// Writes bytes exactly as given (a page), through the buffer.
+  func write(_ bytes: Data) {
+    lock.lock()
+    defer { lock.unlock() }
+    buffer.append(contentsOf: bytes)
+    if !buffered || buffer.count >= 1 << 16 { flushLocked() }
+  }
+
   /// Writes a line for people: control and other non-printable characters in it are shown
   /// escaped (see ``printable(_:keepingStyles:)``), so text read from a journal can neither
-  /// move the cursor, retitle the window nor break a table. Only the colours ``styled(_:_:)``
-  /// adds pass, and only when colours are on.
+  /// move the cursor, restyle or hide text, retitle the window nor break a table. Only the
+  /// colours ``styled(_:_:)`` adds pass, and only when colours are on.
   func line(_ text: String = "") {
     write(Self.printable(text, keepingStyles: colors) + "\n")
   }
@@ -56,46 +64,43 @@ final class Terminal: @unchecked Sendable {
     write(text + "\n")
   }
 
-  /// Text with every character that is not printable escaped as `\u{…}`, newlines aside;
-  /// with `keepingStyles`, the colour sequences `ESC [ digits ; … m` pass unchanged.
+  /// Text with every character that is not printable escaped as `\u{…}`, newlines aside: ESC
+  /// and every other C0 and C1 control included, so no sequence in the text reaches the
+  /// terminal. The styles ``styled(_:_:)`` added become their colour sequences with
+  /// `keepingStyles`, and are left out without.
   static func printable(_ text: String, keepingStyles: Bool = false) -> String {
-    let scalars = Array(text.unicodeScalars)
-    guard scalars.contains(where: { $0 != "\n" && !SessionID.isPrintableScalar($0) }) else {
-      return text
+    guard text.unicodeScalars.contains(where: { $0 != "\n" && !SessionID.isPrintableScalar($0) })
+    else { return text }
+    // Each part after the first starts with a style's code and `m`, the rest of a mark.
+    var parts = text.components(separatedBy: styleMark)
+    for index in parts.indices.dropFirst() where !keepingStyles {
+      parts[index] = String(parts[index].drop { $0 != "m" }.dropFirst())
     }
+    return parts.map(escaped).joined(separator: keepingStyles ? "\u{1B}[" : "")
+  }
+
+  /// `text` with every character that is not printable escaped, newlines aside.
+  private static func escaped(_ text: String) -> String {
     var result = String.UnicodeScalarView()
-    var index = 0
-    while index < scalars.count {
-      let scalar = scalars[index]
+    for scalar in text.unicodeScalars {
       if scalar == "\n" || SessionID.isPrintableScalar(scalar) {
         result.append(scalar)
-        index += 1
-        continue
+      } else {
+        result.append(
+          contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
       }
-      if keepingStyles, scalar == "\u{1B}", let end = styleEnd(scalars, from: index) {
-        result.append(contentsOf: scalars[index...end])
-        index = end + 1
-        continue
-      }
-      let escape = "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-      result.append(contentsOf: escape.unicodeScalars)
-      index += 1
     }
     return String(result)
   }
 
-  /// The index of the `m` ending a colour sequence that starts at `start`, if one does.
-  private static func styleEnd(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
-    guard start + 2 < scalars.count, scalars[start + 1] == "[" else { return nil }
-    var index = start + 2
-    while index < scalars.count, index - start < 16 {
-      let scalar = scalars[index]
-      if scalar == "m" { return index > start + 2 ? index : nil }
-      guard ("0"..."9").contains(scalar) || scalar == ";" else { return nil }
-      index += 1
-    }
-    return nil
-  }
+  /// What stands for the `ESC [` of a style ``styled(_:_:)`` adds, until
+  /// ``printable(_:keepingStyles:)`` turns it into the sequence: two noncharacters (U+FDD0,
+  /// U+FDD1) around a number drawn when the process starts. Text read from a journal cannot
+  /// know the number, so it can never pass a sequence of its own off as one of these; its ESC
+  /// is escaped like any other control.
+  private static let styleMark =
+    String(Unicode.Scalar(0xFDD0)!) + String(UInt64.random(in: .min ... .max), radix: 36)
+    + String(Unicode.Scalar(0xFDD1)!)
 
   /// Writes everything buffered.
   func flush() {
@@ -132,9 +137,10 @@ final class Terminal: @unchecked Sendable {
     buffer.removeAll(keepingCapacity: true)
   }
 
-  /// Text in a style, when colours are on.
+  /// Text in a style, when colours are on: marked so that ``line(_:)`` writes the style's
+  /// sequences around it (see ``printable(_:keepingStyles:)``).
   func styled(_ text: String, _ style: Style) -> String {
-    colors ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+    colors ? Self.styleMark + style.rawValue + "m" + text + Self.styleMark + "0m" : text
   }
 
   /// An ANSI text style.

@@ -47,13 +47,17 @@ extension StackJournalTool {
     /// Whether the journal is a PostgreSQL database rather than a file.
     var isPostgres: Bool { path.hasPrefix("postgres://") || path.hasPrefix("postgresql://") }
 
-    @Option(help: ArgumentHelp("Record N more random actions after the script.", valueName: "n"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("Record N more random actions after the script.", valueName: "n"))
     var actions = 0
 
     @Option(help: ArgumentHelp("full, normal or group.", valueName: "mode"))
     var durability: DurabilityChoice = .full
 
-    @Option(help: ArgumentHelp("Write a snapshot every N entries.", valueName: "n"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("Write a snapshot every N entries.", valueName: "n"))
     var snapshotInterval = 100
 
     @Option(
@@ -68,8 +72,8 @@ extension StackJournalTool {
     var json = false
 
     func validate() throws {
-      if actions < 0 { throw ValidationError("--actions needs 0 or more.") }
-      if snapshotInterval < 0 { throw ValidationError("--snapshot-interval needs 0 or more.") }
+      try NumberOption.requireCount(actions, "--actions")
+      try NumberOption.requireCount(snapshotInterval, "--snapshot-interval")
     }
 
     func run() async throws {

@@ -7,4 +7,10 @@ import StackJournalCLI
 struct StackJournalTool: AsyncParsableCommand {
   static let configuration: CommandConfiguration = StackJournalCommand.makeConfiguration(
     extraCommands: [Demo.self, DemoApp.self])
+
+  /// Runs the command, then fails when what it printed could not all be written.
+  static func main() async {
+    await main(nil)
+    StackJournalCommand.finishStandardOutput()
+  }
 }

@@ -111,9 +111,8 @@ final class TransferCommandTests: CLITestCase {
     XCTAssertFalse(FileManager.default.fileExists(atPath: target))
   }
 
-  /// The result of a run on another thread.
+  /// The error of an import on another thread.
   private final class Outcome: @unchecked Sendable {
-    var result: CLIResult?
     var error: (any Error)?
   }
 
@@ -124,15 +123,17 @@ final class TransferCommandTests: CLITestCase {
     // The second time the import reads the file it fails (a malformed file), or succeeds.
     for (name, secondRead) in [("fails", "not a session export\n"), ("succeeds", export.stdout)] {
       let target = directory.path("\(name).sqlite")
-      // A pipe instead of a file: the import reads it to check it, then again while it writes
-      // the session, and waits at each read until the test writes.
+      // A pipe instead of a file: the library's import reads it to check it, then again while
+      // it writes the session, and waits at each read until the test writes. (The `import`
+      // command reads a pipe once, into a copy, so the library is called here directly.)
       let pipe = directory.path("\(name).ndjson")
       XCTAssertEqual(mkfifo(pipe, 0o600), 0)
       let outcome = Outcome()
       let finished = DispatchSemaphore(value: 0)
       DispatchQueue.global().async {
         do {
-          outcome.result = try runCLI(["import", pipe, "--db", target], timeout: 60)
+          let file = try SessionExportFile.read(path: pipe)
+          _ = try SessionImporter().importSessionIntoNewJournal(file, at: target)
         } catch {
           outcome.error = error
         }
@@ -162,10 +163,10 @@ final class TransferCommandTests: CLITestCase {
       try second.write(contentsOf: Data(secondRead.utf8))
       try second.close()
       XCTAssertEqual(finished.wait(timeout: .now() + 90), .success, name)
-      if let error = outcome.error { throw error }
-      let result = try XCTUnwrap(outcome.result)
-      assertOneLineError(
-        result, contains: name == "fails" ? "Line 1 of" : "A file appeared at \(target)")
+      let error = try XCTUnwrap(
+        outcome.error as? StorageError, "\(name): \(String(describing: outcome.error))")
+      let expected = name == "fails" ? "Line 1 of" : "A file appeared at \(target)"
+      XCTAssertTrue(error.message.contains(expected), "\(name): \(error.message)")
       XCTAssertEqual(try app.sessions().map(\.id), ["app"], name)
       XCTAssertTrue(FileManager.default.fileExists(atPath: target), name)
     }

@@ -24,6 +24,7 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     // `@Dependency(\.mainQueue)` and `DispatchQueue.test`, as TCA's features use them: on Linux
     // the schedulers are built on OpenCombine.
     .package(
@@ -44,6 +45,7 @@ let package = Package(
       name: "StackNavigation",
       dependencies: [
         .product(name: "CasePaths", package: "swift-case-paths"),
+        .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "CombineSchedulers", package: "combine-schedulers"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "CustomDump", package: "swift-custom-dump"),

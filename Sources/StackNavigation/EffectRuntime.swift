@@ -7,6 +7,8 @@ final class EffectRuntime<Action: Sendable>: Sendable {
     var task: Task<Void, Never>?
     /// The caller's tag for the action whose effect started this work.
     var tag: Int?
+    /// Whether the work's task has begun to run.
+    var hasBegun = false
   }
 
   private struct Registry {
@@ -58,6 +60,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
         // Not detached: the work keeps the sender's task-local values (issue reporters, test
         // context), except the dismissal of an element, which each element installs itself.
         let task = Task(priority: priority) { [registry] in
+          registry.withValue { $0.running[token]?.hasBegun = true }
           await DismissHandler.$current.withValue(.none) {
             await work(Send(send: deliver))
           }
@@ -91,6 +94,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   ) -> Task<Void, Never> {
     let token = register(ids: ids, tag: tag)
     let task = Task { [self] in
+      registry.withValue { $0.running[token]?.hasBegun = true }
       for operations in effects {
         guard !Task.isCancelled else { break }
         var sent: [Action] = []
@@ -141,6 +145,23 @@ final class EffectRuntime<Action: Sendable>: Sendable {
       return registry.running.values.compactMap { $0.task }
     }
     for task in cancelled { task.cancel() }
+  }
+
+  /// Waits until the task of every piece of running work has begun (at most `timeout`), so a
+  /// test that advances a test clock right after `send` finds the effect's work under way, as
+  /// the Composable Architecture's test store waits for its effects to start.
+  func waitUntilBegun(timeout: Duration = .seconds(1)) async {
+    let deadline = ContinuousClock.now + timeout
+    var yields = 0
+    while registry.withValue({ $0.running.values.contains { !$0.hasBegun } }) {
+      guard ContinuousClock.now < deadline else { return }
+      yields += 1
+      if yields < 100 {
+        await Task.yield()
+      } else {
+        try? await Task.sleep(for: .milliseconds(1))
+      }
+    }
   }
 
   /// The number of effects still running (cancelled ones excluded).

@@ -1,8 +1,10 @@
 // `import StackNavigation` is enough to write features the way the seed documents do:
 // `@CasePathable`, case key paths, `@Dependency`, `@DependencyClient`, `IdentifiedArrayOf`,
 // `reportIssue`, `expectNoDifference` and the schedulers behind `@Dependency(\.mainQueue)`
-// (`DispatchQueue.test`, `AnySchedulerOf`) come along with it.
+// (`DispatchQueue.test`, `AnySchedulerOf`) and the clocks behind `@Dependency(\.continuousClock)`
+// (`TestClock`, `ImmediateClock`, `clock.timer(interval:)`) come along with it.
 @_exported import CasePaths
+@_exported import Clocks
 @_exported import CombineSchedulers
 @_exported import ConcurrencyExtras
 @_exported import CustomDump

@@ -94,6 +94,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     let (tasks, after) = process(action, origin: here, recordAsReceived: false)
     check(expected, before: before, after: after, at: here)
     state = after
+    await runtime.waitUntilBegun()
     await Task.yield()
     return TestStoreTask(tasks: tasks)
   }

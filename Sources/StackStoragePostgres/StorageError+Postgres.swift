@@ -1,4 +1,6 @@
 #if PostgreSQL
+  import NIOCore
+  import NIOPosix
   import PostgresNIO
   import StackStorage
   import _ConnectionPoolModule
@@ -84,6 +86,16 @@
               message: "PostgreSQL failed while \(activity) at \(place): \(serverMessage) "
                 + "(SQLSTATE \(Self.printable(state))).", underlying: PostgresUnderlyingError(error: error))
           }
+        case .connectionError where !Self.failedToConnect(error.underlying):
+          // postgres-nio reports an I/O error on a connection already made (a reset when the
+          // server stops, a broken pipe) as a connection error too: what was sent may have
+          // been applied.
+          self.init(
+            code: .connectionLost,
+            message: "The connection to PostgreSQL at \(place) broke while \(activity) ("
+              + "\(Self.connectionReason(error.underlying))). If this was a write, whether it "
+              + "happened is unknown: read the session's head; the next call connects again.",
+            underlying: PostgresUnderlyingError(error: error))
         case .connectionError:
           let reason = Self.connectionReason(error.underlying)
           self.init(
@@ -134,6 +146,27 @@
     }
 
     /// The reason a connection failed, short.
+    /// Whether a connection error happened while connecting, so nothing was sent: the
+    /// connection attempts failed (refused, unreachable, no such host) or timed out, or the
+    /// channel was closed before it was used. Anything else broke a connection in use.
+    static func failedToConnect(_ underlying: (any Error)?) -> Bool {
+      switch underlying {
+      case is NIOConnectionError:
+        return true
+      case let error as ChannelError:
+        if case .connectTimeout = error { return true }
+        return false
+      case let error as IOError:
+        return [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL, ENOENT, EACCES]
+          .contains(error.errnoCode)
+      case nil:
+        return true
+      default:
+        let text = "\(underlying!)"
+        return text.contains("refused") || text.contains("resolve") || text.contains("getaddrinfo")
+      }
+    }
+
     static func connectionReason(_ underlying: (any Error)?) -> String {
       let text = underlying.map { "\($0)" } ?? ""
       if text.contains("refused") { return "connection refused" }

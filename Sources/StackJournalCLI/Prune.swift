@@ -70,6 +70,9 @@ extension StackJournalCommand {
         var plan = try reader.prune(criteria, dryRun: true)
         if !retention.dryRun, !plan.sessions.isEmpty {
           // Deletes what the read-only pass listed, skipping sessions that changed since.
+          // Closed first: a reader of a file a killed writer left holds SQLite's shared index of
+          // the log read-only, and a writer in the same process shares that index.
+          try reader.close()
           let (journal, vacuum) = try database.openForRetention(vacuum: retention.vacuum)
           plan = try journal.prune(plan)
           if let vacuum, plan.applied { try JournalRetention().vacuum(vacuum) }

@@ -40,6 +40,7 @@ extension StackJournalCommand {
     public func run() async throws {
       try await reportingErrors {
         // Everything is checked read-only; the journal is opened for writing only to write.
+        if !retention.dryRun { try database.requireUnalteredSchema() }
         let reader = try database.openReadOnly()
         let session = sessionArgument.id
         _ = try reader.requireSession(session)

@@ -60,6 +60,7 @@ extension StackJournalCommand {
           try $0.instant(option: "--idle-since")
         }
         // Everything is checked read-only; the journal is opened for writing only to write.
+        if !retention.dryRun { try database.requireUnalteredSchema() }
         let reader = try database.openReadOnly()
         for id in sessions + [forksOf].compactMap({ $0 }) {
           _ = try reader.requireSession(SessionID(id))

@@ -21,6 +21,7 @@ extension SQLiteJournal {
     let plan = try ReadOnlyAccess.plan(for: path, participating: false)
     let state = try DatabaseFile.readSchemaState(path, location: plan.location)
     let pending = try state.pending(Migration.all, path: path)
+    try state.checkShape(path: path, forWriting: true)
     return (state.userVersion, Migration.latestVersion, pending.map(\.name))
   }
 }

@@ -40,6 +40,7 @@ extension SQLiteJournal {
       if !pending.isEmpty {
         throw olderSchema(path: path, current: state.userVersion, pending: pending)
       }
+      try state.checkShape(path: path, forWriting: false)
       do {
         let queue = try DatabaseQueue(path: plan.location, configuration: configuration)
         return OpenedFile(database: queue, privateCopy: plan.privateCopy)
@@ -54,6 +55,7 @@ extension SQLiteJournal {
     if !pending.isEmpty, !options.migrate {
       throw olderSchema(path: path, current: state.userVersion, pending: pending)
     }
+    try state.checkShape(path: path, forWriting: true)
     try DatabaseFile.checkWritable(path)
     do {
       let pool = try DatabasePool(path: path, configuration: configuration)

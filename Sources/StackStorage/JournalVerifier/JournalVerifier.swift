@@ -36,7 +36,7 @@ public struct JournalVerifier: Sendable {
       let migrations = try MigrationRecord.fetchAll(db).map(Self.check)
       let ids: [SessionID]
       if let session {
-        _ = try journal.requireHead(db, session)
+        _ = try journal.requireHead(db, session, bounded: false)
         ids = [session]
       } else {
         ids = try String.fetchAll(db, sql: "SELECT id FROM sessions ORDER BY created_at, id")
@@ -97,8 +97,9 @@ public struct JournalVerifier: Sendable {
     -> SessionVerification
   {
     var check = SessionCheck(
-      session: session, head: try journal.requireHead(db, session),
+      session: session, head: try journal.requireHead(db, session, bounded: false),
       maxProblems: maxProblemsPerSession)
+    if let row = try StoredSessionRow.read(db, session) { check.checkSessionRow(row) }
     try check.run(SQLiteSessionRows(db: db, session: session))
     return check.result
   }

@@ -4,7 +4,12 @@ import GRDB
 extension SQLiteJournal {
   /// Runs `body` in a read transaction, turning SQLite errors into ``StorageError``s.
   func read<T>(_ activity: @autoclosure () -> String, _ body: (Database) throws -> T) throws -> T {
-    try usingDatabase(activity()) { try database.read(body) }
+    guard let unlockedReads else {
+      return try usingDatabase(activity()) { try database.read(body) }
+    }
+    return try unlockedReads.read(database) {
+      try usingDatabase(activity()) { try database.read(body) }
+    }
   }
 
   /// Runs `body` in a write transaction, turning SQLite errors into ``StorageError``s.

@@ -6,6 +6,8 @@ extension SQLiteJournal {
   struct OpenedFile {
     var database: any DatabaseWriter
     var privateCopy: PrivateCopy?
+    /// Whether the connection reads the file `immutable`, taking no lock.
+    var isImmutable = false
   }
 
   /// Validates an existing file without writing to it, then opens it and migrates it; a missing
@@ -81,7 +83,9 @@ extension SQLiteJournal {
       // Read once now, so a file that changes state under the open fails here, where it is
       // retried, rather than in the command's first query.
       _ = try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
-      return OpenedFile(database: queue, privateCopy: plan.privateCopy)
+      return OpenedFile(
+        database: queue, privateCopy: plan.privateCopy,
+        isImmutable: plan.privateCopy == nil && plan.location.contains("&immutable=1"))
     } catch let error as DatabaseError {
       throw StorageError(databaseError: error, path: path, doing: "opening the journal")
     }

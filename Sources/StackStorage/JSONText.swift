@@ -71,8 +71,7 @@ public enum JSONText {
     guard nesting(of: data) <= maximumNesting else {
       return "nests arrays and objects deeper than \(maximumNesting) levels"
     }
-    guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
-    else { return "is not JSON" }
+    guard JSONNode.parse(Array(data)) != nil else { return "is not JSON" }
     return nil
   }
 

@@ -19,8 +19,11 @@ enum JSONValue: Sendable {
   /// A string, or `null`.
   static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
 
-  /// Parses JSON text; `nil` when it is not exactly one JSON value.
+  /// Parses JSON text; `nil` when it is not exactly one JSON value, or nests deeper than a
+  /// journal stores (``JSONText/maximumNesting``): parsing, printing and comparing recurse once
+  /// per level, so a hand-edited row never takes them deeper than that.
   init?(parsing text: String) {
+    guard JSONText.nesting(of: text.utf8) <= JSONText.maximumNesting else { return nil }
     var parser = JSONValueParser(text)
     guard let value = parser.value() else { return nil }
     parser.scanner.skipWhitespace()

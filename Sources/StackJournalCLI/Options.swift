@@ -91,6 +91,15 @@ struct DatabaseOptions: ParsableArguments {
     return (journal, vacuum ? journal : nil)
   }
 
+  /// Refuses, before anything is read or written, an SQLite file whose schema someone altered
+  /// (an added trigger, say), as opening it for writing would: for commands that read first and
+  /// write after.
+  func requireUnalteredSchema() throws {
+    guard !Self.isPostgresURL(path) else { return }
+    try requireFile()
+    try SQLiteJournal.requireUnalteredSchema(path: path)
+  }
+
   /// Opens the PostgreSQL journal at the URL given, or says in one line how to get a build
   /// that can.
   func openPostgres(

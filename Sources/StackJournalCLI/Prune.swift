@@ -60,6 +60,7 @@ extension StackJournalCommand {
           try $0.instant(option: "--idle-since")
         }
         // Everything is checked read-only; the journal is opened for writing only to write.
+        if !retention.dryRun { try database.requireUnalteredSchema() }
         let reader = try database.openReadOnly()
         for id in sessions + [forksOf].compactMap({ $0 }) {
           _ = try reader.requireSession(SessionID(id))
@@ -70,6 +71,9 @@ extension StackJournalCommand {
         var plan = try reader.prune(criteria, dryRun: true)
         if !retention.dryRun, !plan.sessions.isEmpty {
           // Deletes what the read-only pass listed, skipping sessions that changed since.
+          // Closed first: a reader of a file a killed writer left holds SQLite's shared index of
+          // the log read-only, and a writer in the same process shares that index.
+          try reader.close()
           let (journal, vacuum) = try database.openForRetention(vacuum: retention.vacuum)
           plan = try journal.prune(plan)
           if let vacuum, plan.applied { try JournalRetention().vacuum(vacuum) }

@@ -22,7 +22,21 @@ extension StackJournalCommand {
     /// Verifies the file; exits 1 when it finds problems.
     public func run() async throws {
       try await reportingErrors {
-        let journal = try VerifyReport.readable(database.path) { try database.openReadOnly() }
+        let journal: any RetainableJournal
+        do {
+          journal = try VerifyReport.readable(database.path) { try database.openReadOnly() }
+        } catch let error as StorageError where error.code == .alteredSchema {
+          // Every other command refuses such a file; verify says what was changed.
+          let found = try SQLiteJournal.schemaDeviations(path: database.path)
+          let report = VerifyReport(
+            path: database.path,
+            storage: StorageVerification(
+              schemaVersion: found.version, latestSchemaVersion: SQLiteJournal.latestSchemaVersion,
+              migrations: [], fileProblems: found.problems.isEmpty ? [error.message] : found.problems,
+              sessions: []))
+          report.print(json: output.json)
+          throw ExitCode.problemsFound
+        }
         let id = session.map(SessionID.init(rawValue:))
         if let id { _ = try journal.requireSession(id) }
         let storage = try VerifyReport.readable(database.path) {
@@ -41,11 +55,12 @@ struct VerifyReport {
   static let discussion = """
     Checks: SQLite's integrity and foreign keys (a PostgreSQL server enforces its own); the \
     recorded migrations against this build's \
-    checksums; per session, sequences without gaps from the oldest snapshot to the head, every \
-    delta applying to the stacks before it, next IDs that never go back, every ID below its \
-    stack's next generation, every snapshot's stacks equal to the journal's at its sequence, \
-    the stack rows equal to the journal's head, payloads and times that parse. Read-only, \
-    consistent while an app appends.
+    checksums; the file's schema against the one the migrations make (no trigger, view, index \
+    or table added, changed or replaced by hand); per session, sequences without gaps from the \
+    oldest snapshot to the head, every delta applying to the stacks before it, next IDs that \
+    never go back, every ID below its stack's next generation, every snapshot's stacks equal \
+    to the journal's at its sequence, the stack rows equal to the journal's head, payloads and \
+    times that parse. Read-only, consistent while an app appends.
 
     Exit status 0 when clean, 1 with a report of the problems, 2 when the file cannot be read.
     """
@@ -70,6 +85,15 @@ struct VerifyReport {
     self.fileCheck =
       journal is SQLiteJournal
       ? "SQLite integrity and foreign keys" : "keys and references (enforced by the server)"
+  }
+
+  /// The report on a file whose sessions could not be checked, with what the file's own checks
+  /// found.
+  init(path: String, storage: StorageVerification) {
+    self.path = path
+    self.storage = storage
+    self.replay = nil
+    self.fileCheck = "SQLite integrity and foreign keys"
   }
 
   /// Runs `body`, turning an error that says the file itself is damaged into one that says

@@ -52,9 +52,56 @@ public enum JSONText {
     String(data: data, encoding: .utf8)
   }
 
-  /// Whether the bytes are one JSON value, a fragment such as `42` or `"note"` included, as
-  /// `JSONSerialization` reads it: what an import of a session export accepts.
+  /// The deepest nesting of arrays and objects a journal stores: JSON nested deeper is refused
+  /// where it enters (an append, an import), so no reader meets it in a sound journal.
+  public static let maximumNesting = 512
+
+  /// Whether the bytes are JSON a journal may store: see ``storageProblem(_:)``.
   package static func isJSON(_ bytes: some Sequence<UInt8>) -> Bool {
-    (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil
+    storageProblem(Data(bytes)) == nil
+  }
+
+  /// The one check of stored JSON, used by appends, imports, `verify` and exports: why the
+  /// bytes may not be stored as JSON text, or `nil` when they may. They must be valid UTF-8
+  /// without a NUL character, nest arrays and objects at most ``maximumNesting`` deep, and be
+  /// one JSON value (a fragment such as `42` or `"note"` included).
+  package static func storageProblem(_ data: Data) -> String? {
+    guard String(data: data, encoding: .utf8) != nil else { return "is not UTF-8 text" }
+    guard !data.contains(0) else { return "contains a NUL character" }
+    guard nesting(of: data) <= maximumNesting else {
+      return "nests arrays and objects deeper than \(maximumNesting) levels"
+    }
+    guard JSONNode.parse(Array(data)) != nil else { return "is not JSON" }
+    return nil
+  }
+
+  /// The deepest nesting of arrays and objects in JSON text, brackets inside strings aside;
+  /// found without recursion, whatever the depth.
+  package static func nesting(of bytes: some Sequence<UInt8>) -> Int {
+    var depth = 0
+    var deepest = 0
+    var inString = false
+    var escaped = false
+    for byte in bytes {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: "\""): inString = true
+      case UInt8(ascii: "["), UInt8(ascii: "{"):
+        depth += 1
+        deepest = max(deepest, depth)
+      case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+      default: break
+      }
+    }
+    return deepest
   }
 }

@@ -4,7 +4,12 @@ import GRDB
 extension SQLiteJournal {
   /// Runs `body` in a read transaction, turning SQLite errors into ``StorageError``s.
   func read<T>(_ activity: @autoclosure () -> String, _ body: (Database) throws -> T) throws -> T {
-    try usingDatabase(activity()) { try database.read(body) }
+    guard let unlockedReads else {
+      return try usingDatabase(activity()) { try database.read(body) }
+    }
+    return try unlockedReads.read(database) {
+      try usingDatabase(activity()) { try database.read(body) }
+    }
   }
 
   /// Runs `body` in a write transaction, turning SQLite errors into ``StorageError``s.
@@ -87,12 +92,22 @@ extension SQLiteJournal {
     "max(s.head_sequence, coalesce((SELECT max(j.sequence) FROM journal j "
     + "WHERE j.session = s.id), 0))"
 
-  /// The head sequence of a session, or a ``StorageError/Code/unknownSession`` error.
-  func requireHead(_ db: Database, _ session: SessionID) throws -> Int64 {
+  /// The head sequence of a session, or a ``StorageError/Code/unknownSession`` error; when
+  /// `bounded`, an ``StorageError/Code/invalidData`` error for a head beyond
+  /// ``SessionCheck/maximumSequence`` (only a hand edit puts one there; `verify` reports it).
+  func requireHead(_ db: Database, _ session: SessionID, bounded: Bool = true) throws -> Int64 {
     let statement = try db.cachedStatement(
       sql: "SELECT \(Self.headColumn) FROM sessions s WHERE s.id = ?")
     guard let head = try Int64.fetchOne(statement, arguments: [session.rawValue]) else {
       throw stored.unknownSession(session)
+    }
+    guard !bounded || head <= SessionCheck.maximumSequence else {
+      throw StorageError(
+        code: .invalidData,
+        message: "Session \(session) has the head sequence \(head), beyond "
+          + "\(SessionCheck.maximumSequence), the largest a journal holds: a row was edited by "
+          + "hand. Nothing was changed; run `\(stored.verifyCommand)`.",
+        path: path)
     }
     return head
   }

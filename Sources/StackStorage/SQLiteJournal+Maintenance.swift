@@ -18,9 +18,12 @@ extension SQLiteJournal {
       )
     }
     try DatabaseFile.checkHeader(path)
-    let plan = try ReadOnlyAccess.plan(for: path, participating: false)
-    let state = try DatabaseFile.readSchemaState(path, location: plan.location)
+    let state = try retryingTransientFailures {
+      let plan = try ReadOnlyAccess.plan(for: path, participating: false)
+      return try DatabaseFile.readSchemaState(path, location: plan.location)
+    }
     let pending = try state.pending(Migration.all, path: path)
+    try state.checkShape(path: path, forWriting: true)
     return (state.userVersion, Migration.latestVersion, pending.map(\.name))
   }
 }

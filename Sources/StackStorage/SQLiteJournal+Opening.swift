@@ -6,6 +6,8 @@ extension SQLiteJournal {
   struct OpenedFile {
     var database: any DatabaseWriter
     var privateCopy: PrivateCopy?
+    /// Whether the connection reads the file `immutable`, taking no lock.
+    var isImmutable = false
   }
 
   /// Validates an existing file without writing to it, then opens it and migrates it; a missing
@@ -32,28 +34,20 @@ extension SQLiteJournal {
     try DatabaseFile.checkHeader(path)
     let configuration = makeConfiguration(options)
     if options.readOnly {
-      // See ReadOnlyAccess: no reader creates or rewrites a file beside the journal, except one
-      // that waits for new entries (`log --follow`), which takes part in the write-ahead log.
-      let plan = try ReadOnlyAccess.plan(for: path, participating: options.watchesForWrites)
-      let state = try DatabaseFile.readSchemaState(path, location: plan.location)
-      let pending = try state.pending(Migration.all, path: path)
-      if !pending.isEmpty {
-        throw olderSchema(path: path, current: state.userVersion, pending: pending)
-      }
-      do {
-        let queue = try DatabaseQueue(path: plan.location, configuration: configuration)
-        return OpenedFile(database: queue, privateCopy: plan.privateCopy)
-      } catch let error as DatabaseError {
-        throw StorageError(databaseError: error, path: path, doing: "opening the journal")
+      return try retryingTransientFailures {
+        try openReader(path: path, options: options, configuration: configuration)
       }
     }
     // Checked as a reader would read it, changing nothing, so a refused file stays as it is.
-    let plan = try ReadOnlyAccess.plan(for: path, participating: false)
-    let state = try DatabaseFile.readSchemaState(path, location: plan.location)
+    let state = try retryingTransientFailures {
+      let plan = try ReadOnlyAccess.plan(for: path, participating: false)
+      return try DatabaseFile.readSchemaState(path, location: plan.location)
+    }
     let pending = try state.pending(Migration.all, path: path)
     if !pending.isEmpty, !options.migrate {
       throw olderSchema(path: path, current: state.userVersion, pending: pending)
     }
+    try state.checkShape(path: path, forWriting: true)
     try DatabaseFile.checkWritable(path)
     do {
       let pool = try DatabasePool(path: path, configuration: configuration)
@@ -69,6 +63,60 @@ extension SQLiteJournal {
     } catch let error as DatabaseError {
       throw StorageError(databaseError: error, path: path, doing: "opening the journal")
     }
+  }
+
+  /// Opens an existing file for reading: see ``ReadOnlyAccess``.
+  private static func openReader(
+    path: String, options: Options, configuration: Configuration
+  ) throws -> OpenedFile {
+    // See ReadOnlyAccess: no reader creates or rewrites a file beside the journal, except one
+    // that waits for new entries (`log --follow`), which takes part in the write-ahead log.
+    let plan = try ReadOnlyAccess.plan(for: path, participating: options.watchesForWrites)
+    let state = try DatabaseFile.readSchemaState(path, location: plan.location)
+    let pending = try state.pending(Migration.all, path: path)
+    if !pending.isEmpty {
+      throw olderSchema(path: path, current: state.userVersion, pending: pending)
+    }
+    try state.checkShape(path: path, forWriting: false)
+    do {
+      let queue = try DatabaseQueue(path: plan.location, configuration: configuration)
+      // Read once now, so a file that changes state under the open fails here, where it is
+      // retried, rather than in the command's first query.
+      _ = try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
+      return OpenedFile(
+        database: queue, privateCopy: plan.privateCopy,
+        isImmutable: plan.privateCopy == nil && plan.location.contains("&immutable=1"))
+    } catch let error as DatabaseError {
+      throw StorageError(databaseError: error, path: path, doing: "opening the journal")
+    }
+  }
+
+  /// How many times a reader's open is tried when it meets a passing state, and the pause
+  /// before the n-th retry (n × this), about a second in all.
+  static let readerAttempts = 12
+  static let readerRetryPause: useconds_t = 15_000
+
+  /// Runs `open`, again (within ``readerAttempts``) while it fails in a way a writer opening or
+  /// closing the file at that moment causes: its `-wal` and `-shm` appear or vanish between
+  /// the look at them and the open (SQLite cannot open the file, or finds it locked), or the
+  /// log changes while it is copied.
+  static func retryingTransientFailures<T>(_ open: () throws -> T) throws -> T {
+    var attempt = 1
+    while true {
+      do {
+        return try open()
+      } catch let error as StorageError where attempt < readerAttempts && isTransient(error) {
+        usleep(readerRetryPause * useconds_t(attempt))
+        attempt += 1
+      }
+    }
+  }
+
+  private static func isTransient(_ error: StorageError) -> Bool {
+    if error.code == .busy { return true }
+    guard error.code == .io else { return false }
+    guard let database = error.underlying as? DatabaseError else { return true }
+    return database.resultCode == .SQLITE_CANTOPEN || database.resultCode == .SQLITE_IOERR
   }
 
   static func makeConfiguration(_ options: Options) -> Configuration {

@@ -37,6 +37,8 @@ public final class SQLiteJournal: JournalBackend {
   /// The private copy a reader reads when the file's log lacks its index; removed with the
   /// journal.
   let privateCopy: PrivateCopy?
+  /// The guard of reads through a connection that takes no lock, when the file was opened so.
+  let unlockedReads: UnlockedReads?
   /// How the journal checks stored values and names itself in errors.
   let stored: StoredValues
 
@@ -53,7 +55,8 @@ public final class SQLiteJournal: JournalBackend {
   public convenience init(path: String, options: Options = .init()) throws {
     let opened = try Self.openFile(path: path, options: options)
     try self.init(
-      database: opened.database, path: path, options: options, privateCopy: opened.privateCopy)
+      database: opened.database, path: path, options: options, privateCopy: opened.privateCopy,
+      unlockedReads: opened.isImmutable ? UnlockedReads(path: path) : nil)
   }
 
   /// Opens a journal in memory, with the latest schema; it is gone when the journal is.
@@ -75,8 +78,9 @@ public final class SQLiteJournal: JournalBackend {
 
   init(
     database: any DatabaseWriter, path: String?, options: Options,
-    privateCopy: PrivateCopy? = nil
+    privateCopy: PrivateCopy? = nil, unlockedReads: UnlockedReads? = nil
   ) throws {
+    self.unlockedReads = unlockedReads
     self.database = database
     self.privateCopy = privateCopy
     self.path = path

@@ -18,6 +18,8 @@ struct SchemaState {
   /// Whether the database holds no table, index, view or trigger at all.
   var isBlank: Bool
   var hasMigrationTable: Bool
+  /// The objects of its schema.
+  var shape = SchemaShape(objects: [])
 
   /// Reads the schema state through a GRDB connection, inside its current transaction.
   static func read(_ db: Database) throws -> SchemaState {
@@ -58,7 +60,8 @@ struct SchemaState {
       userVersion: integer(1),
       applied: applied,
       isBlank: integer(2) == 0,
-      hasMigrationTable: hasMigrationTable
+      hasMigrationTable: hasMigrationTable,
+      shape: SchemaShape(objects: try query(SchemaShape.query).map(SchemaShape.Object.init))
     )
   }
 
@@ -123,6 +126,12 @@ struct SchemaState {
       }
     }
     return Array(migrations.dropFirst(userVersion))
+  }
+
+  /// Throws ``StorageError/Code/alteredSchema`` when the schema is not the one the migrations
+  /// made at its version: for a writer, any difference; for a reader, one in the tables.
+  func checkShape(path: String, forWriting: Bool) throws {
+    try shape.check(version: userVersion, path: path, forWriting: forWriting)
   }
 
   private static func hex(_ value: Int32) -> String {

@@ -13,16 +13,13 @@ enum StateStacks {
     var path: String
     var nextID: Int64
     var ids: [Int64]
-    var states: [Any]
+    var states: [JSONNode]
   }
 
   /// A sentence saying how the stacks in `state` differ from `stacks`, or `nil` when they
   /// agree (or the state cannot be parsed, which the caller reports on its own).
   static func disagreement(state: String, stacks: [StackRecord]) -> String? {
-    guard
-      let document = try? JSONSerialization.jsonObject(
-        with: Data(state.utf8), options: [.fragmentsAllowed])
-    else { return nil }
+    guard let document = JSONNode.parse(state) else { return nil }
     var found: [Found] = []
     collect(document, path: "", into: &found)
     let inState = Dictionary(found.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
@@ -44,9 +41,7 @@ enum StateStacks {
           parts.append("`\(name)` holds IDs \(a.ids) in the state, \(recorded) in the stacks")
         } else {
           for (index, element) in b.elements.enumerated() {
-            let stored = try? JSONSerialization.jsonObject(
-              with: Data(element.state.utf8), options: [.fragmentsAllowed])
-            guard let stored, same(stored, a.states[index]) else {
+            guard let stored = JSONNode.parse(element.state), stored == a.states[index] else {
               parts.append(
                 "`\(name)` element \(element.id) differs between the state and the stacks")
               break
@@ -61,55 +56,40 @@ enum StateStacks {
     return parts.isEmpty ? nil : parts.joined(separator: "; ")
   }
 
-  private static func same(_ a: Any, _ b: Any) -> Bool {
-    switch (a, b) {
-    case (let a as [String: Any], let b as [String: Any]):
-      a.count == b.count && a.allSatisfy { key, value in b[key].map { same(value, $0) } ?? false }
-    case (let a as [Any], let b as [Any]):
-      a.count == b.count && zip(a, b).allSatisfy(same)
-    case (let a as NSNumber, let b as NSNumber):
-      a == b
-    case (let a as String, let b as String):
-      a == b
-    case (is NSNull, is NSNull):
-      true
-    default:
-      false
-    }
-  }
-
   /// Whether a value has the shape of an encoded stack.
-  private static func stack(_ value: Any) -> (nextID: Int64, elements: [[String: Any]])? {
-    guard let object = value as? [String: Any], object.count == 2,
-      let next = object["nextID"] as? NSNumber, let elements = object["elements"] as? [Any]
+  private static func stack(_ value: JSONNode)
+    -> (nextID: Int64, elements: [(id: Int64, state: JSONNode)])?
+  {
+    guard case .object(let members) = value, members.count == 2,
+      let next = value["nextID"]?.int64, case .array(let elements)? = value["elements"]
     else { return nil }
-    var result: [[String: Any]] = []
+    var result: [(id: Int64, state: JSONNode)] = []
     for element in elements {
-      guard let element = element as? [String: Any], element.count == 2,
-        element["id"] is NSNumber, element["state"] != nil
+      guard case .object(let fields) = element, fields.count == 2,
+        let id = element["id"]?.int64, let state = element["state"]
       else { return nil }
-      result.append(element)
+      result.append((id, state))
     }
-    return (next.int64Value, result)
+    return (next, result)
   }
 
   /// Whether a value has the shape of an encoded routes array: every element one route,
   /// `{"<style>":{"screen":…}}`; returns each route's screen.
-  private static func routes(_ value: Any) -> [Any]? {
-    guard let array = value as? [Any], !array.isEmpty else { return nil }
-    var screens: [Any] = []
+  private static func routes(_ value: JSONNode) -> [JSONNode]? {
+    guard case .array(let array) = value, !array.isEmpty else { return nil }
+    var screens: [JSONNode] = []
     for element in array {
-      guard let route = element as? [String: Any], route.count == 1,
-        let style = route.keys.first, StackPath.routeStyles.contains(style),
-        let body = route[style] as? [String: Any], let screen = body["screen"]
+      guard case .object(let route) = element, route.count == 1,
+        StackPath.routeStyles.contains(route[0].key),
+        let screen = route[0].value["screen"]
       else { return nil }
       screens.append(screen)
     }
     return screens
   }
 
-  private static func collect(_ value: Any, path: String, into found: inout [Found]) {
-    if let screens = routes(value), let array = value as? [Any] {
+  private static func collect(_ value: JSONNode, path: String, into found: inout [Found]) {
+    if let screens = routes(value), case .array(let array) = value {
       // A coordinator's routes: a stack whose IDs are the positions (see `StackPath`).
       found.append(
         Found(
@@ -123,27 +103,26 @@ enum StateStacks {
     }
     if let (nextID, elements) = stack(value) {
       found.append(
-        Found(
-          path: path, nextID: nextID,
-          ids: elements.map { ($0["id"] as! NSNumber).int64Value },
-          states: elements.map { $0["state"]! }))
+        Found(path: path, nextID: nextID, ids: elements.map(\.id), states: elements.map(\.state)))
       for element in elements {
-        let id = (element["id"] as! NSNumber).int64Value
         collect(
-          element["state"]!, path: StackPath.appending(.element(Int(id)), to: path),
+          element.state, path: StackPath.appending(.element(Int(element.id)), to: path),
           into: &found)
       }
       return
     }
-    if let object = value as? [String: Any] {
-      for (key, child) in object {
+    switch value {
+    case .object(let members):
+      for (key, child) in members {
         let next = key == "_0" ? path : StackPath.appending(.key(key), to: path)
         collect(child, path: next, into: &found)
       }
-    } else if let array = value as? [Any] {
+    case .array(let array):
       for (index, child) in array.enumerated() {
         collect(child, path: StackPath.appending(.index(index), to: path), into: &found)
       }
+    default:
+      break
     }
   }
 }

@@ -25,6 +25,9 @@ extension StorageError {
     public static let newerSchema = Code("newerSchema")
     /// The database needs migrations this journal was told not to apply.
     public static let olderSchema = Code("olderSchema")
+    /// The file's schema is not the one its migrations made: a trigger, view, index or table
+    /// was added, changed or replaced by hand.
+    public static let alteredSchema = Code("alteredSchema")
     /// A recorded migration's checksum differs from this build's file of that migration.
     public static let checksumMismatch = Code("checksumMismatch")
     /// An append's expected sequence is not the session's head: another writer appended first.

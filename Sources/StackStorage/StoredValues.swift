@@ -55,39 +55,28 @@ package struct StoredValues: Sendable {
     )
   }
 
-  /// The UTF-8 text of JSON bytes, or an ``StorageError/Code/invalidData`` error when they are
-  /// not UTF-8, not one JSON value, or hold a NUL character.
+  /// The UTF-8 text of JSON bytes, or an ``StorageError/Code/invalidData`` error when
+  /// ``JSONText/storageProblem(_:)`` finds them unfit: not UTF-8, holding a NUL character,
+  /// nested too deep, or not one JSON value.
   ///
   /// Stored JSON is spliced as it is into exports and the CLI's JSON output, so text that is not
   /// JSON is refused before it is written.
   package func text(_ json: Data, _ what: @autoclosure () -> String) throws -> String {
-    guard let text = JSONText.text(json) else {
+    if let problem = JSONText.storageProblem(json) {
+      var shown = ""
+      if problem == "is not JSON", let text = JSONText.text(json) {
+        let cut = text.count > 40 ? String(text.prefix(40)) + "…" : text
+        shown = ": `\(StorageError.printable(cut))`"
+      }
       throw StorageError(
         code: .invalidData,
-        message: "The \(what()) is not UTF-8 text; a journal stores JSON as text. Encode it with "
-          + "JSONEncoder.",
+        message: "The \(what()) \(problem)\(shown). A journal stores JSON as UTF-8 text, which "
+          + "exports and `--json` output copy as it is; encode it with JSONEncoder. Nothing was "
+          + "written.",
         path: path
       )
     }
-    guard JSONText.isJSON(json) else {
-      let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-      throw StorageError(
-        code: .invalidData,
-        message: "The \(what()) is not JSON: `\(StorageError.printable(shown))`. A journal "
-          + "stores JSON, which exports and `--json` output copy as it is; encode it with "
-          + "JSONEncoder. Nothing was written.",
-        path: path
-      )
-    }
-    guard !text.utf8.contains(0) else {
-      throw StorageError(
-        code: .invalidData,
-        message: "The \(what()) contains a NUL character, which a journal's text cannot hold. "
-          + "Nothing was written.",
-        path: path
-      )
-    }
-    return text
+    return String(decoding: json, as: UTF8.self)
   }
 
   /// The date of a stored time, or an ``StorageError/Code/invalidData`` error.

@@ -37,8 +37,8 @@ package struct DeltaWalk: Sendable {
   ///
   /// On a finding the walk stays where it was.
   package mutating func apply(entry sequence: Int64, delta: String) throws(Finding) {
-    guard sequence == self.sequence + 1 else {
-      throw .outOfSequence(expected: self.sequence + 1, found: sequence)
+    guard self.sequence < Int64.max, sequence == self.sequence + 1 else {
+      throw .outOfSequence(expected: self.sequence &+ 1, found: sequence)
     }
     guard let decoded = try? Self.decoder.decode(StackDelta.self, from: Data(delta.utf8)) else {
       throw .unreadableDelta

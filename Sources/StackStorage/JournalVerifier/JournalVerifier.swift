@@ -8,8 +8,9 @@ import GRDB
 /// if !report.isClean { print(report.sessions.flatMap(\.problems)) }
 /// ```
 ///
-/// The file: SQLite's integrity and foreign-key checks, and the recorded migrations against this
-/// build's checksums. Each session, in one read transaction (a consistent view while an app
+/// The file: SQLite's integrity and foreign-key checks, the recorded migrations against this
+/// build's checksums, and its schema against the one the migrations make (nothing added,
+/// changed or replaced by hand). Each session, in one read transaction (a consistent view while an app
 /// appends): sequences from its oldest snapshot to its head with no gap; every delta applies to
 /// the stacks before it (pushing no ID its stack holds, never moving a next ID back) and keeps
 /// every ID below its stack's next generation; every snapshot's stacks equal the stacks rebuilt
@@ -35,13 +36,15 @@ public struct JournalVerifier: Sendable {
       let migrations = try MigrationRecord.fetchAll(db).map(Self.check)
       let ids: [SessionID]
       if let session {
-        _ = try journal.requireHead(db, session)
+        _ = try journal.requireHead(db, session, bounded: false)
         ids = [session]
       } else {
         ids = try String.fetchAll(db, sql: "SELECT id FROM sessions ORDER BY created_at, id")
           .map(SessionID.init(rawValue:))
       }
-      return (version, migrations, try Self.fileProblems(db), ids)
+      let shape = try SchemaShape.read(db).deviations(
+        from: try SchemaShape.expected(atVersion: min(max(version, 0), Migration.latestVersion)))
+      return (version, migrations, try Self.fileProblems(db) + shape.problems, ids)
     }
     var sessions: [SessionVerification] = []
     for id in ids {
@@ -94,8 +97,9 @@ public struct JournalVerifier: Sendable {
     -> SessionVerification
   {
     var check = SessionCheck(
-      session: session, head: try journal.requireHead(db, session),
+      session: session, head: try journal.requireHead(db, session, bounded: false),
       maxProblems: maxProblemsPerSession)
+    if let row = try StoredSessionRow.read(db, session) { check.checkSessionRow(row) }
     try check.run(SQLiteSessionRows(db: db, session: session))
     return check.result
   }

@@ -54,6 +54,11 @@ package struct StoredSnapshotRow: Sendable {
 /// One session's check by ``JournalVerifier``: reads its snapshots and entries in sequence order
 /// and walks them with a ``DeltaWalk``, collecting problems instead of stopping at the first.
 package struct SessionCheck {
+  /// The largest sequence a journal holds. Appends never come near it; a row beyond it was put
+  /// there by hand, and is reported instead of being counted on (the next entry after it, or
+  /// the one before, would not be a number).
+  package static let maximumSequence: Int64 = Int64.max / 2
+
   let session: SessionID
   let head: Int64
   let maxProblems: Int
@@ -70,13 +75,20 @@ package struct SessionCheck {
 
   private var isFull: Bool { result.problems.count >= maxProblems }
 
-  private mutating func problem(
+  mutating func problem(
     _ sequence: Int64?, _ kind: VerificationProblem.Kind, _ message: String
   ) {
     result.problems.append(VerificationProblem(sequence: sequence, kind: kind, message: message))
   }
 
   package mutating func run(_ rows: some SessionRows) throws {
+    guard head <= Self.maximumSequence else {
+      problem(
+        nil, .invalidData,
+        "the session's head sequence \(head) is beyond \(Self.maximumSequence), the largest a "
+          + "journal holds; its rows were not checked further")
+      return
+    }
     // The snapshots' sequences; each snapshot's stacks are read when the walk reaches it.
     let snapshotSequences = try rows.snapshotSequences()
     guard let base = snapshotSequences.first else {

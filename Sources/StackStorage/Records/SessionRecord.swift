@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// A row of the `sessions` table with what the journal tells of it: its head, entry count and
@@ -6,6 +7,8 @@ struct SessionRecord: StoredRowRecord {
   var id: String
   var createdAt: String
   var metadata: String?
+  /// SQLite's storage class of the metadata: `text`, `null`, or what a hand edit put there.
+  var metadataType: String
   var headSequence: Int64
   var forkedFrom: String?
   var forkedAt: Int64?
@@ -22,7 +25,8 @@ struct SessionRecord: StoredRowRecord {
     try SessionRecord.fetchAll(
       db,
       sql: """
-        SELECT s.id, s.created_at, s.metadata, \(SQLiteJournal.headColumn) AS head_sequence,
+        SELECT s.id, s.created_at, s.metadata, typeof(s.metadata) AS metadata_type,
+          \(SQLiteJournal.headColumn) AS head_sequence,
           s.forked_from, s.forked_at,
           (SELECT count(*) FROM journal j WHERE j.session = s.id) AS entry_count,
           \(EntryTimes.activityColumns)
@@ -30,5 +34,26 @@ struct SessionRecord: StoredRowRecord {
         ORDER BY s.created_at, s.id
         """,
       arguments: arguments)
+  }
+
+  /// The metadata, or an ``StorageError/Code/invalidData`` error when it is not JSON text a
+  /// journal may store (see ``JSONText/storageProblem(_:)``), a BLOB included.
+  func checkedMetadata(_ stored: StoredValues) throws -> String? {
+    guard let problem = Self.metadataProblem(type: metadataType, metadata) else { return metadata }
+    throw StorageError(
+      code: .invalidData,
+      message: "The metadata of session \(StorageError.printable(id)) \(problem). The row was "
+        + "left as it is; run `\(stored.verifyCommand)`.",
+      path: stored.path)
+  }
+
+  /// Why stored metadata of a storage class is unfit, or `nil` when it is JSON text or NULL.
+  static func metadataProblem(type: String, _ metadata: String?) -> String? {
+    switch type {
+    case "null": return nil
+    case "text":
+      return metadata.flatMap { JSONText.storageProblem(Data($0.utf8)) }
+    default: return "is stored as \(type == "blob" ? "a BLOB" : type), not as JSON text"
+    }
   }
 }

@@ -114,8 +114,12 @@ struct SessionExportReader {
       let range = try parse(raw)
       versions = try range.int("min")...max(range.int("min"), range.int("max"))
     }
-    let metadata = session.members["metadata"].flatMap { raw -> String? in
-      raw.elementsEqual("null".utf8) ? nil : String(decoding: raw, as: UTF8.self)
+    var metadata: String?
+    if let raw = session.members["metadata"], !raw.elementsEqual("null".utf8) {
+      if let problem = JSONText.storageProblem(Data(raw)) {
+        throw malformed("has session metadata that \(problem)")
+      }
+      metadata = String(decoding: raw, as: UTF8.self)
     }
     return SessionExportHeader(
       formatVersion: formatVersion,

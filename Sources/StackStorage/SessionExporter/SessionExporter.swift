@@ -182,7 +182,7 @@ extension SessionExporter {
       exportedAt: Timestamp.rounded(Date()),
       session: session,
       createdAt: try journal.stored.date(record.createdAt, "creation time of session \(session)"),
-      metadata: record.metadata,
+      metadata: try record.checkedMetadata(journal.stored),
       forkedFrom: record.forkedFrom.map(SessionID.init(rawValue:)),
       forkedAt: record.forkedAt,
       headSequence: head,

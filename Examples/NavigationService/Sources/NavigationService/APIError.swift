@@ -31,11 +31,16 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     var error: Detail
   }
 
-  public func response(from request: Request, context: some RequestContext) throws -> Response {
+  /// The error as the JSON body of a response.
+  func jsonBody() throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    let data = try encoder.encode(
+    return try encoder.encode(
       Body(error: .init(code: code, message: message, retryable: retryAfter != nil)))
+  }
+
+  public func response(from request: Request, context: some RequestContext) throws -> Response {
+    let data = try jsonBody()
     var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
     if let retryAfter { headers[.retryAfter] = String(retryAfter) }
     return Response(
@@ -56,7 +61,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         return APIError(
           .conflict, code: "sessionExists", message: "A session with that identifier exists.")
       case .invalidSessionID:
-        return APIError(.badRequest, code: "invalidSessionID", message: error.message)
+        return .invalidSessionID
       case .sequenceConflict:
         return APIError(
           .conflict, code: "sequenceConflict",
@@ -67,12 +72,13 @@ public struct APIError: Error, HTTPResponseError, Sendable {
           .serviceUnavailable, code: "busy", message: "The journal is busy; try again.",
           retryAfter: 1)
       case .sequenceOutOfRange:
-        return APIError(.unprocessableContent, code: "sequenceOutOfRange", message: error.message)
+        return .sequenceOutOfRange
       default:
-        return APIError(.internalServerError, code: error.code.name, message: "The journal failed.")
+        return APIError(.internalServerError, code: "internal", message: "The journal failed.")
       }
     case let error as RestorationError where error.code == .outOfRange:
-      return APIError(.unprocessableContent, code: "sequenceOutOfRange", message: error.message)
+      // The library's message names the session; the service's own words do not.
+      return .sequenceOutOfRange
     case let error as HTTPError:
       switch error.status {
       case .notFound:
@@ -96,6 +102,18 @@ public struct APIError: Error, HTTPResponseError, Sendable {
       return APIError(.internalServerError, code: "internal", message: "The request failed.")
     }
   }
+}
+
+extension APIError {
+  /// A session identifier outside ``SessionIDRules``.
+  static let invalidSessionID = APIError(
+    .badRequest, code: "invalidSessionID", message: SessionIDRules.description)
+
+  /// A sequence past the head, or a time before the session began.
+  static let sequenceOutOfRange = APIError(
+    .unprocessableContent, code: "sequenceOutOfRange",
+    message: "The session has no entry there: the sequence is past its head, or the time is "
+      + "before it began.")
 }
 
 /// Turns every error, including the router's own 404 and 405, into an ``APIError`` body.

@@ -43,15 +43,13 @@ func body(of request: Request) async throws -> Data {
   return Data(buffer.readableBytesView)
 }
 
-/// The session identifier of a path, validated.
+/// The session identifier of a path, validated (never repeated in an error).
 func sessionID(_ context: some RequestContext) throws -> SessionID {
   let raw = try context.parameters.require("id")
   let id = SessionID(raw.removingPercentEncoding ?? raw)
-  if id.problem != nil {
-    throw APIError(
-      .badRequest, code: "invalidSessionID",
-      message: "A session identifier is 1 to \(SessionID.maximumLength) printable characters.")
-  }
+  // The library's rules, not the service's narrower ones: sessions written by older versions
+  // stay reachable.
+  if id.problem != nil { throw APIError.invalidSessionID }
   return id
 }
 

@@ -38,15 +38,7 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
       } catch {
         throw APIError(.badRequest, code: "badRequest", message: "The body is not {\"id\": …}.")
       }
-      if let given = create.id {
-        id = SessionID(given)
-        if id.problem != nil {
-          throw APIError(
-            .badRequest, code: "invalidSessionID",
-            message: "A session identifier is 1 to \(SessionID.maximumLength) printable characters."
-          )
-        }
-      }
+      if let given = create.id { id = try SessionIDRules.newSession(given) }
     }
     let (sequence, state) = try await registry.create(id) { store in
       (store.sequence, await store.state)
@@ -87,6 +79,12 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
       let sequence = try parseSequence(at)
       guard try journal.session(id) != nil else {
         throw StorageError(code: .unknownSession, message: "")
+      }
+      let head = try journal.headSequence(session: id)
+      if sequence > head {
+        throw APIError(
+          .unprocessableContent, code: "sequenceOutOfRange",
+          message: "The session has sequences 0…\(head); \(sequence) is past its head.")
       }
       let restored = try replayer().restore(session: id, at: .sequence(sequence))
       return try json(
@@ -133,12 +131,7 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
       if let at = fork.at { .sequence(at) } else if let time = fork.time {
         .date(try parseTime(time))
       } else { .head }
-    let into = fork.into.map { SessionID($0) } ?? SessionID.random()
-    if into.problem != nil {
-      throw APIError(
-        .badRequest, code: "invalidSessionID",
-        message: "A session identifier is 1 to \(SessionID.maximumLength) printable characters.")
-    }
+    let into = try fork.into.map(SessionIDRules.newSession) ?? SessionID.random()
     guard try journal.session(id) != nil else {
       throw StorageError(code: .unknownSession, message: "")
     }

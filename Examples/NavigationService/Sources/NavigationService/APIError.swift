@@ -128,6 +128,11 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
       let apiError = APIError.from(error)
       if apiError.status.code >= 500 {
         context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+      } else {
+        // One line, with the service's own code: what the client sent is not repeated.
+        context.logger.info(
+          "request refused",
+          metadata: ["status": "\(apiError.status.code)", "code": "\(apiError.code)"])
       }
       throw apiError
     }

@@ -61,8 +61,9 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
     } catch {
       throw APIError(.badRequest, code: "undecodableAction", message: "The body is not JSON.")
     }
-    // Sent in the session's turn: the response reports this action's sequence.
+    // Checked and sent in the session's turn, so the check sees the state the action meets.
     let ((sequence, state), rehydrated) = try await registry.withSession(id) { store in
+      if let refusal = action.refusal(in: await store.state) { throw refusal }
       try await store.send(action)
       return (store.sequence, await store.state)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOHTTP1
 import StackRestoration
 import StackStorage
 
@@ -79,6 +80,14 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     case let error as RestorationError where error.code == .outOfRange:
       // The library's message names the session; the service's own words do not.
       return .sequenceOutOfRange
+    case let error as HTTPParserError:
+      if case .headerOverflow = error {
+        return APIError(
+          .requestHeaderFieldsTooLarge, code: "requestHeadTooLarge",
+          message: "The request line and headers are larger than 80 KiB.")
+      }
+      return APIError(
+        .badRequest, code: "malformedRequest", message: "The request is not valid HTTP/1.1.")
     case let error as HTTPError:
       switch error.status {
       case .notFound:

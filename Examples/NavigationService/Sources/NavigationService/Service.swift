@@ -78,6 +78,8 @@ public func runService(_ configuration: ServiceConfiguration, logger: Logger) as
   let registry = SessionRegistry(journal: journal, idleTimeout: configuration.idleTimeout)
   let app = Application(
     router: buildRouter(registry: registry),
+    // A request the HTTP parser rejects gets a JSON error too (see `ParseErrorResponder`).
+    server: .http1(configuration: .init(additionalChannelHandlers: [ParseErrorResponder()])),
     configuration: .init(
       address: .hostname(configuration.host, port: configuration.port),
       serverName: "navigation-service"),

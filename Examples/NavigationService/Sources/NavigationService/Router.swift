@@ -63,7 +63,14 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
     }
     // Checked and sent in the session's turn, so the check sees the state the action meets.
     let ((sequence, state), rehydrated) = try await registry.withSession(id) { store in
-      if let refusal = action.refusal(in: await store.state) { throw refusal }
+      if let refusal = action.refusal(in: await store.state) {
+        // A store behind the journal may not know an element another process pushed: then the
+        // client gets the 409 of that other write (the retry reopens the store), not a refusal.
+        if try journal.headSequence(session: id) != store.sequence {
+          throw StorageError(code: .sequenceConflict, message: "The store is behind the journal.")
+        }
+        throw refusal
+      }
       try await store.send(action)
       return (store.sequence, await store.state)
     }

@@ -54,4 +54,23 @@ struct MissingElementTests {
     #expect(past.status == 422)
     #expect(service.terminate() == 0)
   }
+
+  @Test("an element another process pushed is not refused by a stale instance: 409, then the retry lands")
+  func elementPushedElsewhere() async throws {
+    let folder = try TemporaryFolder()
+    let first = try ServiceProcess(database: folder.database)
+    let second = try ServiceProcess(database: folder.database)
+    _ = try await first.request("POST", "/sessions", body: #"{"id": "shared"}"#)
+    // The second instance holds the session at sequence 0, before element 0 exists.
+    #expect(try await second.request("GET", "/sessions/shared/stack").sequence == 0)
+    try await first.send("shared", Actions.start)
+    let stale = try await second.request(
+      "POST", "/sessions/shared/actions", body: Actions.name(0, "Ann"))
+    #expect(stale.status == 409, "\(stale.text)")
+    #expect(stale.errorCode == "sequenceConflict")
+    let retried = try await second.send("shared", Actions.name(0, "Ann"))
+    #expect(retried.sequence == 2)
+    #expect(first.terminate() == 0)
+    #expect(second.terminate() == 0)
+  }
 }

@@ -1,8 +1,9 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// What the clients of one session saw.
-private struct Tally: Sendable {
+struct Tally: Sendable {
   var acknowledged = 0
   var conflicts = 0
   var rehydrated = 0
@@ -17,14 +18,44 @@ private struct Tally: Sendable {
   }
 }
 
-/// Clients that each alternate a write and a read on one session, checking that no read goes
-/// back before a sequence the client already saw.
-private func drive(
-  _ service: ServiceProcess, session: String, clients: Int, rounds: Int
+/// How many writing clients are still at work.
+final class WritersLeft: Sendable {
+  private let left: Mutex<Int>
+  init(_ count: Int) { left = Mutex(count) }
+  var count: Int { left.withLock { $0 } }
+  func done() { left.withLock { $0 -= 1 } }
+}
+
+/// Clients that each alternate a write and a read on one session, and readers that read it
+/// until the writers are done, each checking that no read goes back before a sequence it
+/// already saw.
+func drive(
+  _ service: ServiceProcess, session: String, clients: Int, readers: Int, rounds: Int
 ) async throws -> Tally {
-  try await withThrowingTaskGroup(of: Tally.self) { group in
+  let writing = WritersLeft(clients)
+  return try await withThrowingTaskGroup(of: Tally.self) { group in
+    for reader in 0..<readers {
+      group.addTask {
+        var tally = Tally()
+        var seen = 0
+        while writing.count > 0 {
+          let reply = try await service.request("GET", "/sessions/\(session)/stack")
+          if reply.json["rehydrated"] as? Bool == true { tally.rehydrated += 1 }
+          guard reply.status == 200, let sequence = reply.sequence else {
+            tally.failures.append("reader \(reader): \(reply.status) \(reply.text)")
+            continue
+          }
+          if sequence < seen {
+            tally.backward.append("reader \(reader): \(sequence) after \(seen)")
+          }
+          seen = max(seen, sequence)
+        }
+        return tally
+      }
+    }
     for client in 0..<clients {
       group.addTask {
+        defer { writing.done() }
         var tally = Tally()
         var seen = 0
         func observe(_ reply: ServiceProcess.Reply, _ what: String) {
@@ -65,7 +96,7 @@ struct SameSessionTests {
     let service = try ServiceProcess(database: folder.database)
     let created = try await service.request("POST", "/sessions", body: #"{"id": "busy"}"#)
     #expect(created.status == 201, "\(created.text)")
-    let tally = try await drive(service, session: "busy", clients: 16, rounds: 40)
+    let tally = try await drive(service, session: "busy", clients: 12, readers: 12, rounds: 40)
     #expect(tally.failures.isEmpty, "\(tally.failures.prefix(5))")
     // Only this process writes to the journal: a 409 would be spurious.
     #expect(tally.conflicts == 0)

@@ -92,7 +92,7 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
       if sequence > head {
         throw APIError(
           .unprocessableContent, code: "sequenceOutOfRange",
-          message: "The session has sequences 0…\(head); \(sequence) is past its head.")
+          message: "The session's head is sequence \(head); \(sequence) is past it.")
       }
       let restored = try replayer().restore(session: id, at: .sequence(sequence))
       return try json(

@@ -12,10 +12,11 @@
 #   export STACKJOURNAL_TEST_POSTGRES_URL=$(scripts/postgres.sh start)
 #
 # The cluster keeps PostgreSQL's durable defaults (fsync and synchronous_commit on). Its state
-# file is $STACKJOURNAL_PG_STATE (default: /tmp/stackjournal-postgres.state).
+# file is $STACKJOURNAL_PG_STATE (default: $TMPDIR/stackjournal-postgres.USER.state, /tmp when
+# TMPDIR is unset), so two users of one machine each start, use and stop their own cluster.
 set -euo pipefail
 
-STATE=${STACKJOURNAL_PG_STATE:-/tmp/stackjournal-postgres.state}
+STATE=${STACKJOURNAL_PG_STATE:-${TMPDIR:-/tmp}/stackjournal-postgres.$(id -un).state}
 USER_NAME=stackjournal
 PASSWORD=stackjournal
 DATABASE=stackjournal

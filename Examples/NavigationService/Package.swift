@@ -21,6 +21,9 @@ let package = Package(
       traits: [.defaults, .trait(name: "PostgreSQL", condition: .when(traits: ["PostgreSQL"]))]),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    // Hummingbird's own dependencies, named for `ParseErrorResponder` (HTTP parse errors).
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+    .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.27.0"),
   ],
   targets: [
     .target(
@@ -34,6 +37,9 @@ let package = Package(
           condition: .when(traits: ["PostgreSQL"])),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
       ]
     ),
     .executableTarget(

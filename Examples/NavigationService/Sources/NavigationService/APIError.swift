@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOHTTP1
 import StackRestoration
 import StackStorage
 
@@ -31,11 +32,16 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     var error: Detail
   }
 
-  public func response(from request: Request, context: some RequestContext) throws -> Response {
+  /// The error as the JSON body of a response.
+  func jsonBody() throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    let data = try encoder.encode(
+    return try encoder.encode(
       Body(error: .init(code: code, message: message, retryable: retryAfter != nil)))
+  }
+
+  public func response(from request: Request, context: some RequestContext) throws -> Response {
+    let data = try jsonBody()
     var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
     if let retryAfter { headers[.retryAfter] = String(retryAfter) }
     return Response(
@@ -56,7 +62,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         return APIError(
           .conflict, code: "sessionExists", message: "A session with that identifier exists.")
       case .invalidSessionID:
-        return APIError(.badRequest, code: "invalidSessionID", message: error.message)
+        return .invalidSessionID
       case .sequenceConflict:
         return APIError(
           .conflict, code: "sequenceConflict",
@@ -67,12 +73,21 @@ public struct APIError: Error, HTTPResponseError, Sendable {
           .serviceUnavailable, code: "busy", message: "The journal is busy; try again.",
           retryAfter: 1)
       case .sequenceOutOfRange:
-        return APIError(.unprocessableContent, code: "sequenceOutOfRange", message: error.message)
+        return .sequenceOutOfRange
       default:
-        return APIError(.internalServerError, code: error.code.name, message: "The journal failed.")
+        return APIError(.internalServerError, code: "internal", message: "The journal failed.")
       }
     case let error as RestorationError where error.code == .outOfRange:
-      return APIError(.unprocessableContent, code: "sequenceOutOfRange", message: error.message)
+      // The library's message names the session; the service's own words do not.
+      return .sequenceOutOfRange
+    case let error as HTTPParserError:
+      if case .headerOverflow = error {
+        return APIError(
+          .requestHeaderFieldsTooLarge, code: "requestHeadTooLarge",
+          message: "The request line and headers are larger than 80 KiB.")
+      }
+      return APIError(
+        .badRequest, code: "malformedRequest", message: "The request is not valid HTTP/1.1.")
     case let error as HTTPError:
       switch error.status {
       case .notFound:
@@ -98,6 +113,18 @@ public struct APIError: Error, HTTPResponseError, Sendable {
   }
 }
 
+extension APIError {
+  /// A session identifier outside ``SessionIDRules``.
+  static let invalidSessionID = APIError(
+    .badRequest, code: "invalidSessionID", message: SessionIDRules.description)
+
+  /// A sequence past the head, or a time before the session began.
+  static let sequenceOutOfRange = APIError(
+    .unprocessableContent, code: "sequenceOutOfRange",
+    message: "The session has no entry there: the sequence is past its head, or the time is "
+      + "before it began.")
+}
+
 /// Turns every error, including the router's own 404 and 405, into an ``APIError`` body.
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
   func handle(
@@ -110,6 +137,11 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
       let apiError = APIError.from(error)
       if apiError.status.code >= 500 {
         context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+      } else {
+        // One line, with the service's own code: what the client sent is not repeated.
+        context.logger.info(
+          "request refused",
+          metadata: ["status": "\(apiError.status.code)", "code": "\(apiError.code)"])
       }
       throw apiError
     }

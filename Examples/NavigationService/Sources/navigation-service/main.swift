@@ -2,8 +2,29 @@ import Foundation
 import Logging
 import NavigationService
 
+let usage = """
+  usage: navigation-service --db PATH|URL [--port N] [--host ADDRESS] [--idle-seconds S]
+
+  Serves navigation sessions over HTTP, kept in a StackJournal.
+
+    --db PATH|URL       an SQLite file (created when missing), or a postgres:// URL when built
+                        with `--traits PostgreSQL`; the password may come from PGPASSWORD
+    --port N            the port to listen on (default 8080; 0 takes a free one)
+    --host ADDRESS      the address to listen on (default 127.0.0.1)
+    --idle-seconds S    how long a session stays in memory without requests (default 300)
+    -h, --help          prints this help
+
+  """
+
+/// What the command line asks for: the service, or the help.
+enum Invocation {
+  case run(ServiceConfiguration)
+  case help
+}
+
 /// `navigation-service --db PATH|URL [--port N] [--host ADDRESS] [--idle-seconds S]`
-func parseArguments(_ arguments: [String]) -> ServiceConfiguration? {
+func parseArguments(_ arguments: [String]) -> Invocation? {
+  if arguments.contains("--help") || arguments.contains("-h") { return .help }
   var db: String?
   var host = "127.0.0.1"
   var port = 8080
@@ -27,15 +48,20 @@ func parseArguments(_ arguments: [String]) -> ServiceConfiguration? {
     index += 2
   }
   guard let db else { return nil }
-  return ServiceConfiguration(
-    databasePath: db, host: host, port: port, idleTimeout: .milliseconds(Int(idle * 1000)))
+  return .run(
+    ServiceConfiguration(
+      databasePath: db, host: host, port: port, idleTimeout: .milliseconds(Int(idle * 1000))))
 }
 
-guard let configuration = parseArguments(Array(CommandLine.arguments.dropFirst())) else {
-  FileHandle.standardError.write(
-    Data(
-      ("usage: navigation-service --db PATH|URL [--port N] [--host ADDRESS] "
-        + "[--idle-seconds S]\n").utf8))
+let configuration: ServiceConfiguration
+switch parseArguments(Array(CommandLine.arguments.dropFirst())) {
+case .help:
+  FileHandle.standardOutput.write(Data(usage.utf8))
+  exit(0)
+case .run(let parsed):
+  configuration = parsed
+case nil:
+  FileHandle.standardError.write(Data(usage.utf8))
   exit(2)
 }
 var logger = Logger(label: "navigation-service")

@@ -96,6 +96,21 @@ struct PostgresInstancesTests {
     for instance in instances { #expect(instance.terminate() == 0) }
   }
 
+  @Test("one session, concurrent reads and writes through one instance: no 409, no backward read")
+  func sameSessionInOrder() async throws {
+    let service = try ServiceProcess(database: try freshDatabase())
+    let created = try await service.request("POST", "/sessions", body: #"{"id": "busy"}"#)
+    #expect(created.status == 201, "\(created.text)")
+    let tally = try await drive(service, session: "busy", clients: 12, readers: 12, rounds: 40)
+    #expect(tally.failures.isEmpty, "\(tally.failures.prefix(5))")
+    #expect(tally.conflicts == 0)
+    #expect(tally.rehydrated == 0)
+    #expect(tally.backward.isEmpty, "\(tally.backward.prefix(5))")
+    let final = try await service.request("GET", "/sessions/busy/stack")
+    #expect(final.sequence == tally.acknowledged)
+    #expect(service.terminate() == 0)
+  }
+
   @Test("racing writes through two instances: one succeeds, one gets a 409 that a retry clears")
   func racingWrites() async throws {
     let database = try freshDatabase()

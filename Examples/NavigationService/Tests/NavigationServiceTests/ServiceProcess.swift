@@ -44,11 +44,18 @@ final class ServiceProcess: @unchecked Sendable {
   let port: Int
   private let output = Pipe()
 
-  init(database: String, extraArguments: [String] = []) throws {
+  /// - Parameter standardError: A file that receives the service's standard error (its log);
+  ///   by default the log is discarded.
+  init(database: String, extraArguments: [String] = [], standardError: URL? = nil) throws {
     process.executableURL = try builtExecutable("navigation-service")
     process.arguments = ["--db", database, "--port", "0", "--host", "127.0.0.1"] + extraArguments
     process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
+    if let standardError {
+      FileManager.default.createFile(atPath: standardError.path, contents: nil)
+      process.standardError = try FileHandle(forWritingTo: standardError)
+    } else {
+      process.standardError = FileHandle.nullDevice
+    }
     try process.run()
     // Read lines until the service says where it listens (logs may come first).
     let handle = output.fileHandleForReading

@@ -1,0 +1,160 @@
+import Foundation
+import Hummingbird
+import Logging
+import StackNavigation
+import StackRestoration
+import StackStorage
+
+/// Builds the router of the service over a registry.
+public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext> {
+  let router = Router()
+  router.add(middleware: JSONErrorMiddleware())
+  let journal = registry.journal
+  // A replayer is cheap to make; one per request keeps the closures free of shared state.
+  @Sendable func replayer() -> Replayer<SignupWizard.State, SignupWizard.Action> {
+    Replayer(journal: journal) { SignupWizard() }
+  }
+
+  router.get("/health/live") { _, _ in try json(Health(status: "live")) }
+  router.get("/health/ready") { _, _ in
+    do {
+      _ = try journal.session(SessionID("health-probe"))
+    } catch {
+      throw APIError(.serviceUnavailable, code: "notReady", message: "The journal cannot be read.")
+    }
+    return try json(
+      Health(
+        status: "ready", cachedSessions: await registry.cachedCount,
+        rehydrations: registry.rehydrations, evictions: registry.evictions))
+  }
+
+  router.post("/sessions") { request, _ in
+    let data = try await body(of: request)
+    var id = SessionID.random()
+    if !data.isEmpty {
+      let create: CreateRequest
+      do {
+        create = try JSONDecoder().decode(CreateRequest.self, from: data)
+      } catch {
+        throw APIError(.badRequest, code: "badRequest", message: "The body is not {\"id\": …}.")
+      }
+      if let given = create.id { id = try SessionIDRules.newSession(given) }
+    }
+    let (sequence, state) = try await registry.create(id) { store in
+      (store.sequence, await store.state)
+    }
+    return try json(
+      SessionCreated(session: id.rawValue, sequence: sequence, stack: try StackView(state)),
+      status: .created)
+  }
+
+  router.post("/sessions/:id/actions") { request, context in
+    let id = try sessionID(context)
+    let data = try await body(of: request)
+    let action: SignupWizard.Action
+    do {
+      action = try JSONDecoder().decode(SignupWizard.Action.self, from: data)
+    } catch let error as DecodingError {
+      throw APIError(
+        .badRequest, code: "undecodableAction",
+        message: "The body is not an action of this feature (\(describe(error))).")
+    } catch {
+      throw APIError(.badRequest, code: "undecodableAction", message: "The body is not JSON.")
+    }
+    // Checked and sent in the session's turn, so the check sees the state the action meets.
+    let ((sequence, state), rehydrated) = try await registry.withSession(id) { store in
+      if let refusal = action.refusal(in: await store.state) {
+        // A store behind the journal may not know an element another process pushed: then the
+        // client gets the 409 of that other write (the retry reopens the store), not a refusal.
+        if try journal.headSequence(session: id) != store.sequence {
+          throw StorageError(code: .sequenceConflict, message: "The store is behind the journal.")
+        }
+        throw refusal
+      }
+      try await store.send(action)
+      return (store.sequence, await store.state)
+    }
+    return try json(
+      StackResponse(
+        session: id.rawValue, sequence: sequence, stack: try StackView(state),
+        rehydrated: rehydrated))
+  }
+
+  router.get("/sessions/:id/stack") { request, context in
+    let id = try sessionID(context)
+    let query = request.uri.queryParameters
+    if let at = query.get("at") {
+      let sequence = try parseSequence(at)
+      guard try journal.session(id) != nil else {
+        throw StorageError(code: .unknownSession, message: "")
+      }
+      let head = try journal.headSequence(session: id)
+      if sequence > head {
+        throw APIError(
+          .unprocessableContent, code: "sequenceOutOfRange",
+          message: "The session's head is sequence \(head); \(sequence) is past it.")
+      }
+      let restored = try replayer().restore(session: id, at: .sequence(sequence))
+      return try json(
+        StackResponse(
+          session: id.rawValue, sequence: restored.sequence, stack: try StackView(restored.state)))
+    }
+    if let time = query.get("time") {
+      let date = try parseTime(time)
+      guard try journal.session(id) != nil else {
+        throw StorageError(code: .unknownSession, message: "")
+      }
+      let restored = try replayer().restore(session: id, at: .date(date))
+      return try json(
+        StackResponse(
+          session: id.rawValue, sequence: restored.sequence, stack: try StackView(restored.state)))
+    }
+    // Another instance may have written since this one loaded the session: in the session's
+    // turn, the journal's head (one cheap read) says so, and the session is reopened.
+    let ((sequence, state), rehydrated) = try await registry.withSession(id, checkingHead: true) {
+      store in (store.sequence, await store.state)
+    }
+    return try json(
+      StackResponse(
+        session: id.rawValue, sequence: sequence, stack: try StackView(state),
+        rehydrated: rehydrated))
+  }
+
+  router.post("/sessions/:id/fork") { request, context in
+    let id = try sessionID(context)
+    let data = try await body(of: request)
+    let fork: ForkRequest
+    do {
+      fork = try JSONDecoder().decode(ForkRequest.self, from: data.isEmpty ? Data("{}".utf8) : data)
+    } catch {
+      throw APIError(
+        .badRequest, code: "badRequest",
+        message: "The body is {\"at\": SEQUENCE} or {\"time\": ISO8601}, with an optional \"into\"."
+      )
+    }
+    if let at = fork.at, at < 0 {
+      throw APIError(.badRequest, code: "badSequence", message: "A sequence is 0 or more.")
+    }
+    let target: RestoreTarget =
+      if let at = fork.at { .sequence(at) } else if let time = fork.time {
+        .date(try parseTime(time))
+      } else { .head }
+    let into = try fork.into.map(SessionIDRules.newSession) ?? SessionID.random()
+    guard try journal.session(id) != nil else {
+      throw StorageError(code: .unknownSession, message: "")
+    }
+    if try journal.session(into) != nil {
+      throw StorageError(code: .sessionExists, message: "")
+    }
+    let store = try RecordingStore.fork(id, at: target, into: into, journal: journal) {
+      SignupWizard()
+    }
+    let forkedAt = store.restoration?.sequence
+    return try json(
+      SessionCreated(
+        session: into.rawValue, sequence: store.sequence, stack: try StackView(await store.state),
+        forkedFrom: id.rawValue, forkedAt: forkedAt),
+      status: .created)
+  }
+  return router
+}

@@ -84,6 +84,8 @@ enum EntryTimes {
       }
       if entry.latestAt <= time {
         found = entry.sequence
+        // Nothing above the last sequence (which may be Int64.max in a file edited by hand).
+        guard entry.sequence < high else { break }
         low = entry.sequence + 1
       } else {
         high = middle - 1

@@ -12,7 +12,7 @@ extension StackJournalTool.Demo {
   /// file is checked read-only first, so a refusal leaves it byte-for-byte as it was.
   func openJournal() throws -> (journal: any InspectableJournal, session: SessionID?) {
     if let session { try SessionID(session).validate() }
-    let chosen = session.map(SessionID.init(rawValue:))
+    var chosen = session.map(SessionID.init(rawValue:))
     if isPostgres {
       #if PostgreSQL
         guard durability == .full else {
@@ -56,6 +56,9 @@ extension StackJournalTool.Demo {
           "The session \(id) exists in \(path) already; choose another --session. The file "
             + "was left as it was.")
       }
+      // The free session is found read-only too: listing the sessions reads every row, which
+      // may refuse a row edited by hand, and opening the file to write already touches it.
+      if chosen == nil { chosen = try Self.freeSession(in: reader) }
     }
     let journal = try SQLiteJournal(
       path: path,

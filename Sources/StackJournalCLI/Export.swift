@@ -47,32 +47,39 @@ extension StackJournalCommand {
         _ = try journal.requireSession(session)
         let header: SessionExportHeader
         if let output {
-          // Created here or refused: never an existing file, and readable by its owner only.
-          let descriptor = open(output, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+          // A FIFO or a character device (a pipe to another program, /dev/stdout) is written
+          // as a stream. Anything else is created here or refused: never an existing file,
+          // and readable by its owner only.
+          let streaming = isStream(output)
+          let descriptor =
+            streaming
+            ? open(output, O_WRONLY | O_CLOEXEC)
+            : open(output, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
           guard descriptor >= 0 else {
             let code = errno
             throw CLIFailure(
               message: code == EEXIST
                 ? "\(output) exists; export to a new file."
-                : "Cannot create \(output): \(String(cString: strerror(code))); check the "
-                  + "directory.")
+                : "Cannot \(streaming ? "open" : "create") \(output): "
+                  + "\(String(cString: strerror(code)))\(streaming ? "." : "; check the directory.")")
           }
           let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
           do {
             header = try SessionExporter().export(session, of: journal) {
               try handle.write(contentsOf: $0)
             }
-            guard fsync(descriptor) == 0 else {
+            guard streaming || fsync(descriptor) == 0 else {
               throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
             }
             close(descriptor)
           } catch {
             close(descriptor)
-            unlink(output)
+            if !streaming { unlink(output) }
             var failure = CLIFailure(error)
             if !(error is StorageError) {
               failure.message = "Cannot write the export to \(output): "
-                + (CLIFailure.reason(error) ?? failure.message) + ". The partial file was removed."
+                + (CLIFailure.reason(error) ?? failure.message)
+                + (streaming ? "." : ". The partial file was removed.")
             }
             throw failure
           }
@@ -103,4 +110,12 @@ extension StackJournalCommand {
       }
     }
   }
+}
+
+/// Whether `path` is a FIFO or a character device, which an export is streamed to.
+private func isStream(_ path: String) -> Bool {
+  var status = stat()
+  guard stat(path, &status) == 0 else { return false }
+  let type = status.st_mode & S_IFMT
+  return type == S_IFIFO || type == S_IFCHR
 }

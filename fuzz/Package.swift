@@ -5,7 +5,7 @@ import PackageDescription
 
 let targets = [
   "FuzzExportReader", "FuzzJSONScanner", "FuzzJSONValue", "FuzzStackCoding", "FuzzTimeExpression",
-  "FuzzStackPath",
+  "FuzzStackPath", "FuzzImport", "FuzzStoredJSON",
 ]
 
 let package = Package(

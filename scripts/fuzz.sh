@@ -13,7 +13,7 @@ shift || true
 TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then
   TARGETS=(FuzzExportReader FuzzJSONScanner FuzzJSONValue FuzzStackCoding FuzzTimeExpression
-    FuzzStackPath)
+    FuzzStackPath FuzzImport FuzzStoredJSON)
 fi
 mkdir -p .root
 [ -L .root/StackJournal ] || ln -s ../.. .root/StackJournal

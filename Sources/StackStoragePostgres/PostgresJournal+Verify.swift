@@ -43,9 +43,16 @@
       for id in ids {
         results.append(try verifySession(id, maxProblems: maxProblemsPerSession))
       }
+      let location = self.location
+      let version = schemaVersion
+      let shape = try run("comparing the journal's schema with its migrations") { client in
+        try await client.withConnection { connection in
+          try await PostgresSchemaShape.deviations(connection, location, version: version)
+        }
+      }
       return StorageVerification(
         schemaVersion: schemaVersion, latestSchemaVersion: PostgresMigration.latestVersion,
-        migrations: migrations, fileProblems: [], sessions: results)
+        migrations: migrations, fileProblems: shape.problems, sessions: results)
     }
 
     /// Checks one session as of its head when the check starts: the head and its stack rows

@@ -74,7 +74,8 @@
       self.schemaVersion = try Self.withConnection(
         location, options, bridge: bridge, doing: "opening the journal"
       ) { connection in
-        try await PostgresSchemaMigrator.prepare(connection, location, migrate: migrate)
+        try await PostgresSchemaMigrator.prepare(
+          connection, location, migrate: migrate, writing: !options.readOnly)
       }
       var configuration = PostgresClient.Configuration(
         host: location.host, port: location.port, username: location.user,

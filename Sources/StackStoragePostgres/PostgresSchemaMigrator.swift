@@ -82,10 +82,16 @@
       _ connection: PostgresConnection,
       _ location: PostgresLocation,
       migrate: Bool,
+      writing: Bool,
       now: Date = Date()
     ) async throws -> Int {
       let logger = Logger(label: "StackStoragePostgres")
       let state = try await check(connection, location)
+      if state.exists {
+        // Before anything is written or read: what the migrations made and nothing else.
+        try await PostgresSchemaShape.requireUnaltered(
+          connection, location, version: state.version, writing: writing)
+      }
       if state.version == PostgresMigration.latestVersion { return state.version }
       guard migrate else {
         throw StorageError(
@@ -107,39 +113,8 @@
             logger: logger)
           let current = try await check(connection, location)
           if current.version < migration.version {
-            if !current.exists {
-              try await connection.query(
-                "CREATE SCHEMA IF NOT EXISTS \(unescaped: schema)", logger: logger)
-              try await connection.query(
-                "COMMENT ON SCHEMA \(unescaped: schema) IS '\(unescaped: mark)'", logger: logger)
-              try await connection.query(
-                """
-                CREATE TABLE \(unescaped: schema).schema_migrations (
-                  version integer NOT NULL PRIMARY KEY,
-                  name text NOT NULL,
-                  checksum text NOT NULL,
-                  applied_at text NOT NULL
-                )
-                """, logger: logger)
-            }
-            try await connection.query(
-              "SET LOCAL search_path TO \(unescaped: schema)", logger: logger)
-            let tag = "$stackjournal_migration$"
-            precondition(
-              !migration.sql.contains(tag) && !migration.sql.contains("$stackjournal_do$"),
-              "\(migration.name) contains a dollar-quote tag the migrator uses.")
-            try await connection.query(
-              PostgresQuery(
-                unsafeSQL: "DO $stackjournal_do$ BEGIN EXECUTE \(tag)\(migration.sql)\(tag); "
-                  + "END $stackjournal_do$"),
-              logger: logger)
-            try await connection.query(
-              """
-              INSERT INTO \(unescaped: schema).schema_migrations
-                (version, name, checksum, applied_at)
-              VALUES (\(Int32(migration.version)), \(migration.name), \(migration.checksum),
-                \(Timestamp.string(from: now)))
-              """, logger: logger)
+            if !current.exists { try await createSchema(connection, schema: schema) }
+            try await apply(migration, connection, schema: schema, now: now)
           }
           try await connection.query("COMMIT", logger: logger)
         } catch {
@@ -148,6 +123,49 @@
         }
       }
       return PostgresMigration.latestVersion
+    }
+
+    /// Creates the journal's schema, marked as StackJournal's, with its `schema_migrations`
+    /// table, in the connection's current transaction.
+    static func createSchema(_ connection: PostgresConnection, schema: String) async throws {
+      let logger = Logger(label: "StackStoragePostgres")
+      try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: schema)", logger: logger)
+      try await connection.query(
+        "COMMENT ON SCHEMA \(unescaped: schema) IS '\(unescaped: mark)'", logger: logger)
+      try await connection.query(
+        """
+        CREATE TABLE \(unescaped: schema).schema_migrations (
+          version integer NOT NULL PRIMARY KEY,
+          name text NOT NULL,
+          checksum text NOT NULL,
+          applied_at text NOT NULL
+        )
+        """, logger: logger)
+    }
+
+    /// Applies one migration to `schema` and records it, in the connection's current
+    /// transaction.
+    static func apply(
+      _ migration: PostgresMigration, _ connection: PostgresConnection, schema: String, now: Date
+    ) async throws {
+      let logger = Logger(label: "StackStoragePostgres")
+      try await connection.query("SET LOCAL search_path TO \(unescaped: schema)", logger: logger)
+      let tag = "$stackjournal_migration$"
+      precondition(
+        !migration.sql.contains(tag) && !migration.sql.contains("$stackjournal_do$"),
+        "\(migration.name) contains a dollar-quote tag the migrator uses.")
+      try await connection.query(
+        PostgresQuery(
+          unsafeSQL: "DO $stackjournal_do$ BEGIN EXECUTE \(tag)\(migration.sql)\(tag); "
+            + "END $stackjournal_do$"),
+        logger: logger)
+      try await connection.query(
+        """
+        INSERT INTO \(unescaped: schema).schema_migrations
+          (version, name, checksum, applied_at)
+        VALUES (\(Int32(migration.version)), \(migration.name), \(migration.checksum),
+          \(Timestamp.string(from: now)))
+        """, logger: logger)
     }
   }
 #endif

@@ -17,14 +17,9 @@ extension Reducer {
     column: UInt = #column
   ) -> _StackReducer<Self, Destination>
   where Destination.State == ElementState, Destination.Action == ElementAction {
-    _StackReducer(
-      base: self,
-      toStackState: toStackState,
-      toStackAction: toStackAction,
-      stackIdentity: StackIdentity(keyPath: toStackState),
-      destination: destination(),
-      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    )
+    stackReducer(
+      toStackState, toStackAction, destination(),
+      SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 }
 
@@ -65,18 +60,8 @@ extension StackState {
       self[id: id].flatMap { path.extract(from: $0) }
     }
     _modify {
-      let element = self[id: id]
-      var value = element.flatMap { path.extract(from: $0) }
-      let isInCase = value != nil
-      yield &value
-      guard isInCase else {
-        let name = element.flatMap(enumCaseName(of:)).map { " \($0.debugDescription)" } ?? ""
-        reportFailure(
-          "Can't modify unrelated case\(name)",
-          fileID: fileID, filePath: filePath, line: line, column: column)
-        return
-      }
-      self[id: id] = value.map { path.embed($0) }
+      yield &self[
+        id: id, anyCase: path, fileID: fileID, filePath: filePath, line: line, column: column]
     }
   }
 }

@@ -32,14 +32,23 @@ extension Reducer {
     column: UInt = #column
   ) -> _StackReducer<Self, Destination>
   where Destination.State == ElementState, Destination.Action == ElementAction {
+    stackReducer(
+      toStackState, AnyCasePath(toStackAction), destination(),
+      SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// The stack reducer of `forEach`, whichever way its action is named.
+  func stackReducer<ElementState, ElementAction, Destination: Reducer>(
+    _ toStackState: WritableKeyPath<State, StackState<ElementState>>,
+    _ toStackAction: AnyCasePath<Action, StackAction<ElementState, ElementAction>>,
+    _ destination: Destination,
+    _ location: SourceLocation
+  ) -> _StackReducer<Self, Destination>
+  where Destination.State == ElementState, Destination.Action == ElementAction {
     _StackReducer(
-      base: self,
-      toStackState: toStackState,
-      toStackAction: AnyCasePath(toStackAction),
-      stackIdentity: StackIdentity(keyPath: toStackState),
-      destination: destination(),
-      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    )
+      base: self, toStackState: toStackState, toStackAction: toStackAction,
+      stackIdentity: StackIdentity(keyPath: toStackState), destination: destination,
+      location: location)
   }
 }
 

@@ -59,10 +59,10 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     line: UInt = #line,
     column: UInt = #column
   ) where ChildState == Child.State, ChildAction == Child.Action {
-    self.toChildState = .casePath(AnyCasePath(toChildState), "\(toChildState)")
-    self.toChildAction = AnyCasePath(toChildAction)
-    self.child = child()
-    (self.fileID, self.filePath, self.line, self.column) = (fileID, filePath, line, column)
+    self.init(
+      toChildState: .casePath(AnyCasePath(toChildState), "\(toChildState)"),
+      toChildAction: AnyCasePath(toChildAction), child: child(),
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {

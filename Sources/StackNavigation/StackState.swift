@@ -112,8 +112,28 @@ public struct StackState<Element> {
       self[id: id].flatMap { $0[case: path] }
     }
     _modify {
+      yield &self[
+        id: id, anyCase: AnyCasePath(path),
+        fileID: fileID, filePath: filePath, line: line, column: column]
+    }
+  }
+
+  /// The element with the given ID in the case a case path names; what the case key path and
+  /// the case path subscripts both do.
+  subscript<Case>(
+    id id: StackElementID,
+    anyCase path: AnyCasePath<Element, Case>,
+    fileID fileID: StaticString,
+    filePath filePath: StaticString,
+    line line: UInt,
+    column column: UInt
+  ) -> Case? {
+    get {
+      self[id: id].flatMap { path.extract(from: $0) }
+    }
+    _modify {
       let element = self[id: id]
-      var value = element.flatMap { $0[case: path] }
+      var value = element.flatMap { path.extract(from: $0) }
       let isInCase = value != nil
       yield &value
       guard isInCase else {
@@ -123,7 +143,7 @@ public struct StackState<Element> {
           fileID: fileID, filePath: filePath, line: line, column: column)
         return
       }
-      self[id: id] = value.map { path($0) }
+      self[id: id] = value.map { path.embed($0) }
     }
   }
 

@@ -41,7 +41,7 @@ extension StackJournalCommand {
         try journal.requireSequence(to, session: session, option: "TO")
         let before = try journal.stacks(session: session, at: from)
         let after = try journal.stacks(session: session, at: to)
-        let changes = StackComparison.compare(before, after)
+        let changes = StackChangeBetweenMoments.compare(before, after)
         try output.print {
           JSONValue.object([
             ("session", .string(session.rawValue)), ("from", .int(from)), ("to", .int(to)),
@@ -61,7 +61,7 @@ extension StackJournalCommand {
 }
 
 /// How one stack differs between two moments.
-struct StackComparison {
+struct StackChangeBetweenMoments {
   var path: String
   var before: StackRecord?
   var after: StackRecord?
@@ -69,10 +69,10 @@ struct StackComparison {
   var popped: [StoredElement]
   var changed: [(before: StoredElement, after: StoredElement)]
 
-  static func compare(_ before: [StackRecord], _ after: [StackRecord]) -> [StackComparison] {
+  static func compare(_ before: [StackRecord], _ after: [StackRecord]) -> [StackChangeBetweenMoments] {
     let old = Dictionary(before.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
     let new = Dictionary(after.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
-    var result: [StackComparison] = []
+    var result: [StackChangeBetweenMoments] = []
     for path in Set(old.keys).union(new.keys).sorted() {
       let a = old[path]
       let b = new[path]
@@ -91,7 +91,7 @@ struct StackComparison {
       }
       let popped = (a?.elements ?? []).filter { !newIDs.contains($0.id) }
       result.append(
-        StackComparison(
+        StackChangeBetweenMoments(
           path: path, before: a, after: b, pushed: pushed, popped: popped, changed: changed))
     }
     return result

@@ -1,6 +1,6 @@
 /// SHA-256 (FIPS 180-4), for the checksums of migrations and the script hashes of report pages.
 /// Small inputs only: not streaming.
-public enum SHA256 {
+package enum SHA256 {
   private static let roundConstants: [UInt32] = [
     0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
     0xab1c_5ed5, 0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe,
@@ -23,7 +23,7 @@ public enum SHA256 {
   }
 
   /// The 32-byte digest of `bytes`.
-  public static func digest(_ bytes: some Collection<UInt8>) -> [UInt8] {
+  package static func digest(_ bytes: some Collection<UInt8>) -> [UInt8] {
     var message = Array(bytes)
     let bitLength = UInt64(message.count) &* 8
     message.append(0x80)

@@ -11,7 +11,6 @@ private let document: Any = try! JSONSerialization.jsonObject(
 
 runFuzzer { input in
   let text = String(decoding: input, as: UTF8.self)
-  _ = StackLocator.tokens(of: text)
   if let updated = StackLocator.updatingStack(at: text, in: document, { $0["nextID"] = 9 }) {
     precondition(JSONSerialization.isValidJSONObject(updated))
   }

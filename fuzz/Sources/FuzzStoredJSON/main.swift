@@ -16,10 +16,8 @@ runFuzzer { input in
     precondition(!data.contains(0))
     precondition(JSONText.nesting(of: data) <= JSONText.maximumNesting)
     precondition(parsed, "stored JSON that Foundation cannot read")
-  } else if parsed, String(data: data, encoding: .utf8) != nil, !data.contains(0),
-    JSONText.nesting(of: data) <= JSONText.maximumNesting
-  {
-    // Refused although it is JSON every reader takes: the check is stricter than it says.
-    preconditionFailure("refused readable JSON: \(problem!)")
   }
+  // The other way round does not hold, and need not: Foundation's parser on Linux also takes
+  // what RFC 8259 and the report page's `JSON.parse` refuse (`[[],]`, a trailing comma, found
+  // by this target), and the stored check follows the RFC.
 }

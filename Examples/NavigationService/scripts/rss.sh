@@ -4,18 +4,20 @@
 # sessions through HTTP (one client, one keep-alive connection), and prints the service's VmRSS
 # (/proc/PID/status) every 5,000 actions, for each backend.
 #
-#   Examples/NavigationService/scripts/rss.sh [N] [POSTGRES_URL] [BUILD]
+#   Examples/NavigationService/scripts/rss.sh [N] [POSTGRES_URL] [BUILD] [BACKENDS]
 #
 #   export STACKJOURNAL_PG_STATE=/tmp/sj-rss-pg.state
 #   Examples/NavigationService/scripts/rss.sh 50000 "$(scripts/postgres.sh start)" debug
 #
 # BUILD is `debug` (default) or `release`; the build uses the trait's scratch path (.build-pg).
+# BACKENDS is `sqlite postgres` (default; postgres only with a URL), or one of them.
 # Linux only (/proc). Each service run is bounded by a timeout; the service is stopped after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 actions=${1:-50000}
 url=${2:-}
 build=${3:-debug}
+backends=${4:-sqlite postgres}
 scratch=.build-pg
 swift build -c "$build" --scratch-path "$scratch" --traits PostgreSQL \
   --product navigation-service >/dev/null
@@ -93,6 +95,6 @@ PY
   stop_service
 }
 
-run sqlite "$work/rss.sqlite"
-[ -n "$url" ] && run postgres "$url"
+case " $backends " in *" sqlite "*) run sqlite "$work/rss.sqlite" ;; esac
+case " $backends " in *" postgres "*) [ -n "$url" ] && run postgres "$url" ;; esac
 exit 0

@@ -7,9 +7,9 @@ extension StackRecord {
   /// ``StorageError/Code/stackTooLarge``, writing nothing. Navigation stacks hold a handful of
   /// screens; the bound leaves thousands of times that, and keeps what every step costs in
   /// check: an entry's delta lists all of its stack's IDs (about 700 KB at the bound), and
-  /// `import` and `verify` hold the stacks they rebuild, about 100 bytes an element plus its
-  /// state (about 40 MiB peak for `import` at the bound with small elements, see
-  /// docs/Reliability.md).
+  /// `import` and `verify` hold a snapshot's row and the stacks they rebuild. On one stack at
+  /// the bound with small elements (a 13 MiB export), a release build's `import` peaks at about
+  /// 112 MiB and `verify` at 93 MiB (see docs/Reliability.md).
   public static let maximumElements = 100_000
 
   /// Throws ``StorageError/Code/stackTooLarge`` when the stack at `path` would hold `count`

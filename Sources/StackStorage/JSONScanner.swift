@@ -103,7 +103,36 @@ extension JSONScanner {
     guard let hasEscapes = skipString() else { return nil }
     let quoted = bytes[start..<offset]
     guard hasEscapes else { return String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self) }
+    if let text = Self.unescaped(quoted.dropFirst().dropLast()) { return text }
     return try? JSONDecoder().decode(String.self, from: Data(quoted))
+  }
+
+  /// The text of a string's bytes between its quotes when its escapes are all one character
+  /// (`\n`, `\"`, …) and it holds no raw control character; `nil` otherwise, for Foundation's
+  /// decoder to judge (a `\u` escape, which may be half a surrogate pair).
+  private static func unescaped(_ inner: Bytes.SubSequence) -> String? {
+    var result: [UInt8] = []
+    result.reserveCapacity(inner.count)
+    var iterator = inner.makeIterator()
+    while let byte = iterator.next() {
+      guard byte >= 0x20 else { return nil }
+      guard byte == UInt8(ascii: "\\") else {
+        result.append(byte)
+        continue
+      }
+      switch iterator.next() {
+      case UInt8(ascii: "\""): result.append(UInt8(ascii: "\""))
+      case UInt8(ascii: "\\"): result.append(UInt8(ascii: "\\"))
+      case UInt8(ascii: "/"): result.append(UInt8(ascii: "/"))
+      case UInt8(ascii: "b"): result.append(0x08)
+      case UInt8(ascii: "f"): result.append(0x0C)
+      case UInt8(ascii: "n"): result.append(0x0A)
+      case UInt8(ascii: "r"): result.append(0x0D)
+      case UInt8(ascii: "t"): result.append(0x09)
+      default: return nil
+      }
+    }
+    return String(validating: result, as: UTF8.self)
   }
 
   /// Reads `word` (`true`, `false`, `null`) when it is next.

@@ -57,8 +57,9 @@ public enum JSONText {
   public static let maximumNesting = 512
 
   /// Whether the bytes are JSON a journal may store: see ``storageProblem(_:)``.
-  package static func isJSON(_ bytes: some Sequence<UInt8>) -> Bool {
-    storageProblem(Data(bytes)) == nil
+  package static func isJSON(_ bytes: some Collection<UInt8>) -> Bool {
+    bytes.withContiguousStorageIfAvailable { storageProblem($0) == nil }
+      ?? (storageProblem(Data(bytes)) == nil)
   }
 
   /// The one check of stored JSON, used by appends, imports, `verify` and exports: why the
@@ -66,12 +67,18 @@ public enum JSONText {
   /// without a NUL character, nest arrays and objects at most ``maximumNesting`` deep, and be
   /// one JSON value (a fragment such as `42` or `"note"` included).
   package static func storageProblem(_ data: Data) -> String? {
-    guard String(data: data, encoding: .utf8) != nil else { return "is not UTF-8 text" }
-    guard !data.contains(0) else { return "contains a NUL character" }
-    guard nesting(of: data) <= maximumNesting else {
+    data.withUnsafeBytes { storageProblem($0.bindMemory(to: UInt8.self)) }
+  }
+
+  /// ``storageProblem(_:)-(Data)`` on bytes in place: a few passes over them, building nothing
+  /// (``JSONValidation``), so checking a row costs no memory beyond the row.
+  package static func storageProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    guard JSONValidation.isUTF8(bytes) else { return "is not UTF-8 text" }
+    guard !bytes.contains(0) else { return "contains a NUL character" }
+    guard nesting(of: bytes) <= maximumNesting else {
       return "nests arrays and objects deeper than \(maximumNesting) levels"
     }
-    guard JSONNode.parse(Array(data)) != nil else { return "is not JSON" }
+    guard JSONValidation.isValue(bytes) else { return "is not JSON" }
     return nil
   }
 

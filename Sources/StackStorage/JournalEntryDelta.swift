@@ -57,6 +57,7 @@ extension JournalEntryDelta {
     func text(_ json: Data, _ what: String) throws -> String {
       isEncoderOutput ? String(decoding: json, as: UTF8.self) : try checked(json, what)
     }
+    try delta.checkSizes()
     let payload = try text(self.payload, "payload of the `\(type)` action")
     guard snapshotDue, let snapshot else { return (payload, nil) }
     let state = try text(snapshot.json, "state after `\(type)`")

@@ -192,11 +192,15 @@ package struct PreparedAppend: Sendable {
     }
   }
 
-  /// The stacks sorted by path; throws when two share a path.
+  /// The stacks sorted by path; throws when two share a path or one holds more than
+  /// ``StackRecord/maximumElements``.
   package static func canonical(_ stacks: [StackRecord]) throws -> [StackRecord] {
     let sorted =
       zip(stacks, stacks.dropFirst()).allSatisfy { $0.path < $1.path }
       ? stacks : stacks.sorted { $0.path < $1.path }
+    for stack in sorted {
+      try StackRecord.checkSize(path: stack.path, count: stack.elements.count)
+    }
     for (previous, stack) in zip(sorted, sorted.dropFirst()) where previous.path == stack.path {
       throw StorageError(
         code: .duplicateStackPath,

@@ -8,20 +8,24 @@ import StackNavigation
 /// ``StackPath`` renders a coding path (`path`, `tabs[1].path`, `sheets["42"].path`,
 /// `path[#3].counter.path`, the `_0` of an unlabeled enum payload left out).
 enum StateStacks {
-  /// One stack found in a state.
+  /// One stack found in a state: its elements' IDs and the tape nodes of their states.
   struct Found {
     var path: String
     var nextID: Int64
     var ids: [Int64]
-    var states: [JSONNode]
+    var states: [Int]
   }
 
   /// A sentence saying how the stacks in `state` differ from `stacks`, or `nil` when they
   /// agree (or the state cannot be parsed, which the caller reports on its own).
+  ///
+  /// The state is indexed in place (``JSONTape``), not parsed into a tree; an element's state is
+  /// compared byte for byte with the stored one, and parsed (both sides, one element) only when
+  /// the bytes differ, to compare numbers by value and members in any order.
   static func disagreement(state: String, stacks: [StackRecord]) -> String? {
-    guard let document = JSONNode.parse(state) else { return nil }
+    guard let tape = JSONTape(state) else { return nil }
     var found: [Found] = []
-    collect(document, path: "", into: &found)
+    collect(tape, 0, path: "", into: &found)
     let inState = Dictionary(found.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
     let recorded = Dictionary(stacks.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
     var parts: [String] = []
@@ -36,16 +40,15 @@ enum StateStacks {
         if a.nextID != Int64(b.nextID.generation) {
           parts.append(
             "`\(name)` has next ID \(a.nextID) in the state, \(b.nextID.generation) in the stacks")
-        } else if a.ids != b.elements.map({ Int64($0.id.generation) }) {
+        } else if !a.ids.elementsEqual(b.elements.lazy.map { Int64($0.id.generation) }) {
           let recorded = b.elements.map { $0.id.generation }
           parts.append("`\(name)` holds IDs \(a.ids) in the state, \(recorded) in the stacks")
         } else {
-          for (index, element) in b.elements.enumerated() {
-            guard let stored = JSONNode.parse(element.state), stored == a.states[index] else {
-              parts.append(
-                "`\(name)` element \(element.id) differs between the state and the stacks")
-              break
-            }
+          for (index, element) in b.elements.enumerated()
+          where !same(tape.text(a.states[index]), element.state) {
+            parts.append(
+              "`\(name)` element \(element.id) differs between the state and the stacks")
+            break
           }
         }
       default:
@@ -56,17 +59,28 @@ enum StateStacks {
     return parts.isEmpty ? nil : parts.joined(separator: "; ")
   }
 
+  /// Whether an element's state in the snapshot's state and its stored state are the same JSON.
+  private static func same(_ inState: ArraySlice<UInt8>, _ stored: String) -> Bool {
+    if inState.elementsEqual(stored.utf8) { return true }
+    guard let a = JSONNode.parse(Array(inState)), let b = JSONNode.parse(stored) else {
+      return false
+    }
+    return a == b
+  }
+
   /// Whether a value has the shape of an encoded stack.
-  private static func stack(_ value: JSONNode)
-    -> (nextID: Int64, elements: [(id: Int64, state: JSONNode)])?
+  private static func stack(_ tape: JSONTape, _ node: Int)
+    -> (nextID: Int64, elements: [(id: Int64, state: Int)])?
   {
-    guard case .object(let members) = value, members.count == 2,
-      let next = value["nextID"]?.int64, case .array(let elements)? = value["elements"]
+    guard let members = tape.members(node), members.count == 2,
+      let next = tape.member("nextID", in: members).flatMap(tape.int64),
+      let array = tape.member("elements", in: members), tape.first(array) == UInt8(ascii: "[")
     else { return nil }
-    var result: [(id: Int64, state: JSONNode)] = []
-    for element in elements {
-      guard case .object(let fields) = element, fields.count == 2,
-        let id = element["id"]?.int64, let state = element["state"]
+    var result: [(id: Int64, state: Int)] = []
+    for element in tape.children(array) {
+      guard let fields = tape.members(element), fields.count == 2,
+        let id = tape.member("id", in: fields).flatMap(tape.int64),
+        let state = tape.member("state", in: fields)
       else { return nil }
       result.append((id, state))
     }
@@ -75,54 +89,56 @@ enum StateStacks {
 
   /// Whether a value has the shape of an encoded routes array: every element one route,
   /// `{"<style>":{"screen":…}}`; returns each route's screen.
-  private static func routes(_ value: JSONNode) -> [JSONNode]? {
-    guard case .array(let array) = value, !array.isEmpty else { return nil }
-    var screens: [JSONNode] = []
+  private static func routes(_ tape: JSONTape, _ node: Int) -> [Int]? {
+    guard tape.first(node) == UInt8(ascii: "[") else { return nil }
+    let array = tape.children(node)
+    guard !array.isEmpty else { return nil }
+    var screens: [Int] = []
     for element in array {
-      guard case .object(let route) = element, route.count == 1,
+      guard let route = tape.members(element), route.count == 1,
         StackPath.routeStyles.contains(route[0].key),
-        let screen = route[0].value["screen"]
+        let fields = tape.members(route[0].node),
+        let screen = tape.member("screen", in: fields)
       else { return nil }
       screens.append(screen)
     }
     return screens
   }
 
-  private static func collect(_ value: JSONNode, path: String, into found: inout [Found]) {
-    if let screens = routes(value), case .array(let array) = value {
+  private static func collect(
+    _ tape: JSONTape, _ node: Int, path: String, into found: inout [Found]
+  ) {
+    if let screens = routes(tape, node) {
       // A coordinator's routes: a stack whose IDs are the positions (see `StackPath`).
       found.append(
         Found(
           path: path, nextID: Int64(StackElementID.routesNextID.generation),
-          ids: array.indices.map(Int64.init), states: array))
+          ids: screens.indices.map(Int64.init), states: tape.children(node)))
       for (position, screen) in screens.enumerated() {
         collect(
-          screen, path: StackPath.appending(.element(position), to: path), into: &found)
+          tape, screen, path: StackPath.appending(.element(position), to: path), into: &found)
       }
       return
     }
-    if let (nextID, elements) = stack(value) {
+    if let (nextID, elements) = stack(tape, node) {
       found.append(
         Found(path: path, nextID: nextID, ids: elements.map(\.id), states: elements.map(\.state)))
       for element in elements {
         collect(
-          element.state, path: StackPath.appending(.element(Int(element.id)), to: path),
+          tape, element.state, path: StackPath.appending(.element(Int(element.id)), to: path),
           into: &found)
       }
       return
     }
-    switch value {
-    case .object(let members):
+    if let members = tape.members(node) {
       for (key, child) in members {
         let next = key == "_0" ? path : StackPath.appending(.key(key), to: path)
-        collect(child, path: next, into: &found)
+        collect(tape, child, path: next, into: &found)
       }
-    case .array(let array):
-      for (index, child) in array.enumerated() {
-        collect(child, path: StackPath.appending(.index(index), to: path), into: &found)
+    } else if tape.first(node) == UInt8(ascii: "[") {
+      for (index, child) in tape.children(node).enumerated() {
+        collect(tape, child, path: StackPath.appending(.index(index), to: path), into: &found)
       }
-    default:
-      break
     }
   }
 }

@@ -48,6 +48,8 @@ extension StorageError {
     public static let readOnly = Code("readOnly")
     /// A stack delta does not fit the stacks it is applied to.
     public static let inconsistentDelta = Code("inconsistentDelta")
+    /// A stack would hold more elements than ``StackRecord/maximumElements``.
+    public static let stackTooLarge = Code("stackTooLarge")
     /// Two stacks of one state render to the same path.
     public static let duplicateStackPath = Code("duplicateStackPath")
     /// A stored or given value cannot be read: JSON that is not UTF-8, a malformed time, ….

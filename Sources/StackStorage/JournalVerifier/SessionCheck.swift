@@ -220,10 +220,7 @@ package struct SessionCheck {
     if Timestamp.date(from: snapshot.recordedAt) == nil {
       problem(sequence, .invalidData, "the snapshot's time `\(snapshot.recordedAt)` is malformed")
     }
-    guard
-      let stacks = try? JSONDecoder().decode(
-        [StackRecord].self, from: Data(snapshot.stacks.utf8))
-    else {
+    guard let stacks = StackRecord.list(fromJSON: snapshot.stacks) else {
       problem(sequence, .invalidData, "the snapshot's stacks cannot be read")
       return nil
     }

@@ -22,14 +22,21 @@ public struct SessionExportFile: Sendable {
 
   /// Reads a session export and checks every line: the header's format, each line's fields and
   /// JSON, sequences from the oldest snapshot to the head without a gap, every delta applying to
-  /// the stacks before it, every snapshot's stacks equal to the journal's. Memory stays flat:
-  /// the file is read line by line.
+  /// the stacks before it, every snapshot's stacks equal to the journal's, no stack above
+  /// ``StackRecord/maximumElements``. The file is read line by line: memory follows the longest
+  /// line and the largest stack, not the number of lines.
   ///
   /// Throws a ``StorageError`` with code ``StorageError/Code/invalidData`` whose message names
   /// the line for a malformed file, and ``StorageError/Code/fileNotFound`` or
   /// ``StorageError/Code/io`` when it cannot be read.
   public static func read(path: String) throws -> SessionExportFile {
+    try read(path: path, maximumStackElements: StackRecord.maximumElements)
+  }
+
+  /// Reads as ``read(path:)`` does, with another bound on the elements of a stack.
+  package static func read(path: String, maximumStackElements: Int) throws -> SessionExportFile {
     var reader = try SessionExportReader(path: path)
+    reader.maximumStackElements = maximumStackElements
     defer { reader.close() }
     let header = try reader.header()
     var versions: ClosedRange<Int>?

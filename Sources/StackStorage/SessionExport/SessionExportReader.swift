@@ -9,6 +9,9 @@ struct SessionExportReader {
   private var scanned = 0
   private var atEnd = false
   private(set) var lineNumber = 0
+  /// The most elements a stack of the file may hold (``StackRecord/maximumElements``; tests
+  /// use a small one).
+  var maximumStackElements = StackRecord.maximumElements
 
   init(path: String) throws {
     var isDirectory: ObjCBool = false
@@ -159,9 +162,10 @@ struct SessionExportReader {
       case "snapshot":
         let state = try object.json("state")
         let stacksText = try object.json("stacks")
-        guard
-          let decoded = try? JSONDecoder().decode([StackRecord].self, from: Data(stacksText.utf8))
-        else { throw malformed("has stacks that cannot be read") }
+        guard let decoded = StackRecord.list(fromJSON: stacksText) else {
+          throw malformed("has stacks that cannot be read")
+        }
+        for stack in decoded { try checkSize(stack) }
         if let walk {
           guard sequence == walk.sequence else {
             throw malformed(
@@ -199,6 +203,7 @@ struct SessionExportReader {
         } catch {
           throw malformed(Self.describe(error))
         }
+        for stack in walk?.stacks ?? [] { try checkSize(stack) }
         entries += 1
         try body(
           .entry(
@@ -221,6 +226,17 @@ struct SessionExportReader {
           + "short or was edited")
     }
     return walk.stacks
+  }
+
+  /// Refuses a stack above ``maximumStackElements`` (``StorageError/Code/stackTooLarge``).
+  private func checkSize(_ stack: StackRecord) throws {
+    guard stack.elements.count > maximumStackElements else { return }
+    throw StorageError(
+      code: .stackTooLarge,
+      message: "Line \(lineNumber) of \(path) holds the stack "
+        + "`\(StorageError.printable(stack.path))` with \(stack.elements.count) elements, more "
+        + "than the \(maximumStackElements) one stack may hold; nothing was imported.",
+      path: path)
   }
 
   /// What a line does wrong, as the rest of a sentence starting "Line N of FILE".

@@ -63,32 +63,38 @@ public struct SessionImporter: Sendable {
           session.rawValue, Timestamp.string(from: header.createdAt), header.metadata,
           header.headSequence, header.forkedFrom?.rawValue, header.forkedAt,
         ])
-      var reader = try SessionExportReader(path: file.path)
-      defer { reader.close() }
-      let reread = try reader.header()
-      guard reread == header else {
-        throw reader.malformed("changed since the file was checked")
-      }
       var snapshots = 0
       var entries: Int64 = 0
-      var latestAt: String?
-      let headStacks = try reader.forEachLine(header) { line in
-        switch line {
-        case .snapshot(let sequence, let version, let recordedAt, let state, let stacks):
-          try SQLiteJournal.insertSnapshot(
-            db, session: session.rawValue, sequence: sequence, version: version, state: state,
-            stacks: stacks, recordedAt: recordedAt)
-          snapshots += 1
-        case .entry(let sequence, let recordedAt, let type, let version, let payload, let delta):
-          let latest = EntryTimes.latest(recordedAt, after: latestAt)
-          latestAt = latest
-          try EntryTimes.insertEntry(
-            db, session: session.rawValue, sequence: sequence, recordedAt: recordedAt,
-            latestAt: latest, type: type, version: version, payload: payload, delta: delta)
-          entries += 1
+      var headStacks: [StackRecord]
+      // In a scope of its own, so the reader and its line buffer are gone before the check.
+      do {
+        var reader = try SessionExportReader(path: file.path)
+        defer { reader.close() }
+        let reread = try reader.header()
+        guard reread == header else {
+          throw reader.malformed("changed since the file was checked")
+        }
+        var latestAt: String?
+        headStacks = try reader.forEachLine(header) { line in
+          switch line {
+          case .snapshot(let sequence, let version, let recordedAt, let state, let stacks):
+            try SQLiteJournal.insertSnapshot(
+              db, session: session.rawValue, sequence: sequence, version: version, state: state,
+              stacks: stacks, recordedAt: recordedAt)
+            snapshots += 1
+          case .entry(
+            let sequence, let recordedAt, let type, let version, let payload, let delta):
+            let latest = EntryTimes.latest(recordedAt, after: latestAt)
+            latestAt = latest
+            try EntryTimes.insertEntry(
+              db, session: session.rawValue, sequence: sequence, recordedAt: recordedAt,
+              latestAt: latest, type: type, version: version, payload: payload, delta: delta)
+            entries += 1
+          }
         }
       }
       try StackRows.insert(headStacks, db, session: session.rawValue)
+      headStacks = []
       let check = try JournalVerifier(maxProblemsPerSession: 1)
         .verifySession(session, of: journal, db)
       if let problem = check.problems.first {

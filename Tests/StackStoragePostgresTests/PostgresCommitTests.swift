@@ -85,8 +85,12 @@
     /// pool.
     func testAnAppendWhoseCommitDiesIsNotAcknowledged() async throws {
       let empty = self.empty
+      // Both opened before the test's trigger is added: a journal whose schema has a trigger
+      // nobody's migration made is refused when it is opened to write.
       let suspending = try PostgresJournal(url: url)
       defer { suspending.close() }
+      let blocking = try PostgresJournal(url: url)
+      defer { blocking.close() }
       _ = try suspending.createSession("suspending", initial: empty, version: 1)
       try await slowCommits(of: "suspending")
       try await assertNotAcknowledged("suspending", in: suspending) {
@@ -95,8 +99,6 @@
           JournalEntryDelta(type: "tick", version: 1, payload: Data("1".utf8), delta: StackDelta()))
       }
 
-      let blocking = try PostgresJournal(url: url)
-      defer { blocking.close() }
       _ = try blocking.createSession("blocking", initial: empty, version: 1)
       try await slowCommits(of: "blocking")
       try await assertNotAcknowledged("blocking", in: blocking) {

@@ -50,7 +50,7 @@ extension StackJournalCommand {
           // A FIFO or a character device (a pipe to another program, /dev/stdout) is written
           // as a stream. Anything else is created here or refused: never an existing file,
           // and readable by its owner only.
-          let streaming = isStream(output)
+          let streaming = PageDestination.isStream(output)
           let descriptor =
             streaming
             ? open(output, O_WRONLY | O_CLOEXEC)
@@ -110,12 +110,4 @@ extension StackJournalCommand {
       }
     }
   }
-}
-
-/// Whether `path` is a FIFO or a character device, which an export is streamed to.
-private func isStream(_ path: String) -> Bool {
-  var status = stat()
-  guard stat(path, &status) == 0 else { return false }
-  let type = status.st_mode & S_IFMT
-  return type == S_IFIFO || type == S_IFCHR
 }

@@ -45,11 +45,13 @@ enum PageDestination {
       self = .file(path: output, permissions: Self.newFilePermissions)
       return
     }
+    if Self.isStream(status) {
+      self = .stream(path: output)
+      return
+    }
     switch status.st_mode & S_IFMT {
     case S_IFDIR:
       throw CLIFailure(message: "\(output) is a directory; give the path of the page to write.")
-    case S_IFCHR, S_IFIFO:
-      self = .stream(path: output)
     case S_IFREG:
       if Self.holdsSQLiteHeader(output) {
         throw CLIFailure(
@@ -63,6 +65,19 @@ enum PageDestination {
         message: "\(output) is neither a file, a FIFO nor a character device (a block device "
           + "or a socket); a page is never written there. Give another -o.")
     }
+  }
+
+  /// Whether a file is written as a stream, never replaced: a FIFO (a pipe to another program)
+  /// or a character device (`/dev/stdout`, a terminal). What `report -o` and `export -o` share.
+  static func isStream(_ status: stat) -> Bool {
+    let type = status.st_mode & S_IFMT
+    return type == S_IFIFO || type == S_IFCHR
+  }
+
+  /// Whether `path` names a stream (see ``isStream(_:)``), following symbolic links.
+  static func isStream(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0 && isStream(status)
   }
 
   /// Writes the page.

@@ -110,19 +110,40 @@ enum DatabaseFile {
     guard size >= pageSize else {
       throw truncated(path, "its first page of \(pageSize) bytes is cut short at \(size) bytes")
     }
+    // A writer that checkpoints rewrites page 1 (with the new page count) before it extends the
+    // file, and removes its log when it closes, so reads of the three without a lock can meet a
+    // passing state. A file that is truly cut short stays so: only a shortfall seen on every try,
+    // with no log beside the file before and after, is reported.
+    var shortfall: String?
+    for attempt in 0..<5 {
+      if attempt > 0 { usleep(20_000) }
+      shortfall = try declaredSizeShortfall(path)
+      if shortfall == nil { return }
+    }
+    if let shortfall { throw truncated(path, shortfall) }
+  }
+
+  /// Describes how the file at `path` is shorter than its header declares, or `nil` when it is
+  /// not, or when a log beside it makes the declared size not yet the file's own.
+  private static func declaredSizeShortfall(_ path: String) throws -> String? {
+    func logSize() -> Int { (try? fileSize(path + "-wal")) ?? 0 }
+    guard logSize() == 0 else { return nil }
+    let header = try readPrefix(path, count: 100)
+    guard header.count == 100 else { return nil }
+    func integer(_ offset: Int, _ width: Int) -> Int {
+      header[offset..<offset + width].reduce(0) { $0 << 8 | Int($1) }
+    }
+    let rawPageSize = integer(16, 2)
+    let pageSize = rawPageSize == 1 ? 65536 : rawPageSize
     let changeCounter = integer(24, 4)
     let pageCount = integer(28, 4)
     let versionValidFor = integer(92, 4)
-    let walSize = (try? fileSize(path + "-wal")) ?? 0
-    if walSize == 0, pageCount > 0, versionValidFor == changeCounter,
+    let size = try fileSize(path)
+    guard logSize() == 0, pageCount > 0, versionValidFor == changeCounter,
       pageCount * pageSize > size
-    {
-      throw truncated(
-        path,
-        "its header declares \(pageCount) pages of \(pageSize) bytes (\(pageCount * pageSize) "
-          + "bytes) but the file holds \(size) bytes"
-      )
-    }
+    else { return nil }
+    return "its header declares \(pageCount) pages of \(pageSize) bytes (\(pageCount * pageSize) "
+      + "bytes) but the file holds \(size) bytes"
   }
 
   /// Reads the schema state through a read-only connection: at `location` (an SQLite URI or

@@ -135,13 +135,10 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
       return try await next(request, context)
     } catch {
       let apiError = APIError.from(error)
+      // A refusal is told by the request's one log line (its status and code: what the client
+      // sent is not repeated); a failure of the service also gets its cause.
       if apiError.status.code >= 500 {
         context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
-      } else {
-        // One line, with the service's own code: what the client sent is not repeated.
-        context.logger.info(
-          "request refused",
-          metadata: ["status": "\(apiError.status.code)", "code": "\(apiError.code)"])
       }
       throw apiError
     }

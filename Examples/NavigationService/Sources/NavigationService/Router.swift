@@ -8,6 +8,7 @@ import StackStorage
 /// Builds the router of the service over a registry.
 public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext> {
   let router = Router()
+  router.add(middleware: RequestIDMiddleware())
   router.add(middleware: JSONErrorMiddleware())
   let journal = registry.journal
   // A replayer is cheap to make; one per request keeps the closures free of shared state.
@@ -28,7 +29,7 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
         rehydrations: registry.rehydrations, evictions: registry.evictions))
   }
 
-  router.post("/sessions") { request, _ in
+  router.post("/sessions") { request, context in
     let data = try await body(of: request)
     var id = SessionID.random()
     if !data.isEmpty {
@@ -40,7 +41,7 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
       }
       if let given = create.id { id = try SessionIDRules.newSession(given) }
     }
-    let (sequence, state) = try await registry.create(id) { store in
+    let (sequence, state) = try await registry.create(id, logger: context.logger) { store in
       (store.sequence, await store.state)
     }
     return try json(
@@ -62,7 +63,7 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
       throw APIError(.badRequest, code: "undecodableAction", message: "The body is not JSON.")
     }
     // Checked and sent in the session's turn, so the check sees the state the action meets.
-    let ((sequence, state), rehydrated) = try await registry.withSession(id) { store in
+    let ((sequence, state), rehydrated) = try await registry.withSession(id, logger: context.logger) { store in
       if let refusal = action.refusal(in: await store.state) {
         // A store behind the journal may not know an element another process pushed: then the
         // client gets the 409 of that other write (the retry reopens the store), not a refusal.
@@ -111,7 +112,9 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
     }
     // Another instance may have written since this one loaded the session: in the session's
     // turn, the journal's head (one cheap read) says so, and the session is reopened.
-    let ((sequence, state), rehydrated) = try await registry.withSession(id, checkingHead: true) {
+    let ((sequence, state), rehydrated) = try await registry.withSession(
+      id, checkingHead: true, logger: context.logger
+    ) {
       store in (store.sequence, await store.state)
     }
     return try json(

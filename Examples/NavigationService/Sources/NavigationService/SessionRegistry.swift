@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import StackNavigation
 import StackRestoration
 import StackStorage
@@ -45,15 +46,17 @@ final class SessionHandle: Sendable {
   /// - Parameter checkingHead: Compare the store's sequence with the journal's head first (one
   ///   cheap read) and reopen the store when another process appended since.
   func perform<T: Sendable>(
-    checkingHead: Bool = false,
+    checkingHead: Bool = false, logger: Logger,
     _ body: @escaping @Sendable (WizardStore) async throws -> T
   ) async throws -> (T, rehydrated: Bool) {
     try await queue.run { [self] in
       var current = store.withLock { $0 }
+      var reason = current == nil ? "not in memory, or behind the journal after a 409" : ""
       if let open = current, checkingHead,
         try journal.headSequence(session: id) != open.sequence
       {
         current = nil
+        reason = "another process appended"
       }
       var rehydrated = false
       if current == nil {
@@ -67,6 +70,11 @@ final class SessionHandle: Sendable {
         current = opened
         rehydrated = true
         onRehydrate()
+        logger.info(
+          "session opened from the journal",
+          metadata: [
+            "session": "\(id.rawValue)", "sequence": "\(opened.sequence)", "reason": "\(reason)",
+          ])
       }
       do {
         return (try await body(current!), rehydrated)
@@ -128,11 +136,12 @@ public actor SessionRegistry {
   /// Creates a session and runs `body` on its new store; throws `sessionExists` when the
   /// identifier is taken.
   func create<T: Sendable>(
-    _ id: SessionID, _ body: @escaping @Sendable (SessionHandle.WizardStore) async throws -> T
+    _ id: SessionID, logger: Logger,
+    _ body: @escaping @Sendable (SessionHandle.WizardStore) async throws -> T
   ) async throws -> T {
     let handle = try insertNew(id)
     defer { handle.end() }
-    return try await handle.perform(body).0
+    return try await handle.perform(logger: logger, body).0
   }
 
   private func insertNew(_ id: SessionID) throws -> SessionHandle {
@@ -155,7 +164,7 @@ public actor SessionRegistry {
   /// whether the store was opened from the journal for this request. Throws `unknownSession`
   /// for a session the journal does not hold.
   nonisolated func withSession<T: Sendable>(
-    _ id: SessionID, checkingHead: Bool = false,
+    _ id: SessionID, checkingHead: Bool = false, logger: Logger,
     _ body: @escaping @Sendable (SessionHandle.WizardStore) async throws -> T
   ) async throws -> (T, rehydrated: Bool) {
     var handle = await lease(id)
@@ -166,7 +175,7 @@ public actor SessionRegistry {
       handle = await leaseOrInsert(id)
     }
     defer { handle!.end() }
-    return try await handle!.perform(checkingHead: checkingHead, body)
+    return try await handle!.perform(checkingHead: checkingHead, logger: logger, body)
   }
 
   private func lease(_ id: SessionID) -> SessionHandle? {

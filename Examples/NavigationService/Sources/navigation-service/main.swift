@@ -64,6 +64,8 @@ case nil:
   FileHandle.standardError.write(Data(usage.utf8))
   exit(2)
 }
+// One JSON object per line on standard error (see `JSONLogHandler`).
+LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
 var logger = Logger(label: "navigation-service")
 logger.logLevel = .info
 do {

@@ -41,12 +41,16 @@ struct MissingElementTests {
     #expect(afterCancel.status == 422, "\(afterCancel.text)")
     #expect(afterCancel.errorCode == "unknownElement")
 
-    // One log line per refused action, not a page of warnings.
+    // One log line per request (the refused ones and the cancel), not a page of warnings: a
+    // refusal's line carries its status and code.
     let after = try String(contentsOf: log, encoding: .utf8)
     let added = after.dropFirst(before.count)
-    let lines = added.split(separator: "\n")
-    #expect(lines.count == refused.count + 1, "\(added)")
-    #expect(lines.allSatisfy { $0.utf8.count < 300 }, "\(added)")
+    let lines = try logLines(String(added))
+    #expect(lines.count == refused.count + 2, "\(added)")
+    #expect(added.split(separator: "\n").allSatisfy { $0.utf8.count < 400 }, "\(added)")
+    let codes = lines.compactMap { $0["code"] as? String }
+    #expect(codes == refused.map(\.1) + ["unknownElement"], "\(added)")
+    #expect(lines.allSatisfy { $0["message"] as? String == "request" }, "\(added)")
     // Nothing was journaled: the head is the cancel, sequence 4, and nothing is after it.
     let stack = try await service.request("GET", "/sessions/s/stack")
     #expect(stack.sequence == 4, "\(stack.text)")

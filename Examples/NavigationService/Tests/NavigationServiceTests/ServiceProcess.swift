@@ -105,6 +105,8 @@ final class ServiceProcess: @unchecked Sendable {
     var status: Int
     var contentType: String?
     var retryAfter: String?
+    /// Every header of the response, by name as the server wrote it.
+    var headers: [String: String] = [:]
     var body: Data
     var json: [String: Any] {
       (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
@@ -116,16 +118,23 @@ final class ServiceProcess: @unchecked Sendable {
     var sequence: Int? { json["sequence"] as? Int }
     var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
     var text: String { String(decoding: body, as: UTF8.self) }
+    /// A header's value; `name` in lower case.
+    func header(_ name: String) -> String? { headers[name] }
   }
 
-  func request(_ method: String, _ path: String, body: String? = nil) async throws -> Reply {
-    try await request(method, path, data: body.map { Data($0.utf8) })
+  func request(
+    _ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]
+  ) async throws -> Reply {
+    try await request(method, path, data: body.map { Data($0.utf8) }, headers: headers)
   }
 
-  func request(_ method: String, _ path: String, data: Data?) async throws -> Reply {
+  func request(
+    _ method: String, _ path: String, data: Data?, headers: [String: String] = [:]
+  ) async throws -> Reply {
     var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
     request.httpMethod = method
     request.timeoutInterval = 60
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
     if let data {
       request.httpBody = data
       request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -134,7 +143,11 @@ final class ServiceProcess: @unchecked Sendable {
     let http = response as! HTTPURLResponse
     return Reply(
       status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"),
-      retryAfter: http.value(forHTTPHeaderField: "Retry-After"), body: body)
+      retryAfter: http.value(forHTTPHeaderField: "Retry-After"),
+      headers: Dictionary(
+        http.allHeaderFields.map { ("\($0.key)".lowercased(), "\($0.value)") },
+        uniquingKeysWith: { first, _ in first }),
+      body: body)
   }
 
   /// Sends an action and expects it to be acknowledged.

@@ -55,6 +55,7 @@ let package = Package(
       dependencies: [
         "NavigationService",
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "StackStorage", package: "StackJournal"),
       ]
     ),
     .testTarget(

@@ -41,9 +41,11 @@ enum RequestID {
 }
 
 /// Gives each request its ``RequestID``: puts it in the request's logger, answers with it in
-/// `X-Request-ID` (errors included), and writes one log line per request with its route, status,
-/// error code and duration.
+/// `X-Request-ID` (errors included), writes one log line per request with its route, status,
+/// error code and duration, and records the request in the metrics.
 struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
+  let metrics: ServiceMetrics
+
   func handle(
     _ request: Request, context: Context,
     next: (Request, Context) async throws -> Response
@@ -71,6 +73,10 @@ struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
       "ms": "\(elapsed.milliseconds)",
     ]
     if let code { metadata["code"] = "\(code)" }
+    metrics.recordRequest(
+      method: request.method.rawValue, route: context.endpointPath ?? "unmatched",
+      status: response.status.code, duration: elapsed)
+    if code == "sequenceConflict" { metrics.recordConflict() }
     context.logger.log(
       level: response.status.code >= 500 ? .error : .info, "request", metadata: metadata)
     return response

@@ -8,7 +8,8 @@ import StackStorage
 /// Builds the router of the service over a registry.
 public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext> {
   let router = Router()
-  router.add(middleware: RequestIDMiddleware())
+  let metrics = registry.metrics
+  router.add(middleware: RequestIDMiddleware(metrics: metrics))
   router.add(middleware: JSONErrorMiddleware())
   let journal = registry.journal
   // A replayer is cheap to make; one per request keeps the closures free of shared state.
@@ -27,6 +28,13 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
       Health(
         status: "ready", cachedSessions: await registry.cachedCount,
         rehydrations: registry.rehydrations, evictions: registry.evictions))
+  }
+
+  router.get("/metrics") { _, _ in
+    let text = metrics.exposition(liveSessions: await registry.cachedCount, journal: journal)
+    return Response(
+      status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+      body: .init(byteBuffer: ByteBuffer(bytes: text)))
   }
 
   router.post("/sessions") { request, context in
@@ -72,7 +80,9 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
         }
         throw refusal
       }
+      let started = ContinuousClock.now
       try await store.send(action)
+      metrics.recordAppend(ContinuousClock.now - started)
       return (store.sequence, await store.state)
     }
     return try json(

@@ -22,12 +22,16 @@ public struct ServiceConfiguration: Sendable {
   public var idleTimeout: Duration
   /// How often idle sessions are looked for.
   public var sweepInterval: Duration
+  /// How an SQLite journal keeps appends (a PostgreSQL journal commits each one).
+  public var durability: Durability
 
   public init(
     databasePath: String, host: String = "127.0.0.1", port: Int = 8080,
-    idleTimeout: Duration = .seconds(300), sweepInterval: Duration? = nil
+    idleTimeout: Duration = .seconds(300), sweepInterval: Duration? = nil,
+    durability: Durability = .full
   ) {
     self.databasePath = databasePath
+    self.durability = durability
     self.host = host
     self.port = port
     self.idleTimeout = idleTimeout
@@ -53,14 +57,14 @@ struct IdleSweeper: Service {
 
 /// The journal `--db` names: a postgres:// URL (when built with `--traits PostgreSQL`) or the
 /// path of an SQLite file.
-func openJournal(_ database: String) throws -> any JournalBackend {
+func openJournal(_ database: String, durability: Durability = .full) throws -> any JournalBackend {
   let isURL = database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
   #if PostgreSQL
     if isURL { return try PostgresJournal(url: database) }
   #else
     if isURL { throw NoPostgreSQLSupport() }
   #endif
-  return try SQLiteJournal(path: database)
+  return try SQLiteJournal(path: database, options: .init(durability: durability))
 }
 
 /// `--db postgres://…` given to a build without the `PostgreSQL` trait.
@@ -74,7 +78,8 @@ struct NoPostgreSQLSupport: Error, CustomStringConvertible {
 /// Runs the service until SIGTERM or SIGINT: in-flight requests finish, then the sessions are
 /// released and the journal is closed.
 public func runService(_ configuration: ServiceConfiguration, logger: Logger) async throws {
-  let journal = try openJournal(configuration.databasePath)
+  let journal = try openJournal(
+    configuration.databasePath, durability: configuration.durability)
   let registry = SessionRegistry(journal: journal, idleTimeout: configuration.idleTimeout)
   let app = Application(
     router: buildRouter(registry: registry),

@@ -116,13 +116,18 @@ public actor SessionRegistry {
   public nonisolated let journal: any JournalBackend
   /// How long a session stays in memory without requests.
   public nonisolated let idleTimeout: Duration
+  /// Where the registry counts rehydrations, and the service its requests.
+  public nonisolated let metrics: ServiceMetrics
   private var entries: [SessionID: SessionHandle] = [:]
   private nonisolated let counters = Mutex((rehydrations: 0, evictions: 0))
 
   /// Creates a registry over a journal.
-  public init(journal: any JournalBackend, idleTimeout: Duration) {
+  public init(
+    journal: any JournalBackend, idleTimeout: Duration, metrics: ServiceMetrics = ServiceMetrics()
+  ) {
     self.journal = journal
     self.idleTimeout = idleTimeout
+    self.metrics = metrics
   }
 
   /// The number of sessions in memory.
@@ -193,6 +198,7 @@ public actor SessionRegistry {
   private func makeHandle(_ id: SessionID, store: SessionHandle.WizardStore?) -> SessionHandle {
     SessionHandle(id: id, journal: journal, store: store) { [weak self] in
       self?.counters.withLock { $0.rehydrations += 1 }
+      self?.metrics.recordRehydration()
     }
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NavigationService
+import StackStorage
 
 let usage = """
   usage: navigation-service --db PATH|URL [--port N] [--host ADDRESS] [--idle-seconds S]
@@ -12,6 +13,7 @@ let usage = """
     --port N            the port to listen on (default 8080; 0 takes a free one)
     --host ADDRESS      the address to listen on (default 127.0.0.1)
     --idle-seconds S    how long a session stays in memory without requests (default 300)
+    --durability MODE   an SQLite journal's durability: full (default), normal or group-commit
     -h, --help          prints this help
 
   """
@@ -29,6 +31,7 @@ func parseArguments(_ arguments: [String]) -> Invocation? {
   var host = "127.0.0.1"
   var port = 8080
   var idle = 300.0
+  var durability = Durability.full
   var index = 0
   while index < arguments.count {
     let name = arguments[index]
@@ -43,6 +46,13 @@ func parseArguments(_ arguments: [String]) -> Invocation? {
     case "--idle-seconds":
       guard let seconds = Double(value), seconds > 0, seconds < 1e6 else { return nil }
       idle = seconds
+    case "--durability":
+      switch value {
+      case "full": durability = .full
+      case "normal": durability = .normal
+      case "group-commit": durability = .groupCommit()
+      default: return nil
+      }
     default: return nil
     }
     index += 2
@@ -50,7 +60,8 @@ func parseArguments(_ arguments: [String]) -> Invocation? {
   guard let db else { return nil }
   return .run(
     ServiceConfiguration(
-      databasePath: db, host: host, port: port, idleTimeout: .milliseconds(Int(idle * 1000))))
+      databasePath: db, host: host, port: port, idleTimeout: .milliseconds(Int(idle * 1000)),
+      durability: durability))
 }
 
 let configuration: ServiceConfiguration

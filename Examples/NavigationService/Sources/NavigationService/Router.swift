@@ -6,7 +6,12 @@ import StackRestoration
 import StackStorage
 
 /// Builds the router of the service over a registry.
-public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext> {
+///
+/// - Parameter readiness: Off once the service is shutting down: `GET /health/ready` then
+///   answers 503 `draining`.
+public func buildRouter(
+  registry: SessionRegistry, readiness: Readiness = Readiness()
+) -> Router<BasicRequestContext> {
   let router = Router()
   let metrics = registry.metrics
   router.add(middleware: RequestIDMiddleware(metrics: metrics))
@@ -19,6 +24,11 @@ public func buildRouter(registry: SessionRegistry) -> Router<BasicRequestContext
 
   router.get("/health/live") { _, _ in try json(Health(status: "live")) }
   router.get("/health/ready") { _, _ in
+    guard readiness.isReady else {
+      throw APIError(
+        .serviceUnavailable, code: "draining",
+        message: "The service is shutting down; send new requests elsewhere.")
+    }
     do {
       _ = try journal.session(SessionID("health-probe"))
     } catch {

@@ -24,12 +24,16 @@ public struct ServiceConfiguration: Sendable {
   public var sweepInterval: Duration
   /// How an SQLite journal keeps appends (a PostgreSQL journal commits each one).
   public var durability: Durability
+  /// After SIGTERM, how long the service keeps serving with readiness off before it stops
+  /// accepting connections.
+  public var drainDelay: Duration
 
   public init(
     databasePath: String, host: String = "127.0.0.1", port: Int = 8080,
     idleTimeout: Duration = .seconds(300), sweepInterval: Duration? = nil,
-    durability: Durability = .full
+    durability: Durability = .full, drainDelay: Duration = .zero
   ) {
+    self.drainDelay = drainDelay
     self.databasePath = databasePath
     self.durability = durability
     self.host = host
@@ -75,14 +79,16 @@ struct NoPostgreSQLSupport: Error, CustomStringConvertible {
   }
 }
 
-/// Runs the service until SIGTERM or SIGINT: in-flight requests finish, then the sessions are
-/// released and the journal is closed.
+/// Runs the service until SIGTERM or SIGINT, in one `ServiceGroup`: on the signal, readiness
+/// turns off first (`ReadinessGate`, for `drainDelay`), then the server stops accepting and lets
+/// in-flight requests finish, then the sessions are released and the journal is closed.
 public func runService(_ configuration: ServiceConfiguration, logger: Logger) async throws {
   let journal = try openJournal(
     configuration.databasePath, durability: configuration.durability)
   let registry = SessionRegistry(journal: journal, idleTimeout: configuration.idleTimeout)
+  let readiness = Readiness()
   let app = Application(
-    router: buildRouter(registry: registry),
+    router: buildRouter(registry: registry, readiness: readiness),
     // A request the HTTP parser rejects gets a JSON error too (see `ParseErrorResponder`).
     server: .http1(configuration: .init(additionalChannelHandlers: [ParseErrorResponder()])),
     configuration: .init(
@@ -95,7 +101,19 @@ public func runService(_ configuration: ServiceConfiguration, logger: Logger) as
       FileHandle.standardOutput.write(Data("listening on \(configuration.host):\(port)\n".utf8))
     },
     logger: logger)
-  try await app.runService()
+  // Shut down in reverse order: the gate first, then the application (its server, then the
+  // sweeper), each once the one before has returned.
+  let group = ServiceGroup(
+    configuration: .init(
+      services: [
+        .init(service: app),
+        .init(
+          service: ReadinessGate(
+            readiness: readiness, drainDelay: configuration.drainDelay, logger: logger)),
+      ],
+      gracefulShutdownSignals: [.sigterm, .sigint],
+      logger: logger))
+  try await group.run()
   await registry.removeAll()
   // Waits for any call still using the journal, then releases its file or connections.
   try journal.close()

@@ -14,6 +14,8 @@ let usage = """
     --host ADDRESS      the address to listen on (default 127.0.0.1)
     --idle-seconds S    how long a session stays in memory without requests (default 300)
     --durability MODE   an SQLite journal's durability: full (default), normal or group-commit
+    --drain-seconds S   after SIGTERM, how long to keep serving with /health/ready at 503
+                        before no longer accepting connections (default 0)
     -h, --help          prints this help
 
   """
@@ -32,6 +34,7 @@ func parseArguments(_ arguments: [String]) -> Invocation? {
   var port = 8080
   var idle = 300.0
   var durability = Durability.full
+  var drain = 0.0
   var index = 0
   while index < arguments.count {
     let name = arguments[index]
@@ -46,6 +49,9 @@ func parseArguments(_ arguments: [String]) -> Invocation? {
     case "--idle-seconds":
       guard let seconds = Double(value), seconds > 0, seconds < 1e6 else { return nil }
       idle = seconds
+    case "--drain-seconds":
+      guard let seconds = Double(value), seconds >= 0, seconds <= 3600 else { return nil }
+      drain = seconds
     case "--durability":
       switch value {
       case "full": durability = .full
@@ -61,7 +67,7 @@ func parseArguments(_ arguments: [String]) -> Invocation? {
   return .run(
     ServiceConfiguration(
       databasePath: db, host: host, port: port, idleTimeout: .milliseconds(Int(idle * 1000)),
-      durability: durability))
+      durability: durability, drainDelay: .milliseconds(Int(drain * 1000))))
 }
 
 let configuration: ServiceConfiguration

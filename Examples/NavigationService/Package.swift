@@ -55,7 +55,6 @@ let package = Package(
       dependencies: [
         "NavigationService",
         .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "StackStorage", package: "StackJournal"),
       ]
     ),
     .testTarget(

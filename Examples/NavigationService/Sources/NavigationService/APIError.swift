@@ -49,7 +49,11 @@ public struct APIError: Error, HTTPResponseError, Sendable {
   }
 
   /// The API error for an error thrown while serving a request.
-  static func from(_ error: any Error) -> APIError {
+  ///
+  /// - Parameter bodyLimit: The body limit a 413 names.
+  static func from(
+    _ error: any Error, bodyLimit: Int = ServiceConfiguration.defaultBodyLimit
+  ) -> APIError {
     switch error {
     case let error as APIError:
       return error
@@ -95,7 +99,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
       case .contentTooLarge:
         return APIError(
           .contentTooLarge, code: "bodyTooLarge",
-          message: "The request body is larger than \(ServiceConfiguration.maximumBodySize) bytes.")
+          message: "The request body is larger than \(bodyLimit) bytes.")
       default:
         return APIError(
           error.status, code: "http\(error.status.code)", message: error.status.reasonPhrase)
@@ -103,7 +107,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     case let error as any HTTPResponseError where error.status == .contentTooLarge:
       return APIError(
         .contentTooLarge, code: "bodyTooLarge",
-        message: "The request body is larger than \(ServiceConfiguration.maximumBodySize) bytes.")
+        message: "The request body is larger than \(bodyLimit) bytes.")
     case let error as any HTTPResponseError:
       return APIError(
         error.status, code: "http\(error.status.code)", message: error.status.reasonPhrase)
@@ -127,6 +131,9 @@ extension APIError {
 
 /// Turns every error, including the router's own 404 and 405, into an ``APIError`` body.
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+  /// The body limit a 413 names.
+  let bodyLimit: Int
+
   func handle(
     _ request: Request, context: Context,
     next: (Request, Context) async throws -> Response
@@ -134,7 +141,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     do {
       return try await next(request, context)
     } catch {
-      let apiError = APIError.from(error)
+      let apiError = APIError.from(error, bodyLimit: bodyLimit)
       // A refusal is told by the request's one log line (its status and code: what the client
       // sent is not repeated); a failure of the service also gets its cause.
       if apiError.status.code >= 500 {

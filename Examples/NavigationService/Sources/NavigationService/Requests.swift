@@ -37,9 +37,9 @@ func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> 
     body: .init(byteBuffer: ByteBuffer(bytes: data)))
 }
 
-/// Reads the body (at most ``ServiceConfiguration/maximumBodySize`` bytes).
-func body(of request: Request) async throws -> Data {
-  let buffer = try await request.body.collect(upTo: ServiceConfiguration.maximumBodySize)
+/// Reads the body, at most `limit` bytes (more is a 413).
+func body(of request: Request, limit: Int) async throws -> Data {
+  let buffer = try await request.body.collect(upTo: limit)
   return Data(buffer.readableBytesView)
 }
 

@@ -9,13 +9,18 @@ import StackStorage
 ///
 /// - Parameter readiness: Off once the service is shutting down: `GET /health/ready` then
 ///   answers 503 `draining`.
+/// - Parameter bodyLimit: The largest request body read; a larger one gets 413 `bodyTooLarge`.
 public func buildRouter(
-  registry: SessionRegistry, readiness: Readiness = Readiness()
+  registry: SessionRegistry, readiness: Readiness = Readiness(),
+  bodyLimit: Int = ServiceConfiguration.defaultBodyLimit
 ) -> Router<BasicRequestContext> {
   let router = Router()
   let metrics = registry.metrics
   router.add(middleware: RequestIDMiddleware(metrics: metrics))
-  router.add(middleware: JSONErrorMiddleware())
+  router.add(middleware: JSONErrorMiddleware(bodyLimit: bodyLimit))
+  @Sendable func body(of request: Request) async throws -> Data {
+    try await NavigationService.body(of: request, limit: bodyLimit)
+  }
   let journal = registry.journal
   // A replayer is cheap to make; one per request keeps the closures free of shared state.
   @Sendable func replayer() -> Replayer<SignupWizard.State, SignupWizard.Action> {

@@ -12,8 +12,8 @@ import StackStorage
 
 /// How the service is started.
 public struct ServiceConfiguration: Sendable {
-  /// The largest request body accepted; a larger one gets 413.
-  public static let maximumBodySize = 64 * 1024
+  /// The largest request body accepted unless configured otherwise: 64 KiB.
+  public static let defaultBodyLimit = 64 * 1024
 
   public var databasePath: String
   public var host: String
@@ -27,12 +27,16 @@ public struct ServiceConfiguration: Sendable {
   /// After SIGTERM, how long the service keeps serving with readiness off before it stops
   /// accepting connections.
   public var drainDelay: Duration
+  /// The largest request body accepted; a larger one gets 413.
+  public var bodyLimit: Int
 
   public init(
     databasePath: String, host: String = "127.0.0.1", port: Int = 8080,
     idleTimeout: Duration = .seconds(300), sweepInterval: Duration? = nil,
-    durability: Durability = .full, drainDelay: Duration = .zero
+    durability: Durability = .full, drainDelay: Duration = .zero,
+    bodyLimit: Int = ServiceConfiguration.defaultBodyLimit
   ) {
+    self.bodyLimit = bodyLimit
     self.drainDelay = drainDelay
     self.databasePath = databasePath
     self.durability = durability
@@ -88,7 +92,7 @@ public func runService(_ configuration: ServiceConfiguration, logger: Logger) as
   let registry = SessionRegistry(journal: journal, idleTimeout: configuration.idleTimeout)
   let readiness = Readiness()
   let app = Application(
-    router: buildRouter(registry: registry, readiness: readiness),
+    router: buildRouter(registry: registry, readiness: readiness, bodyLimit: configuration.bodyLimit),
     // A request the HTTP parser rejects gets a JSON error too (see `ParseErrorResponder`).
     server: .http1(configuration: .init(additionalChannelHandlers: [ParseErrorResponder()])),
     configuration: .init(

@@ -46,9 +46,19 @@ final class ServiceProcess: @unchecked Sendable {
 
   /// - Parameter standardError: A file that receives the service's standard error (its log);
   ///   by default the log is discarded.
-  init(database: String, extraArguments: [String] = [], standardError: URL? = nil) throws {
+  /// - Parameter environment: Variables added to the test's environment for the service; with
+  ///   `database` `nil`, `NAVIGATION_DB` among them says where the sessions are.
+  init(
+    database: String?, extraArguments: [String] = [], environment: [String: String] = [:],
+    standardError: URL? = nil
+  ) throws {
     process.executableURL = try builtExecutable("navigation-service")
-    process.arguments = ["--db", database, "--port", "0", "--host", "127.0.0.1"] + extraArguments
+    process.arguments =
+      (database.map { ["--db", $0] } ?? []) + ["--port", "0", "--host", "127.0.0.1"]
+      + extraArguments
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     process.standardOutput = output
     if let standardError {
       FileManager.default.createFile(atPath: standardError.path, contents: nil)

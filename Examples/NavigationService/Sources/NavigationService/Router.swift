@@ -85,8 +85,31 @@ public func buildRouter(
     } catch {
       throw APIError(.badRequest, code: "undecodableAction", message: "The body is not JSON.")
     }
+    let key = try Idempotency.key(of: request.headers)
+    let fingerprint = try key.map { _ in try Idempotency.fingerprint(action) }
+    /// What the session's turn did: sent the action, or found it sent by an earlier try.
+    enum Outcome: Sendable {
+      case sent(sequence: Int64, state: SignupWizard.State)
+      case replayed(sequence: Int64)
+    }
     // Checked and sent in the session's turn, so the check sees the state the action meets.
-    let ((sequence, state), rehydrated) = try await registry.withSession(id, logger: context.logger) { store in
+    let (outcome, rehydrated) = try await registry.withSession(id, logger: context.logger) {
+      store -> Outcome in
+      var metadata: SessionMetadata?
+      if let key, let fingerprint {
+        metadata = try SessionMetadata(try journal.session(id)?.metadata)
+        if let prior = metadata?.record(for: key) {
+          guard prior.fingerprint == fingerprint else {
+            throw APIError(
+              .unprocessableContent, code: "idempotencyKeyReused",
+              message: "This Idempotency-Key came with another action; use a new key.")
+          }
+          // The journal says whether the earlier try appended; if not, the action goes now.
+          if try Idempotency.journal(journal, session: id, holds: action, at: prior.sequence) {
+            return .replayed(sequence: prior.sequence)
+          }
+        }
+      }
       if let refusal = action.refusal(in: await store.state) {
         // A store behind the journal may not know an element another process pushed: then the
         // client gets the 409 of that other write (the retry reopens the store), not a refusal.
@@ -95,15 +118,34 @@ public func buildRouter(
         }
         throw refusal
       }
+      if var metadata, let key, let fingerprint {
+        // Written before the append: if the process dies after the append, a retry finds the
+        // action at this sequence and answers with it.
+        metadata.remember(.init(key: key, sequence: store.sequence + 1, fingerprint: fingerprint))
+        try journal.setMetadata(try metadata.encoded(), session: id)
+      }
       let started = ContinuousClock.now
       try await store.send(action)
       metrics.recordAppend(ContinuousClock.now - started)
-      return (store.sequence, await store.state)
+      return .sent(sequence: store.sequence, state: await store.state)
     }
-    return try json(
-      StackResponse(
-        session: id.rawValue, sequence: sequence, stack: try StackView(state),
-        rehydrated: rehydrated))
+    switch outcome {
+    case .sent(let sequence, let state):
+      return try json(
+        StackResponse(
+          session: id.rawValue, sequence: sequence, stack: try StackView(state),
+          rehydrated: rehydrated))
+    case .replayed(let sequence):
+      context.logger.info(
+        "idempotent retry answered from the journal", metadata: ["sequence": "\(sequence)"])
+      let restored = try replayer().restore(session: id, at: .sequence(sequence))
+      var response = try json(
+        StackResponse(
+          session: id.rawValue, sequence: restored.sequence, stack: try StackView(restored.state),
+          rehydrated: rehydrated))
+      response.headers[Idempotency.replayedHeader] = "true"
+      return response
+    }
   }
 
   router.get("/sessions/:id/stack") { request, context in

@@ -112,3 +112,23 @@ struct RawReply {
   }
   var text: String { String(decoding: body, as: UTF8.self) }
 }
+
+/// Runs a shell command to its end with `posix_spawn` and `waitpid`, its output to `/dev/null`;
+/// returns its exit status. For a command that leaves a daemon behind (`scripts/postgres.sh
+/// restart`), which `Process.waitUntilExit` would wait for.
+func runDetaching(_ command: String) -> Int32 {
+  var pid: pid_t = 0
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+  let arguments = ["/bin/bash", "-c", command]
+  var argv = arguments.map { strdup($0) } + [nil]
+  defer { for pointer in argv { free(pointer) } }
+  guard posix_spawn(&pid, "/bin/bash", &actions, nil, &argv, environ) == 0 else { return -1 }
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+  return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+}

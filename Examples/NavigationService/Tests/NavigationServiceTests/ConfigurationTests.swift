@@ -24,7 +24,7 @@ struct ConfigurationTests {
       (["NAVIGATION_DURABILITY": "fast\u{1b}[31m"], [], "NAVIGATION_DURABILITY takes full, normal"),
       (["NAVIGATION_LOG_LEVEL": "loud"], [], "NAVIGATION_LOG_LEVEL takes trace, debug"),
       (["NAVIGATION_HOST": "local host"], [], "NAVIGATION_HOST takes an address"),
-      (["NAVIGATION_DB": "a\u{7}b.sqlite"], [], "NAVIGATION_DB holds control characters"),
+      (["NAVIGATION_DB": String(repeating: "d", count: 4097)], [], "NAVIGATION_DB is over 4096 bytes"),
       (["PGPASSWORD": "pass\nword"], ["--db", "x.sqlite"], "PGPASSWORD holds control characters"),
       ([:], [], "no database: give --db PATH|URL or set NAVIGATION_DB"),
       ([:], ["--db", "x.sqlite", "--body-limit", "big"], "--body-limit takes a whole number"),

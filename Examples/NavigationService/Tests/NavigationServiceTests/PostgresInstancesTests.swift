@@ -111,6 +111,56 @@ struct PostgresInstancesTests {
     #expect(service.terminate() == 0)
   }
 
+  @Test(
+    "an idempotent retry across a restart of PostgreSQL gets the first result, never a duplicate",
+    .enabled(
+      if: ProcessInfo.processInfo.environment["STACKJOURNAL_TEST_POSTGRES_RESTART"] == "1",
+      Comment(
+        rawValue: "restarts the server: set STACKJOURNAL_TEST_POSTGRES_RESTART=1 (and "
+          + "STACKJOURNAL_PG_STATE as for `scripts/postgres.sh start`)")))
+  func idempotentRetryAcrossRestart() async throws {
+    let database = try freshDatabase()
+    var service = try ServiceProcess(database: database)
+    #expect(try await service.request("POST", "/sessions", body: #"{"id": "pk"}"#).status == 201)
+    let first = try await sendKeyed(service, "pk", Actions.start, key: "pg-start")
+    #expect(first.status == 200)
+    #expect(first.sequence == 1)
+
+    // The server restarts at once (no checkpoint, as after a crash) under the running service.
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("scripts/postgres.sh")
+    #expect(runDetaching("timeout 60 '\(script.path)' restart") == 0, "the server restarted")
+
+    // The retry: while the connections come back it may get a 5xx; once it gets through, it is
+    // the first result, never a 409 or a second append.
+    var retried: ServiceProcess.Reply?
+    let deadline = ContinuousClock.now + .seconds(30)
+    while ContinuousClock.now < deadline {
+      let reply = try await sendKeyed(service, "pk", Actions.start, key: "pg-start")
+      if reply.status == 200 {
+        retried = reply
+        break
+      }
+      #expect(reply.status >= 500, "\(reply.status) \(reply.text)")
+      try await Task.sleep(for: .milliseconds(200))
+    }
+    #expect(retried?.sequence == 1, "\(retried?.text ?? "no answer")")
+    #expect(retried?.header("idempotent-replayed") == "true")
+    #expect(NSDictionary(dictionary: retried?.stack ?? [:]) == NSDictionary(dictionary: first.stack))
+
+    // And across a restart of the service too.
+    #expect(service.terminate() == 0)
+    service = try ServiceProcess(database: database)
+    let again = try await sendKeyed(service, "pk", Actions.start, key: "pg-start")
+    #expect(again.sequence == 1)
+    #expect(again.header("idempotent-replayed") == "true")
+    #expect(try await sendKeyed(service, "pk", Actions.cancel, key: "pg-cancel").sequence == 2)
+    #expect(try await sendKeyed(service, "pk", Actions.cancel, key: "pg-cancel").sequence == 2)
+    #expect(try await service.request("GET", "/sessions/pk/stack").sequence == 2)
+    #expect(service.terminate() == 0)
+  }
+
   @Test("racing writes through two instances: one succeeds, one gets a 409 that a retry clears")
   func racingWrites() async throws {
     let database = try freshDatabase()

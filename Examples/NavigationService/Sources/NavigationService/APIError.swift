@@ -14,6 +14,8 @@ public struct APIError: Error, HTTPResponseError, Sendable {
   public var message: String
   /// Seconds after which the request may be retried (`Retry-After`), for conflicts.
   public var retryAfter: Int?
+  /// The `WWW-Authenticate` challenge of a 401.
+  public var challenge: String?
 
   public init(_ status: HTTPResponse.Status, code: String, message: String, retryAfter: Int? = nil)
   {
@@ -44,6 +46,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     let data = try jsonBody()
     var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
     if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+    if let challenge { headers[.wwwAuthenticate] = challenge }
     return Response(
       status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
   }

@@ -67,6 +67,8 @@ enum Idempotency {
 struct SessionMetadata: Codable, Equatable {
   /// The session's last idempotency keys, oldest first.
   var keys: [SessionKeys.Record] = []
+  /// The owner of the session's bearer token, when tokens were on at its creation.
+  var owner: String?
 
   /// The metadata of a session: empty when it has none; a 500 when it holds something else.
   init(_ data: Data?) throws {

@@ -12,12 +12,13 @@ import StackStorage
 /// - Parameter bodyLimit: The largest request body read; a larger one gets 413 `bodyTooLarge`.
 public func buildRouter(
   registry: SessionRegistry, readiness: Readiness = Readiness(),
-  bodyLimit: Int = ServiceConfiguration.defaultBodyLimit
+  bodyLimit: Int = ServiceConfiguration.defaultBodyLimit, tokens: BearerTokens? = nil
 ) -> Router<BasicRequestContext> {
   let router = Router()
   let metrics = registry.metrics
   router.add(middleware: RequestIDMiddleware(metrics: metrics))
   router.add(middleware: JSONErrorMiddleware(bodyLimit: bodyLimit))
+  if let tokens { router.add(middleware: BearerAuthMiddleware(tokens: tokens)) }
   @Sendable func body(of request: Request) async throws -> Data {
     try await NavigationService.body(of: request, limit: bodyLimit)
   }
@@ -67,6 +68,7 @@ public func buildRouter(
     let (sequence, state) = try await registry.create(id, logger: context.logger) { store in
       (store.sequence, await store.state)
     }
+    try Ownership.claim(id, journal: journal)
     return try json(
       SessionCreated(session: id.rawValue, sequence: sequence, stack: try StackView(state)),
       status: .created)
@@ -74,6 +76,7 @@ public func buildRouter(
 
   router.post("/sessions/:id/actions") { request, context in
     let id = try sessionID(context)
+    try Ownership.check(id, journal: journal)
     let data = try await body(of: request)
     let action: SignupWizard.Action
     do {
@@ -150,6 +153,7 @@ public func buildRouter(
 
   router.get("/sessions/:id/stack") { request, context in
     let id = try sessionID(context)
+    try Ownership.check(id, journal: journal)
     let query = request.uri.queryParameters
     if let at = query.get("at") {
       let sequence = try parseSequence(at)
@@ -192,6 +196,7 @@ public func buildRouter(
 
   router.post("/sessions/:id/fork") { request, context in
     let id = try sessionID(context)
+    try Ownership.check(id, journal: journal)
     let data = try await body(of: request)
     let fork: ForkRequest
     do {
@@ -219,6 +224,7 @@ public func buildRouter(
     let store = try RecordingStore.fork(id, at: target, into: into, journal: journal) {
       SignupWizard()
     }
+    try Ownership.claim(into, journal: journal)
     let forkedAt = store.restoration?.sequence
     return try json(
       SessionCreated(

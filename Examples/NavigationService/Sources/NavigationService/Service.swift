@@ -29,13 +29,16 @@ public struct ServiceConfiguration: Sendable {
   public var drainDelay: Duration
   /// The largest request body accepted; a larger one gets 413.
   public var bodyLimit: Int
+  /// The bearer tokens, or `nil`: no authentication (the default).
+  public var tokens: BearerTokens?
 
   public init(
     databasePath: String, host: String = "127.0.0.1", port: Int = 8080,
     idleTimeout: Duration = .seconds(300), sweepInterval: Duration? = nil,
     durability: Durability = .full, drainDelay: Duration = .zero,
-    bodyLimit: Int = ServiceConfiguration.defaultBodyLimit
+    bodyLimit: Int = ServiceConfiguration.defaultBodyLimit, tokens: BearerTokens? = nil
   ) {
+    self.tokens = tokens
     self.bodyLimit = bodyLimit
     self.drainDelay = drainDelay
     self.databasePath = databasePath
@@ -92,7 +95,9 @@ public func runService(_ configuration: ServiceConfiguration, logger: Logger) as
   let registry = SessionRegistry(journal: journal, idleTimeout: configuration.idleTimeout)
   let readiness = Readiness()
   let app = Application(
-    router: buildRouter(registry: registry, readiness: readiness, bodyLimit: configuration.bodyLimit),
+    router: buildRouter(
+      registry: registry, readiness: readiness, bodyLimit: configuration.bodyLimit,
+      tokens: configuration.tokens),
     // A request the HTTP parser rejects gets a JSON error too (see `ParseErrorResponder`).
     server: .http1(configuration: .init(additionalChannelHandlers: [ParseErrorResponder()])),
     configuration: .init(

@@ -39,6 +39,9 @@ private let settings: [String: Setting] = {
       option: "--body-limit", variable: "NAVIGATION_BODY_LIMIT",
       expects: "a whole number of bytes from 1024 to 16777216"),
     Setting(
+      option: "--auth-tokens", variable: "NAVIGATION_AUTH_TOKENS_FILE",
+      expects: "a file of `TOKEN OWNER` lines"),
+    Setting(
       option: "--log-level", variable: "NAVIGATION_LOG_LEVEL",
       expects: "trace, debug, info, notice, warning, error or critical"),
   ]
@@ -140,11 +143,16 @@ extension Invocation {
     {
       throw SettingsError(description: "PGPASSWORD holds control characters or is over 1024 bytes")
     }
+    var tokens: BearerTokens?
+    if let (file, source) = value("--auth-tokens") {
+      tokens = try BearerTokens(file: file, source: source)
+    }
     return .run(
       ServiceConfiguration(
         databasePath: database, host: host, port: port,
         idleTimeout: .milliseconds(Int(idle * 1000)), durability: durability,
-        drainDelay: .milliseconds(Int(drain * 1000)), bodyLimit: bodyLimit),
+        drainDelay: .milliseconds(Int(drain * 1000)), bodyLimit: bodyLimit,
+        tokens: tokens),
       logLevel: logLevel)
   }
 }

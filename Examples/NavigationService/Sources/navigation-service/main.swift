@@ -23,6 +23,9 @@ let usage = """
                         [NAVIGATION_DRAIN_SECONDS]
     --body-limit BYTES  the largest request body, 1024 to 16777216 (default 65536)
                         [NAVIGATION_BODY_LIMIT]
+    --auth-tokens FILE  bearer tokens, one `TOKEN OWNER` a line: requests under /sessions then
+                        need one, and a session is its creator's (default: no tokens)
+                        [NAVIGATION_AUTH_TOKENS_FILE]
     --log-level LEVEL   trace, debug, info (default), notice, warning, error or critical
                         [NAVIGATION_LOG_LEVEL]
     -h, --help          prints this help

@@ -48,7 +48,9 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-      ]
+      ],
+      // The API's OpenAPI document, served at GET /openapi.yaml.
+      resources: [.embedInCode("Resources/openapi.yaml")]
     ),
     .executableTarget(
       name: "navigation-service",

@@ -53,6 +53,12 @@ public func buildRouter(
       body: .init(byteBuffer: ByteBuffer(bytes: text)))
   }
 
+  router.get("/openapi.yaml") { _, _ in
+    Response(
+      status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
+      body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_yaml)))
+  }
+
   router.post("/sessions") { request, context in
     let data = try await body(of: request)
     var id = SessionID.random()

@@ -59,6 +59,16 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"),
       ]
     ),
+    // The load benchmark (scripts/bench.sh): HTTP clients on loopback, then RecordingStore
+    // in-process, on one journal.
+    .executableTarget(
+      name: "navigation-bench",
+      dependencies: [
+        "NavigationService",
+        .product(name: "StackRestoration", package: "StackJournal"),
+        .product(name: "StackStorage", package: "StackJournal"),
+      ]
+    ),
     .testTarget(
       name: "NavigationServiceTests",
       dependencies: ["navigation-service"]

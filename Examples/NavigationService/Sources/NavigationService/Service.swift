@@ -68,7 +68,9 @@ struct IdleSweeper: Service {
 
 /// The journal `--db` names: a postgres:// URL (when built with `--traits PostgreSQL`) or the
 /// path of an SQLite file.
-func openJournal(_ database: String, durability: Durability = .full) throws -> any JournalBackend {
+public func openJournal(
+  _ database: String, durability: Durability = .full
+) throws -> any JournalBackend {
   let isURL = database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
   #if PostgreSQL
     if isURL { return try PostgresJournal(url: database) }

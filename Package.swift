@@ -8,6 +8,7 @@ let package = Package(
   products: [
     .library(name: "StackNavigation", targets: ["StackNavigation"]),
     .library(name: "StackNavigationTesting", targets: ["StackNavigationTesting"]),
+    .library(name: "StackJournalCore", targets: ["StackJournalCore"]),
     .library(name: "StackStorage", targets: ["StackStorage"]),
     .library(name: "StackRestoration", targets: ["StackRestoration"]),
     .library(name: "StackJournalCLI", targets: ["StackJournalCLI"]),
@@ -85,9 +86,17 @@ let package = Package(
         .embedInCode("0003_time_without_index.sql"),
       ]
     ),
+    // The journal model every engine shares: records, deltas and the one function that applies
+    // them, paths, the tracker, the export format, errors, times and JSON. No database here.
+    .target(
+      name: "StackJournalCore",
+      dependencies: ["StackNavigation"]
+    ),
+    // The SQLite engine (GRDB), with its migrations.
     .target(
       name: "StackStorage",
       dependencies: [
+        "StackJournalCore",
         "StackNavigation",
         "StackJournalMigrations",
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
@@ -102,7 +111,7 @@ let package = Package(
       name: "StackStoragePostgres",
       dependencies: [
         "StackNavigation",
-        "StackStorage",
+        "StackJournalCore",
         "StackJournalPostgresMigrations",
         .product(
           name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
@@ -213,13 +222,14 @@ let package = Package(
     .testTarget(
       name: "StackStorageTests",
       dependencies: [
-        "StackStorage", "StackNavigation", "StackJournalDemo", "StackJournalTestSupport",
+        "StackJournalCore", "StackStorage", "StackNavigation", "StackJournalDemo", "StackJournalTestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
     .testTarget(
       name: "StackRestorationTests",
       dependencies: [
+        "StackJournalCore",
         "StackRestoration", "StackNavigation", "StackStorage", "StackJournalDemo",
         "StackJournalTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
       ]
@@ -228,6 +238,7 @@ let package = Package(
     .testTarget(
       name: "StackStoragePostgresTests",
       dependencies: [
+        "StackJournalCore",
         "StackStoragePostgres", "StackStorage", "StackJournalTestSupport",
         "StackJournalPostgresMigrations", "StackRestoration", "StackJournalDemo",
         // The process tests run the recorder.
@@ -240,6 +251,7 @@ let package = Package(
     .testTarget(
       name: "StackJournalCLIUnitTests",
       dependencies: [
+        "StackJournalCore",
         "StackJournalCLI", "StackJournalDemo", "StackStorage",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]

@@ -2,7 +2,7 @@
   import Foundation
   import PostgresNIO
   import StackNavigation
-  import StackStorage
+  import StackJournalCore
 
   extension PostgresJournal {
     /// Appends an action whose delta the caller computed, after `expectedSequence`, and returns
@@ -59,66 +59,11 @@
         snapshot: snapshot)
     }
 
-    /// Appends an action after `expectedSequence` and returns its sequence.
-    ///
-    /// Reads the head's stack rows, computes the delta to `draft.state.stacks`, then appends it
-    /// as ``append(session:expectedSequence:_:)-(_,_,JournalEntryDelta)`` does, in one
-    /// statement guarded by the expected sequence. Throws
-    /// ``StorageError/Code/sequenceConflict``, writing nothing, when another writer appended
-    /// first.
-    public func append(
-      session: SessionID,
-      expectedSequence: Int64,
-      _ draft: JournalEntryDraft
-    ) throws -> Int64 {
-      try requireWritable("appending to session \(session)")
-      let payload = try stored.text(draft.payload, "payload of the `\(draft.type)` action")
-      let stacks = try PreparedAppend.canonical(draft.state.stacks)
-      let (head, before) = try loadHeadStacks(session)
-      guard head == expectedSequence else {
-        throw stored.sequenceConflict(session, head: head, expected: expectedSequence)
-      }
-      let delta = StackDelta.between(before, stacks)
-      var after = before
-      try delta.apply(to: &after)
-      var snapshot: (state: String, stacks: String)?
-      if snapshotDue(at: expectedSequence + 1) {
-        snapshot = (
-          try stored.text(draft.state.json, "state after `\(draft.type)`"), StorageJSON.text(stacks)
-        )
-      }
-      let query = appendQuery(
-        session: session, expected: expectedSequence, recordedAt: draft.recordedAt,
-        type: draft.type, version: draft.version, payload: payload,
-        delta: StorageJSON.text(delta), reordered: Self.reordered(delta, before: before),
-        snapshot: snapshot)
-      return try execute(query, session: session, expected: expectedSequence)
-    }
-
     /// Whether the entry of `sequence` comes with a snapshot: its sequence is a multiple of
     /// ``Options/snapshotInterval``.
     public func snapshotDue(at sequence: Int64) -> Bool {
       let interval = Int64(options.snapshotInterval)
       return interval > 0 && sequence > 0 && sequence % interval == 0
-    }
-
-    /// The paths of the stacks in which an element that stayed moved to another position.
-    static func reordered(_ delta: StackDelta, before: [StackRecord]) -> [String] {
-      let old = Dictionary(before.map { ($0.path, $0.ids) }, uniquingKeysWith: { first, _ in first })
-      var paths: [String] = []
-      for change in delta.changes where !change.removed {
-        guard let oldIDs = old[change.path] else { continue }
-        let popped = Set(change.popped)
-        let stayed = oldIDs.filter { !popped.contains($0) }
-        let newPositions = Dictionary(
-          change.ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { _, last in last })
-        let oldPositions = Dictionary(
-          oldIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { _, last in last })
-        if stayed.contains(where: { newPositions[$0] != oldPositions[$0] }) {
-          paths.append(change.path)
-        }
-      }
-      return paths
     }
 
     /// Runs an append's statement and returns the new sequence.

@@ -1,7 +1,7 @@
 #if PostgreSQL
   import Foundation
   import PostgresNIO
-  import StackStorage
+  import StackJournalCore
 
   extension PostgresJournal: InspectableJournal {
     /// How many rows ``journalRows(session:matching:_:)`` reads per page.

@@ -2,7 +2,7 @@
   import Foundation
   import PostgresNIO
   import StackNavigation
-  import StackStorage
+  import StackJournalCore
 
   extension PostgresJournal {
     /// How many entries ``entries(session:after:through:_:)`` reads per page.

@@ -2,7 +2,7 @@
   import Foundation
   import Logging
   import PostgresNIO
-  import StackStorage
+  import StackJournalCore
 
   extension PostgresJournal: RetainableJournal {
     /// Drops a session's history below its oldest kept snapshot: keeps the last

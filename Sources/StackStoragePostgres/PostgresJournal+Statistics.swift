@@ -1,7 +1,7 @@
 #if PostgreSQL
   import Foundation
   import PostgresNIO
-  import StackStorage
+  import StackJournalCore
 
   extension PostgresJournal {
     /// The journal's statistics: the on-disk bytes of its schema's tables and indexes (with
@@ -69,7 +69,7 @@
         let first = firstText.flatMap(Timestamp.date(from:)),
         let last = lastText.flatMap(Timestamp.date(from:))
       else { return [] }
-      let seconds = Int64(JournalStatistics.bucketSeconds(spanning: last.timeIntervalSince(first)))
+      let seconds = Int64(StorageStatistics.bucketSeconds(spanning: last.timeIntervalSince(first)))
       // Times are stored as `2025-01-31T09:30:00.000Z`; one that is not is left out.
       let buckets = try rows(
         "gathering statistics",

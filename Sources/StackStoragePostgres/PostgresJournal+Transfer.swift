@@ -2,7 +2,7 @@
   import Foundation
   import Logging
   import PostgresNIO
-  import StackStorage
+  import StackJournalCore
 
   extension PostgresJournal {
     /// What the journal tells an import: schema version, highest payload version, sessions.
@@ -130,6 +130,8 @@
   }
 
   extension PostgresJournal: SessionExportSource {
+    package var exportErrorPath: String? { nil }
+
     package func exportCheck(_ session: SessionID) throws -> SessionVerification {
       try verifySession(session, maxProblems: 1)
     }

@@ -1,7 +1,7 @@
 #if PostgreSQL
   import Foundation
   import PostgresNIO
-  import StackStorage
+  import StackJournalCore
 
   extension PostgresJournal {
     /// Checks the journal's recorded migrations against this build's and each session (one, or

@@ -3,7 +3,7 @@
   import Logging
   import NIOCore
   import PostgresNIO
-  import StackStorage
+  import StackJournalCore
 
   /// A journal of many sessions in one PostgreSQL database, shared by every process and machine
   /// that connects to it, with the semantics of ``SQLiteJournal``.

@@ -3,6 +3,7 @@ import StackJournalDemo
 import StackJournalTestSupport
 import StackNavigation
 import StackRestoration
+@testable import StackJournalCore
 @testable import StackStorage
 import XCTest
 

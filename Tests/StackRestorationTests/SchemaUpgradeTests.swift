@@ -6,6 +6,7 @@ import StackNavigation
 import StackRestoration
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 /// A journal recorded with schema version 1 opens with this build: it is migrated, verifies,

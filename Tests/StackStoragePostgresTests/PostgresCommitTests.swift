@@ -1,5 +1,6 @@
 #if PostgreSQL
   import Foundation
+  import StackJournalTestSupport
   import StackStorage
   import StackStoragePostgres
   import XCTest

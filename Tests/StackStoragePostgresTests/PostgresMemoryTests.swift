@@ -1,7 +1,8 @@
 #if PostgreSQL
   import Foundation
   import StackStorage
-  @testable import StackStoragePostgres
+  @testable import StackJournalCore
+@testable import StackStoragePostgres
   import XCTest
 
   /// What a call leaves in memory once it returned: nothing that lives until its timeout. Each

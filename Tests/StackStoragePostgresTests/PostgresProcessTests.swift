@@ -9,7 +9,8 @@
   import StackStorage
   import XCTest
 
-  @testable import StackStoragePostgres
+  @testable import StackJournalCore
+@testable import StackStoragePostgres
 
   /// Several OS processes (`stackjournal-recorder`) writing into one PostgreSQL database at
   /// once: each recording its own session, two racing on one; killed with SIGKILL, and with the

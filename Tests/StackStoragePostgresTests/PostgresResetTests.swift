@@ -1,6 +1,7 @@
 #if PostgreSQL
   import Foundation
-  @testable import StackStoragePostgres
+  @testable import StackJournalCore
+@testable import StackStoragePostgres
   import NIOCore
   import NIOPosix
   import StackStorage

@@ -7,7 +7,8 @@
   import StackStorage
   import XCTest
 
-  @testable import StackStoragePostgres
+  @testable import StackJournalCore
+@testable import StackStoragePostgres
 
   final class PostgresSchemaTests: PostgresTestCase {
     func testAFreshSchemaIsMigratedAndRecordedWithChecksums() async throws {

@@ -7,7 +7,8 @@
   import Synchronization
   import XCTest
 
-  @testable import StackStoragePostgres
+  @testable import StackJournalCore
+@testable import StackStoragePostgres
 
   /// `verifyStorage` on PostgreSQL: the checks SQLite's verifier makes, on rows damaged behind
   /// the journal's back, and no false finding while an app appends.

@@ -5,6 +5,7 @@ import Foundation
 import StackNavigation
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 final class CloseTests: StorageTestCase {

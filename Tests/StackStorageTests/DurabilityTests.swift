@@ -4,6 +4,7 @@ import GRDB
 import StackNavigation
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 final class DurabilityTests: StorageTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import StackNavigation
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 final class PruneTests: StorageTestCase {

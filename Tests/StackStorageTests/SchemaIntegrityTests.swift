@@ -3,6 +3,7 @@ import GRDB
 import StackJournalTestSupport
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 /// The schema the migrations made is the schema allowed, for the library as for the CLI: a

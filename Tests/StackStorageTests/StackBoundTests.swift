@@ -2,6 +2,7 @@ import Foundation
 import StackNavigation
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 /// One bound on the elements of a stack where stacks enter a journal: `import` refuses an

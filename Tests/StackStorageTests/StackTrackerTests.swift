@@ -4,6 +4,7 @@ import StackJournalTestSupport
 import StackNavigation
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 /// The incremental append path (a ``StackTracker`` computing deltas from the stacks' IDs and

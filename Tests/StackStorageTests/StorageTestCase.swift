@@ -3,6 +3,7 @@ import GRDB
 import StackJournalTestSupport
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 /// A test case with a fresh temporary directory per test, deleted after, that runs storage

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 /// One bound on nesting where JSON enters a journal: metadata, payloads and states nested

@@ -8,6 +8,7 @@ import Foundation
 import StackNavigation
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 final class SuspendingAppendTests: StorageTestCase {

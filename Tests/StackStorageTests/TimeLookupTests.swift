@@ -4,6 +4,7 @@ import StackJournalDemo
 import StackNavigation
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 /// Finding the entry of a time when the recording machine's clock goes back: every backend

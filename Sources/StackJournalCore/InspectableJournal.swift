@@ -47,25 +47,3 @@ public protocol InspectableJournal: JournalBackend {
   func verifyStorage(session: SessionID?, maxProblemsPerSession: Int) throws
     -> StorageVerification
 }
-
-extension SQLiteJournal: InspectableJournal {
-  /// The file's path (`:memory:` for an in-memory journal).
-  public var locationDescription: String { path ?? ":memory:" }
-
-  /// The stored bytes of each session.
-  public func sessionSizes() throws -> [SessionID: SessionSize] {
-    try JournalStatistics().sessionSizes(of: self)
-  }
-
-  /// The file's statistics, from ``JournalStatistics``.
-  public func statistics(session: SessionID?) throws -> StorageStatistics {
-    try JournalStatistics().statistics(of: self, session: session)
-  }
-
-  /// Checks the file and its sessions with ``JournalVerifier``.
-  public func verifyStorage(session: SessionID?, maxProblemsPerSession: Int) throws
-    -> StorageVerification
-  {
-    try JournalVerifier(maxProblemsPerSession: maxProblemsPerSession).verify(self, session: session)
-  }
-}

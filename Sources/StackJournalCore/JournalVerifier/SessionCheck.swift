@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A session's rows exactly as stored, as a ``SessionCheck`` reads them, from any backend.
 package protocol SessionRows {
@@ -186,7 +185,7 @@ package struct SessionCheck {
   /// lookups rely on it.
   private mutating func checkLatestTime(of entry: StoredEntryRow, after previous: inout String?) {
     guard let latest = entry.latestAt else { return }
-    let expected = EntryTimes.latest(entry.recordedAt, after: previous ?? latest)
+    let expected = Timestamp.latest(entry.recordedAt, after: previous ?? latest)
     if latest != expected {
       problem(
         entry.sequence, .invalidData,
@@ -235,42 +234,5 @@ package struct SessionCheck {
     }
     result.checkedSnapshots += 1
     return stacks
-  }
-}
-
-/// A session's rows read through an SQLite transaction.
-struct SQLiteSessionRows: SessionRows {
-  let db: Database
-  let session: SessionID
-
-  func snapshotSequences() throws -> [Int64] {
-    try Int64.fetchAll(
-      db, sql: "SELECT sequence FROM snapshots WHERE session = ? ORDER BY sequence",
-      arguments: [session.rawValue])
-  }
-
-  func snapshot(at sequence: Int64) throws -> StoredSnapshotRow? {
-    try SnapshotRecord.fetchOne(
-      db,
-      sql: "SELECT \(SnapshotRecord.columns) FROM snapshots WHERE session = ? AND sequence = ?",
-      arguments: [session.rawValue, sequence]
-    ).map { StoredSnapshotRow(state: $0.state, stacks: $0.stacks, recordedAt: $0.recordedAt) }
-  }
-
-  func entries(_ body: (StoredEntryRow) throws -> Bool) throws {
-    let entries = try EntryRecord.fetchCursor(
-      db,
-      sql: "SELECT \(EntryRecord.columns) FROM journal WHERE session = ? ORDER BY sequence",
-      arguments: [session.rawValue])
-    while let entry = try entries.next() {
-      let row = StoredEntryRow(
-        sequence: entry.sequence, recordedAt: entry.recordedAt, type: entry.type,
-        payload: entry.payload, delta: entry.delta, latestAt: entry.latestAt)
-      guard try body(row) else { return }
-    }
-  }
-
-  func stackRows() throws -> [StackRecord] {
-    try StackRows.load(db, session: session.rawValue)
   }
 }

@@ -19,16 +19,6 @@ public protocol JournalBackend: Sendable {
     at date: Date
   ) throws -> SessionInfo
 
-  /// Appends an action after `expectedSequence` and returns its sequence,
-  /// `expectedSequence + 1`.
-  ///
-  /// The delta from the head stacks to `draft.state.stacks`, the entry, the stack rows and, on
-  /// the snapshot interval, a snapshot are written in one transaction. Throws
-  /// ``StorageError/Code/sequenceConflict``, writing nothing, when the head is not
-  /// `expectedSequence`.
-  func append(session: SessionID, expectedSequence: Int64, _ draft: JournalEntryDraft) throws
-    -> Int64
-
   /// Appends an action whose delta the caller computed, after `expectedSequence`, and returns
   /// its sequence.
   ///
@@ -40,14 +30,7 @@ public protocol JournalBackend: Sendable {
   func append(session: SessionID, expectedSequence: Int64, _ entry: JournalEntryDelta) throws
     -> Int64
 
-  /// Appends as the blocking ``append(session:expectedSequence:_:)-(_,_,JournalEntryDraft)``
-  /// does, from an asynchronous context: a backend whose commit can be awaited off the caller's
-  /// thread suspends instead of blocking it. The default implementation calls the blocking one.
-  func appendSuspending(
-    session: SessionID, expectedSequence: Int64, _ draft: JournalEntryDraft
-  ) async throws -> Int64
-
-  /// Appends as the blocking ``append(session:expectedSequence:_:)-(_,_,JournalEntryDelta)``
+  /// Appends as the blocking ``append(session:expectedSequence:_:)``
   /// does, from an asynchronous context: a backend whose commit can be awaited off the caller's
   /// thread suspends instead of blocking it. The default implementation calls the blocking one.
   func appendSuspending(
@@ -107,12 +90,6 @@ public protocol JournalBackend: Sendable {
 }
 
 extension JournalBackend {
-  public func appendSuspending(
-    session: SessionID, expectedSequence: Int64, _ draft: JournalEntryDraft
-  ) async throws -> Int64 {
-    try append(session: session, expectedSequence: expectedSequence, draft)
-  }
-
   public func appendSuspending(
     session: SessionID, expectedSequence: Int64, _ entry: JournalEntryDelta
   ) async throws -> Int64 {

@@ -18,25 +18,6 @@ public protocol RetainableJournal: InspectableJournal {
   func prune(_ planned: PrunePlan) throws -> PrunePlan
 }
 
-extension SQLiteJournal: RetainableJournal {
-  /// Compacts the session with ``JournalRetention``.
-  public func compact(_ session: SessionID, keepSnapshots: Int, dryRun: Bool) throws
-    -> CompactionPlan
-  {
-    try JournalRetention().compact(session, keepSnapshots: keepSnapshots, dryRun: dryRun, in: self)
-  }
-
-  /// Prunes sessions with ``JournalRetention``.
-  public func prune(_ criteria: PruneCriteria, dryRun: Bool) throws -> PrunePlan {
-    try JournalRetention().prune(criteria, dryRun: dryRun, in: self)
-  }
-
-  /// Prunes a planned set of sessions with ``JournalRetention``.
-  public func prune(_ planned: PrunePlan) throws -> PrunePlan {
-    try JournalRetention().prune(planned, in: self)
-  }
-}
-
 extension PruneCriteria {
   /// Throws ``StorageError/Code/invalidData`` for empty criteria rather than deleting every
   /// session.

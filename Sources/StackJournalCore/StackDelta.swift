@@ -239,3 +239,29 @@ extension StackDelta {
     )
   }
 }
+
+extension StackDelta {
+  /// The paths of the stacks this delta keeps whose remaining elements sit at other positions
+  /// than in `before`: a journal that stores positions rewrites those of the elements that
+  /// stayed in them.
+  public func reordered(from before: [StackRecord]) -> Set<String> {
+    let previous = Dictionary(
+      before.map { ($0.path, $0.ids) }, uniquingKeysWith: { first, _ in first })
+    var paths: Set<String> = []
+    for change in changes where !change.removed {
+      guard let old = previous[change.path], Self.moved(old, change.ids) else { continue }
+      paths.insert(change.path)
+    }
+    return paths
+  }
+
+  /// Whether an ID kept from `old` to `new` sits at another position.
+  private static func moved(_ old: [StackElementID], _ new: [StackElementID]) -> Bool {
+    if old.starts(with: new) || new.starts(with: old) { return false }
+    let newPositions = Dictionary(
+      new.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    for (position, id) in old.enumerated() {
+      if let newPosition = newPositions[id], newPosition != position { return true }
+    }
+    return false
+  }}

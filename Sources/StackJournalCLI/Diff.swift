@@ -34,13 +34,13 @@ extension StackJournalCommand {
     /// Prints the differences.
     public func run() async throws {
       try await reportingErrors {
-        let journal = try database.openReadOnly()
+        let journal = try await database.openReadOnly()
         let session = sessionArgument.id
-        _ = try journal.requireSession(session)
-        try journal.requireSequence(from, session: session, option: "FROM")
-        try journal.requireSequence(to, session: session, option: "TO")
-        let before = try journal.stacks(session: session, at: from)
-        let after = try journal.stacks(session: session, at: to)
+        _ = try await journal.requireSession(session)
+        try await journal.requireSequence(from, session: session, option: "FROM")
+        try await journal.requireSequence(to, session: session, option: "TO")
+        let before = try await journal.stacks(session: session, at: from)
+        let after = try await journal.stacks(session: session, at: to)
         let changes = StackChangeBetweenMoments.compare(before, after)
         try output.print {
           JSONValue.object([

@@ -46,14 +46,14 @@ struct MomentOptions<Names: MomentNames>: ParsableArguments {
   }
 
   /// The moment asked for: a sequence the session holds, or a time not before its creation.
-  func moment(in journal: any InspectableJournal, session: SessionInfo) throws -> Moment {
+  func moment(in journal: any InspectableJournal, session: SessionInfo) async throws -> Moment {
     if let sequence {
-      try journal.requireSequence(
+      try await journal.requireSequence(
         sequence, session: session.id, option: "--" + Names.sequenceOption)
       return .sequence(sequence)
     }
     guard let time else { return .head }
-    let date = try time.resolve(in: journal, session: session.id, option: "--at-time")
+    let date = try await time.resolve(in: journal, session: session.id, option: "--at-time")
     guard date >= session.createdAt else {
       throw CLIFailure(
         message: "Session \(session.id) was created at \(TimeFormat.iso(session.createdAt)), "

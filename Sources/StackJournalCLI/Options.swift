@@ -45,9 +45,9 @@ struct DatabaseOptions: ParsableArguments {
     payloadVersion: Int? = nil,
     upcasters: [PayloadUpcaster] = [],
     watchingForWrites: Bool = false
-  ) throws -> any RetainableJournal {
+  ) async throws -> any RetainableJournal {
     if Self.isPostgresURL(path) {
-      return try openPostgres(
+      return try await openPostgres(
         payloadVersion: payloadVersion, upcasters: upcasters, readOnly: true)
     }
     return try openSQLiteReadOnly(
@@ -78,14 +78,14 @@ struct DatabaseOptions: ParsableArguments {
   /// Opens an existing journal to remove history (`compact`, `prune`), never changing its
   /// schema: a file or a PostgreSQL database that needs migrations is refused. `--vacuum`
   /// applies to SQLite files only.
-  func openForRetention(vacuum: Bool) throws -> (any RetainableJournal, vacuum: SQLiteJournal?) {
+  func openForRetention(vacuum: Bool) async throws -> (any RetainableJournal, vacuum: SQLiteJournal?) {
     if Self.isPostgresURL(path) {
       if vacuum {
         throw CLIFailure(
           message: "--vacuum rebuilds an SQLite file; PostgreSQL gives the space of deleted "
             + "rows back through its own (auto)vacuum. Run again without --vacuum.")
       }
-      return (try openPostgres(readOnly: false), nil)
+      return (try await openPostgres(readOnly: false), nil)
     }
     let journal = try openForWriting()
     return (journal, vacuum ? journal : nil)
@@ -107,9 +107,9 @@ struct DatabaseOptions: ParsableArguments {
     upcasters: [PayloadUpcaster] = [],
     readOnly: Bool,
     migrate: Bool = false
-  ) throws -> any RetainableJournal {
+  ) async throws -> any RetainableJournal {
     #if PostgreSQL
-      return try PostgresJournal(
+      return try await PostgresJournal(
         url: path,
         options: .init(
           payloadVersion: payloadVersion, upcasters: upcasters, readOnly: readOnly,
@@ -168,9 +168,9 @@ struct SessionArgument: ParsableArguments {
 
 extension InspectableJournal {
   /// The session's listing, or a one-line error naming the sessions there are.
-  func requireSession(_ id: SessionID) throws -> SessionInfo {
-    if let info = try session(id) { return info }
-    let known = try sessions().prefix(5).map(\.id.description)
+  func requireSession(_ id: SessionID) async throws -> SessionInfo {
+    if let info = try await session(id) { return info }
+    let known = try await sessions().prefix(5).map(\.id.description)
     throw CLIFailure(
       message: "There is no session \(id) in \(locationDescription)"
         + (known.isEmpty
@@ -179,14 +179,14 @@ extension InspectableJournal {
   }
 
   /// Checks that a sequence lies in a session's journal.
-  func requireSequence(_ sequence: Int64, session: SessionID, option: String) throws {
-    let (base, head) = try journalBounds(session: session)
+  func requireSequence(_ sequence: Int64, session: SessionID, option: String) async throws {
+    let (base, head) = try await journalBounds(session: session)
     guard sequence >= 0, sequence <= head else {
       throw CLIFailure(
         message: "Session \(session) has no sequence \(sequence) (\(option)): its journal runs "
           + "from \(base) to \(head).")
     }
-    let last = max(try lastEntrySequence(session: session) ?? base, base)
+    let last = max(try await lastEntrySequence(session: session) ?? base, base)
     guard sequence <= last else {
       throw CLIFailure(
         message: "Session \(session) records head \(head), but its journal's entries end at "

@@ -33,21 +33,21 @@ extension StackJournalCommand {
     /// Prints the stacks.
     public func run() async throws {
       try await reportingErrors {
-        let journal = try database.openReadOnly()
+        let journal = try await database.openReadOnly()
         let session = sessionArgument.id
-        let info = try journal.requireSession(session)
+        let info = try await journal.requireSession(session)
         let sequence: Int64
-        switch try moment.moment(in: journal, session: info) {
+        switch try await moment.moment(in: journal, session: info) {
         case .head:
           sequence = info.headSequence
         case .sequence(let at):
           sequence = at
         case .time(let date):
-          sequence = try journal.sequence(session: session, atOrBefore: date)
-          try journal.requireSequence(sequence, session: session, option: "--at-time")
+          sequence = try await journal.sequence(session: session, atOrBefore: date)
+          try await journal.requireSequence(sequence, session: session, option: "--at-time")
         }
-        let stacks = try journal.stacks(session: session, at: sequence)
-        let recordedAt = try journal.recordedAt(session: session, sequence: sequence)
+        let stacks = try await journal.stacks(session: session, at: sequence)
+        let recordedAt = try await journal.recordedAt(session: session, sequence: sequence)
         try output.print {
           JSONValue.object([
             ("session", .string(session.rawValue)),

@@ -54,15 +54,15 @@ struct TimeExpression: Equatable, ExpressibleByArgument {
   }
 
   /// The moment, resolving a clock time on the session's day.
-  func resolve(in journal: any InspectableJournal, session: SessionID, option: String) throws -> Date {
+  func resolve(in journal: any InspectableJournal, session: SessionID, option: String) async throws -> Date {
     switch try readable(option: option) {
     case .instant(let date):
       return date
     case .clock(let seconds):
-      guard let info = try journal.session(session) else {
+      guard let info = try await journal.session(session) else {
         throw CLIFailure(message: "There is no session \(session) in \(journal.locationDescription).")
       }
-      let listed = try journal.sessions().first { $0.id == session } ?? info
+      let listed = try await journal.sessions().first { $0.id == session } ?? info
       let first = Self.utc.startOfDay(for: listed.createdAt)
       let last = Self.utc.startOfDay(for: listed.lastActivity ?? listed.createdAt)
       guard first == last else {

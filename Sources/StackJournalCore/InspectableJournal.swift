@@ -17,33 +17,33 @@ public protocol InspectableJournal: JournalBackend {
     session: SessionID,
     matching query: JournalQuery,
     _ body: (JournalRow) throws -> Bool
-  ) throws
+  ) async throws
 
   /// The sequence of the session's last journal entry, or `nil` when it has none. Equal to the
   /// head in a sound session.
-  func lastEntrySequence(session: SessionID) throws -> Int64?
+  func lastEntrySequence(session: SessionID) async throws -> Int64?
 
   /// The session's head sequence and the sequence its journal starts after: the sequence of
   /// its oldest snapshot (0 unless the session was compacted).
-  func journalBounds(session: SessionID) throws -> (base: Int64, head: Int64)
+  func journalBounds(session: SessionID) async throws -> (base: Int64, head: Int64)
 
   /// The time an entry was recorded; the session's creation time for sequence 0, and the
   /// snapshot's time for the oldest sequence of a compacted session. Throws
   /// ``StorageError/Code/sequenceOutOfRange`` for a sequence the journal does not hold.
-  func recordedAt(session: SessionID, sequence: Int64) throws -> Date
+  func recordedAt(session: SessionID, sequence: Int64) async throws -> Date
 
   /// The sequences of the session's snapshots, oldest first.
-  func snapshotSequences(session: SessionID) throws -> [Int64]
+  func snapshotSequences(session: SessionID) async throws -> [Int64]
 
   /// The stored bytes of each session, counted as ``SessionSize`` says.
-  func sessionSizes() throws -> [SessionID: SessionSize]
+  func sessionSizes() async throws -> [SessionID: SessionSize]
 
   /// Sizes per table and session, snapshot coverage and entries over time; counts only
   /// `session`'s entries and lists only it when given.
-  func statistics(session: SessionID?) throws -> StorageStatistics
+  func statistics(session: SessionID?) async throws -> StorageStatistics
 
   /// Checks the journal's schema and one session, or every session when `session` is `nil`,
   /// without the app's types, as ``JournalVerifier`` describes; only reads.
-  func verifyStorage(session: SessionID?, maxProblemsPerSession: Int) throws
+  func verifyStorage(session: SessionID?, maxProblemsPerSession: Int) async throws
     -> StorageVerification
 }

@@ -33,27 +33,11 @@ extension JournalBackend {
   @discardableResult
   public func append(
     session: SessionID, expectedSequence: Int64, _ draft: JournalEntryDraft
-  ) throws -> Int64 {
-    let head = try headStacks(session: session)
-    let entry = try JournalEntryDelta(
-      type: draft.type, version: draft.version, payload: draft.payload, from: head,
-      to: draft.state, recordedAt: draft.recordedAt)
-    return try append(session: session, expectedSequence: expectedSequence, entry)
-  }
-}
-
-extension JournalBackend {
-  /// Appends `draft` as ``append(session:expectedSequence:_:)`` does, suspending while the
-  /// journal commits.
-  @discardableResult
-  public func appendSuspending(
-    session: SessionID, expectedSequence: Int64, _ draft: JournalEntryDraft
   ) async throws -> Int64 {
-    let head = try headStacks(session: session)
+    let head = try await headStacks(session: session)
     let entry = try JournalEntryDelta(
       type: draft.type, version: draft.version, payload: draft.payload, from: head,
       to: draft.state, recordedAt: draft.recordedAt)
-    return try await appendSuspending(
-      session: session, expectedSequence: expectedSequence, entry)
+    return try await append(session: session, expectedSequence: expectedSequence, entry)
   }
 }

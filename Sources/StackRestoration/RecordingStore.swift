@@ -54,12 +54,13 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
     @ReducerBuilder<State, Action> reducer: @escaping () -> R,
     onRecorded: (@Sendable (Int64, StoreTransition<State, Action>) -> Void)? = nil,
     onEffectFailure: (@Sendable (Action, any Error) -> Void)? = nil
-  ) throws -> RecordingStore where R.State == State, R.Action == Action {
-    if try journal.session(session) != nil {
-      let restored = try Replayer<State, Action>(journal: journal, payloadVersion: payloadVersion, reducer: reducer)
-        .restore(session: session, at: .head)
+  ) async throws -> RecordingStore where R.State == State, R.Action == Action {
+    if try await journal.session(session) != nil {
+      let restored = try await Replayer<State, Action>(
+        journal: journal, payloadVersion: payloadVersion, reducer: reducer
+      ).restore(session: session, at: .head)
       var sequence = restored.sequence
-      var stored = try journal.headStacks(session: session)
+      var stored = try await journal.headStacks(session: session)
       if !restored.skipped.isEmpty {
         guard acceptingIncompleteRestore else {
           throw RestorationError(
@@ -72,7 +73,7 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
               from what decodes.
               """)
         }
-        (sequence, stored) = try writeRepair(
+        (sequence, stored) = try await writeRepair(
           session: session, journal: journal, restored: restored, stored: stored,
           payloadVersion: payloadVersion)
       }
@@ -84,7 +85,7 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
     }
     let state = initialState()
     let initial = try encode(state)
-    _ = try journal.createSession(
+    _ = try await journal.createSession(
       session, initial: initial, version: payloadVersion, metadata: metadata, forkedFrom: nil)
     return try RecordingStore(
       session: session, journal: journal, state: state, stored: initial.stacks, sequence: 0,
@@ -103,11 +104,12 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
     @ReducerBuilder<State, Action> reducer: @escaping () -> R,
     onRecorded: (@Sendable (Int64, StoreTransition<State, Action>) -> Void)? = nil,
     onEffectFailure: (@Sendable (Action, any Error) -> Void)? = nil
-  ) throws -> RecordingStore where R.State == State, R.Action == Action {
-    let restored = try Replayer<State, Action>(journal: journal, payloadVersion: payloadVersion, reducer: reducer)
-      .restore(session: source, at: target)
+  ) async throws -> RecordingStore where R.State == State, R.Action == Action {
+    let restored = try await Replayer<State, Action>(
+      journal: journal, payloadVersion: payloadVersion, reducer: reducer
+    ).restore(session: source, at: target)
     let initial = try encode(restored.state)
-    _ = try journal.createSession(
+    _ = try await journal.createSession(
       newSession, initial: initial, version: payloadVersion, metadata: nil,
       forkedFrom: (source, restored.sequence))
     return try RecordingStore(
@@ -174,15 +176,15 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
     restored: Restored<State>,
     stored: [StackRecord],
     payloadVersion: Int
-  ) throws -> (sequence: Int64, stacks: [StackRecord]) {
+  ) async throws -> (sequence: Int64, stacks: [StackRecord]) {
     let state = try encode(restored.state)
     let entry = try JournalEntryDelta(
       type: RepairEntry.type, version: payloadVersion,
       payload: try RepairEntry.payload(skipped: restored.skipped, state: state), from: stored,
       to: state)
-    let sequence = try journal.append(
+    let sequence = try await journal.append(
       session: session, expectedSequence: restored.sequence, entry)
-    try journal.writeSnapshot(
+    try await journal.writeSnapshot(
       session: session, sequence: sequence, state: state, version: payloadVersion)
     return (sequence, entry.snapshot?.stacks ?? state.stacks)
   }
@@ -249,7 +251,7 @@ final class Recorder: @unchecked Sendable {
       type: type, version: payloadVersion, payload: payload, delta: step.delta,
       reordered: step.reordered, snapshot: snapshot)
     entry.isEncoderOutput = true
-    let sequence = try await journal.appendSuspending(
+    let sequence = try await journal.append(
       session: session, expectedSequence: expected, entry)
     tracker.accept(step)
     head.setValue(sequence)

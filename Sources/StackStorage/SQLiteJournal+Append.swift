@@ -7,64 +7,29 @@ extension SQLiteJournal {
   ///
   /// In one transaction: checks the head, inserts the entry, applies the delta to the stack rows
   /// (checking that it fits them) and, when ``snapshotDue(at:)``, writes `entry.snapshot`. Throws
-  /// ``StorageError/Code/sequenceConflict`` or
-  /// ``StorageError/Code/inconsistentDelta``, writing nothing.
+  /// ``StorageError/Code/sequenceConflict`` or ``StorageError/Code/inconsistentDelta``, writing
+  /// nothing.
+  ///
+  /// The calling task suspends, instead of blocking its thread, while it waits for other
+  /// appends' commits: until the batch holding the append committed
+  /// (``Durability/groupCommit(maxBatch:)``), or, at ``Durability/full``, while another append
+  /// holds the writer. An append at `.full` that finds no other in progress, and every append at
+  /// ``Durability/normal``, is written on the calling thread: handing it to GRDB's writer queue
+  /// and back costs two thread switches, more than its own commit holds the thread. So many
+  /// stores on few cores share a group commit's flush, and hold at most one thread of the
+  /// cooperative pool at `.full`. An append goes through when the awaiting task is cancelled.
   public func append(
     session: SessionID,
     expectedSequence: Int64,
     _ entry: JournalEntryDelta
-  ) throws -> Int64 {
-    try requireWritable("appending to session \(session)")
-    let prepared = try PreparedDeltaAppend(
-      entry, session: session, expected: expectedSequence, in: self)
-    return try commit(appendingTo: session) { db in try self.insert(prepared, db) }
-  }
-
-  /// Appends as ``append(session:expectedSequence:_:)`` does, but the calling task suspends,
-  /// instead of blocking its thread, while it waits for other appends' commits: until the batch
-  /// holding the append committed (``Durability/groupCommit(maxBatch:)``), or, at
-  /// ``Durability/full``, while another append holds the writer. An append at `.full` that finds
-  /// no other in progress, and every append at ``Durability/normal``, is written on the calling
-  /// thread, as the blocking call does. An append goes through when the awaiting task is
-  /// cancelled. This is how a ``RecordingStore`` appends, so that many stores on few cores share
-  /// a group commit's flush, and hold at most one thread of the cooperative pool at
-  /// ``Durability/full``.
-  public func appendSuspending(
-    session: SessionID,
-    expectedSequence: Int64,
-    _ entry: JournalEntryDelta
   ) async throws -> Int64 {
     try requireWritable("appending to session \(session)")
     let prepared = try PreparedDeltaAppend(
       entry, session: session, expected: expectedSequence, in: self)
-    return try await commitSuspending(appendingTo: session) { db in
-      try self.insert(prepared, db)
-    }
-  }
-
-  /// Runs an append's writes in a transaction of its own, or in a group commit's batch.
-  private func commit(
-    appendingTo session: SessionID,
-    _ insert: @escaping (Database) throws -> Int64
-  ) throws -> Int64 {
-    guard let batcher else {
-      return try write("appending to session \(session)", insert)
-    }
-    return try usingDatabase("appending to session \(session)") { try batcher.submit(insert) }
-  }
-
-  /// ``commit(appendingTo:_:)`` that suspends while it waits for the disk: while a group
-  /// commit's batch is written, or, at ``Durability/full``, while another append holds the
-  /// writer. An append at `.full` that finds no other one in progress is written on the calling
-  /// thread, as is any append at ``Durability/normal``: handing it to GRDB's writer queue and
-  /// back costs two thread switches, more than its own commit holds the thread.
-  private func commitSuspending(
-    appendingTo session: SessionID,
-    _ insert: @escaping @Sendable (Database) throws -> Int64
-  ) async throws -> Int64 {
+    let insert: @Sendable (Database) throws -> Int64 = { db in try self.insert(prepared, db) }
     let activity = "appending to session \(session)"
     if let batcher {
-      return try await usingDatabase(activity) { try await batcher.submitSuspending(insert) }
+      return try await usingDatabase(activity) { try await batcher.submit(insert) }
     }
     guard options.durability == .full else { return try write(activity, insert) }
     let alone = suspendingAppends.withValue { count in
@@ -76,7 +41,7 @@ extension SQLiteJournal {
     let database = database
     return try await usingDatabase(activity) {
       // Not GRDB's `async` write, which a cancelled task interrupts: an append goes through
-      // whatever happens to the task awaiting it, as the blocking one and a batch's do.
+      // whatever happens to the task awaiting it, as a batch's does.
       try await withCheckedThrowingContinuation { continuation in
         database.asyncWrite(insert) { _, result in continuation.resume(with: result) }
       }

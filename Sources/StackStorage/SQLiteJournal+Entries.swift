@@ -20,10 +20,10 @@ extension SQLiteJournal {
     session: SessionID,
     after: Int64,
     through: Int64?,
-    _ body: (JournalEntry) throws -> Bool
-  ) throws {
+    _ body: (JournalEntry) async throws -> Bool
+  ) async throws {
     var checkedSession = false
-    try entries(
+    try await entries(
       session: session, after: after, through: through, pageSize: Self.entryPageSize,
       page: { cursor, last in
         let records = try read("reading the journal of session \(session)") { db in

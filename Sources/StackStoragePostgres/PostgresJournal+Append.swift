@@ -13,34 +13,15 @@
     /// them) and, when ``snapshotDue(at:)``, writes `entry.snapshot`; it is called through
     /// `append_entry_committed(…)`, which commits before it answers. Throws
     /// ``StorageError/Code/sequenceConflict`` or ``StorageError/Code/inconsistentDelta``,
-    /// writing nothing.
+    /// writing nothing. The calling task suspends, holding no thread, while the server commits.
     public func append(
       session: SessionID,
       expectedSequence: Int64,
       _ entry: JournalEntryDelta
-    ) throws -> Int64 {
-      try execute(
+    ) async throws -> Int64 {
+      try await execute(
         appendQuery(session: session, expected: expectedSequence, entry), session: session,
         expected: expectedSequence)
-    }
-
-    /// Appends as ``append(session:expectedSequence:_:)-(_,_,JournalEntryDelta)`` does,
-    /// suspending the calling task instead of blocking its thread while the server commits: how
-    /// a `RecordingStore` appends, so a service's stores do not hold the cooperative pool's
-    /// threads during their round trips.
-    public func appendSuspending(
-      session: SessionID,
-      expectedSequence: Int64,
-      _ entry: JournalEntryDelta
-    ) async throws -> Int64 {
-      let query = try appendQuery(session: session, expected: expectedSequence, entry)
-      do {
-        return try await runSuspending("appending to session \(session)") { client in
-          try await Self.sequence(of: client.query(query).collect())
-        }
-      } catch let error as StorageError {
-        throw journalError(error, session: session, expected: expectedSequence)
-      }
     }
 
     /// The statement that appends a delta entry.
@@ -67,11 +48,11 @@
     }
 
     /// Runs an append's statement and returns the new sequence.
-    private func execute(_ query: PostgresQuery, session: SessionID, expected: Int64) throws
+    private func execute(_ query: PostgresQuery, session: SessionID, expected: Int64) async throws
       -> Int64
     {
       do {
-        return try run("appending to session \(session)") { client in
+        return try await run("appending to session \(session)") { client in
           try await Self.sequence(of: client.query(query).collect())
         }
       } catch let error as StorageError {

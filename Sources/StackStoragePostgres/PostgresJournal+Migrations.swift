@@ -14,11 +14,11 @@
     public static func pendingMigrations(
       url: String,
       options: Options = .init()
-    ) throws -> (current: Int, target: Int, pending: [String]) {
+    ) async throws -> (current: Int, target: Int, pending: [String]) {
       let location = try PostgresLocation(url: url)
       var readOnly = options
       readOnly.readOnly = true
-      let version = try withConnection(
+      let version = try await withConnection(
         location, readOnly, doing: "reading the journal's schema"
       ) { connection in
         try await PostgresSchemaMigrator.check(connection, location).version

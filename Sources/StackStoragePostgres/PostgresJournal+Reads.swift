@@ -9,8 +9,8 @@
     static let entryPageSize = 256
 
     /// The sequence of the session's last entry; 0 before the first one.
-    public func headSequence(session: SessionID) throws -> Int64 {
-      let rows = try rows(
+    public func headSequence(session: SessionID) async throws -> Int64 {
+      let rows = try await rows(
         "reading the head of session \(session)",
         "SELECT head_sequence FROM \(unescaped: table("sessions")) WHERE id = \(session.rawValue)")
       guard let row = rows.first else { throw stored.unknownSession(session) }
@@ -26,13 +26,13 @@
       session: SessionID,
       after: Int64,
       through: Int64?,
-      _ body: (JournalEntry) throws -> Bool
-    ) throws {
+      _ body: (JournalEntry) async throws -> Bool
+    ) async throws {
       let schema = location.schema
-      try entries(
+      try await entries(
         session: session, after: after, through: through, pageSize: Self.entryPageSize,
         page: { cursor, last in
-          let rows = try rows(
+          let rows = try await rows(
             "reading the journal of session \(session)",
             """
             SELECT j.sequence, j.recorded_at, j.type, j.version, j.payload, j.delta
@@ -68,9 +68,9 @@
     }
 
     /// The snapshot with the greatest sequence at or below `atOrBelow`, or `nil`.
-    public func snapshot(session: SessionID, atOrBelow sequence: Int64) throws -> Snapshot? {
+    public func snapshot(session: SessionID, atOrBelow sequence: Int64) async throws -> Snapshot? {
       let schema = location.schema
-      let rows = try rows(
+      let rows = try await rows(
         "reading a snapshot of session \(session)",
         """
         SELECT n.sequence, n.version, n.state, n.stacks, n.recorded_at
@@ -100,10 +100,10 @@
     /// The sequence of the last entry recorded at or before `date` (the latest time, then the
     /// highest sequence); before the first entry kept, the oldest snapshot's sequence if `date`
     /// is at or after its time. One statement, so one consistent view.
-    public func sequence(session: SessionID, atOrBefore date: Date) throws -> Int64 {
+    public func sequence(session: SessionID, atOrBefore date: Date) async throws -> Int64 {
       let time = Timestamp.string(from: date)
       let schema = location.schema
-      let rows = try rows(
+      let rows = try await rows(
         "finding the entry of session \(session) at \(time)",
         """
         SELECT s.created_at,
@@ -140,14 +140,14 @@
     }
 
     /// The stacks at the session's head, read from the stack rows in one statement.
-    public func headStacks(session: SessionID) throws -> [StackRecord] {
-      try loadHeadStacks(session).stacks
+    public func headStacks(session: SessionID) async throws -> [StackRecord] {
+      try await loadHeadStacks(session).stacks
     }
 
     /// The head and its stacks, read in one statement.
-    func loadHeadStacks(_ session: SessionID) throws -> (head: Int64, stacks: [StackRecord]) {
+    func loadHeadStacks(_ session: SessionID) async throws -> (head: Int64, stacks: [StackRecord]) {
       let schema = location.schema
-      let rows = try rows(
+      let rows = try await rows(
         "reading the stacks of session \(session)",
         """
         SELECT s.head_sequence, st.path, st.next_id, e.id, e.case_name, e.state
@@ -180,9 +180,9 @@
 
     /// The stacks at a sequence: the nearest snapshot's stacks with the deltas that follow it
     /// applied, read in one statement. Needs no app types and runs no upcaster.
-    public func stacks(session: SessionID, at sequence: Int64) throws -> [StackRecord] {
+    public func stacks(session: SessionID, at sequence: Int64) async throws -> [StackRecord] {
       let schema = location.schema
-      let rows = try rows(
+      let rows = try await rows(
         "rebuilding the stacks of session \(session) at \(sequence)",
         """
         WITH n AS (
@@ -237,12 +237,12 @@
       sequence: Int64,
       state: EncodedState,
       version: Int
-    ) throws {
+    ) async throws {
       try requireWritable("writing a snapshot of session \(session)")
       let (stateText, stacksText) = try stored.snapshotTexts(state, session: session)
       let now = Timestamp.string(from: Date())
       let schema = location.schema
-      let rows = try committedRows(
+      let rows = try await committedRows(
         "writing a snapshot of session \(session)",
         """
         WITH s AS (

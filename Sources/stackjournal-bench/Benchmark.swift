@@ -7,7 +7,7 @@ struct Benchmark: Sendable {
   /// One line for `--help`.
   var summary: String
   /// Runs the section and prints its figures.
-  var run: @Sendable (BenchmarkOptions) throws -> Void
+  var run: @Sendable (BenchmarkOptions) async throws -> Void
 
   /// Every section, in the order `all` runs them. Add new sections here.
   static let all: [Benchmark] = [

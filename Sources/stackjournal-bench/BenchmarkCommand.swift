@@ -25,7 +25,7 @@ enum BenchmarkCommand {
   }
 
   /// Runs the command and returns the process exit code.
-  static func run(_ arguments: [String]) -> Int32 {
+  static func run(_ arguments: [String]) async -> Int32 {
     var options = BenchmarkOptions()
     var names: [String] = []
     var remaining = arguments[...]
@@ -75,7 +75,7 @@ enum BenchmarkCommand {
     #endif
     for benchmark in selected {
       do {
-        try benchmark.run(options)
+        try await benchmark.run(options)
       } catch {
         print("\(benchmark.name) failed: \(error)")
         return 1

@@ -16,7 +16,7 @@ extension Benchmark {
       ?? ScratchDirectory(prefix: "stackjournal-bench")
     defer { directory.remove() }
     for depth in options.depths {
-      let run = try RecordingRun(
+      let run = try await RecordingRun(
         path: directory.path("depth-\(depth).sqlite"), durability: .normal, depth: depth)
       try runAsync { try await run.send(options.count) }
       print("instructions: depth \(depth), \(options.count) actions recorded")

@@ -9,7 +9,7 @@ import XCTest
 final class ShowCommandTests: CLITestCase {
   /// Given the demo's journal, when shown at every sequence, expect the stacks the restoration
   /// module restores through the app's reducer.
-  func testShowAtEverySequenceEqualsWhatTheReplayerRestores() throws {
+  func testShowAtEverySequenceEqualsWhatTheReplayerRestores() async throws {
     let (path, session) = try makeDemo(snapshotInterval: 3)
     let journal = try SQLiteJournal(path: path, options: .init(readOnly: true))
     let replayer = Replayer(journal: journal) { RootFeature() }
@@ -21,7 +21,7 @@ final class ShowCommandTests: CLITestCase {
       XCTAssertEqual(document["sequence"] as? Int, Int(sequence))
       let stacks = try XCTUnwrap(document["stacks"] as? [[String: Any]])
 
-      let restored = try replayer.restore(session: SessionID(session), at: .sequence(sequence))
+      let restored = try await replayer.restore(session: SessionID(session), at: .sequence(sequence))
       let expected = try StateEncoding.encode(restored.state).stacks
       XCTAssertEqual(stacks.count, expected.count, "at \(sequence)")
       for (stack, record) in zip(stacks, expected) {

@@ -31,13 +31,13 @@ public struct SessionExporter: Sendable {
     _ session: SessionID,
     of journal: any InspectableJournal,
     write: (Data) throws -> Void
-  ) throws -> SessionExportHeader {
+  ) async throws -> SessionExportHeader {
     guard let source = journal as? any SessionExportSource else {
       throw StorageError(
         code: .invalidData,
         message: "\(type(of: journal)) cannot export sessions; nothing was exported.")
     }
-    if let problem = try source.exportCheck(session).problems.first {
+    if let problem = try await source.exportCheck(session).problems.first {
       throw StorageError(
         code: .invalidData,
         message: "Session \(session) does not verify (\(problem.kind): \(problem)), so an export "
@@ -45,11 +45,11 @@ public struct SessionExporter: Sendable {
           + "verify --db \(journal.locationDescription)` to see every problem.",
         path: source.exportErrorPath)
     }
-    let header = try source.exportHeader(session)
+    let header = try await source.exportHeader(session)
     try write(Data(header.line.utf8))
     var cursor = header.baseSequence - 1
     while cursor < header.headSequence {
-      let (snapshots, entries) = try source.exportPage(
+      let (snapshots, entries) = try await source.exportPage(
         session, after: cursor, through: header.headSequence, limit: pageSize)
       var pending = snapshots[...]
       func flushSnapshots(through sequence: Int64) throws {
@@ -77,13 +77,13 @@ package protocol SessionExportSource {
   var exportErrorPath: String? { get }
 
   /// The session's rows checked as ``JournalVerifier`` checks them (one problem is enough).
-  func exportCheck(_ session: SessionID) throws -> SessionVerification
+  func exportCheck(_ session: SessionID) async throws -> SessionVerification
   /// The export's header: the session, its head, its oldest snapshot, its row counts and
   /// payload versions.
-  func exportHeader(_ session: SessionID) throws -> SessionExportHeader
+  func exportHeader(_ session: SessionID) async throws -> SessionExportHeader
   /// The entries after `after` through `through`, at most `limit`, and the snapshots after
   /// `after` through the last of those entries (through `through` when there is none).
-  func exportPage(_ session: SessionID, after: Int64, through: Int64, limit: Int) throws
+  func exportPage(_ session: SessionID, after: Int64, through: Int64, limit: Int) async throws
     -> (snapshots: [ExportRow], entries: [ExportRow])
 }
 

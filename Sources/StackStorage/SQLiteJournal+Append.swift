@@ -129,8 +129,7 @@ extension SQLiteJournal {
     let entry = append.entry
     let place = try entry.place(db, in: self)
     try entry.insert(db, at: place, delta: append.deltaText, snapshot: append.snapshot)
-    try StackRows.apply(
-      append.delta, reordered: append.reordered, db, session: entry.session.rawValue)
+    try StackRows.apply(append.delta, db, session: entry.session.rawValue)
     return place.sequence
   }
 
@@ -141,8 +140,6 @@ extension SQLiteJournal {
     let session = entry.session.rawValue
     let before = try StackRows.load(db, session: session)
     let delta = StackDelta.between(before, append.stacks)
-    var after = before
-    try delta.apply(to: &after)
     try entry.insert(
       db, at: place, delta: StorageJSON.text(delta),
       snapshot: append.snapshotState.map { ($0, StorageJSON.text(append.stacks)) })
@@ -217,7 +214,6 @@ struct PreparedDeltaAppend: Sendable {
   var entry: PreparedEntry
   var delta: StackDelta
   var deltaText: String
-  var reordered: Set<String>
   /// The state's JSON and its stacks when the new sequence is due for a snapshot.
   var snapshot: (state: String, stacks: String)?
 
@@ -236,7 +232,6 @@ struct PreparedDeltaAppend: Sendable {
     self.snapshot = snapshot
     self.delta = entry.delta
     self.deltaText = StorageJSON.text(entry.delta)
-    self.reordered = entry.reordered
   }
 }
 

@@ -77,15 +77,9 @@ public final class StackTracker: @unchecked Sendable {
     let after = try walk.sortedRecords()
     let before = baseline.values.map(\.record).sorted { $0.path < $1.path }
     let delta = StackDelta.between(before, after)
-    var reordered: Set<String> = []
-    for change in delta.changes where !change.removed {
-      guard let old = baseline[change.path]?.record, Self.moved(old.ids, change.ids) else {
-        continue
-      }
-      reordered.insert(change.path)
-    }
     return Step(
-      delta: delta, stacks: after, reordered: reordered, encodedElements: walk.encodedCount,
+      delta: delta, stacks: after, reordered: delta.reordered(from: before),
+      encodedElements: walk.encodedCount,
       tracked: UncheckedBox(walk.current))
   }
 
@@ -97,17 +91,6 @@ public final class StackTracker: @unchecked Sendable {
   /// Forgets the baseline.
   public func reset() {
     baseline = nil
-  }
-
-  /// Whether an ID kept from `old` to `new` sits at another position.
-  static func moved(_ old: [StackElementID], _ new: [StackElementID]) -> Bool {
-    if old.starts(with: new) || new.starts(with: old) { return false }
-    let newPositions = Dictionary(
-      new.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-    for (position, id) in old.enumerated() {
-      if let newPosition = newPositions[id], newPosition != position { return true }
-    }
-    return false
   }
 }
 

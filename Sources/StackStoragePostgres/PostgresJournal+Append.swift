@@ -90,7 +90,7 @@
       let query = appendQuery(
         session: session, expected: expectedSequence, recordedAt: draft.recordedAt,
         type: draft.type, version: draft.version, payload: payload,
-        delta: StorageJSON.text(delta), reordered: Self.reordered(delta, before: before),
+        delta: StorageJSON.text(delta), reordered: delta.reordered(from: before).sorted(),
         snapshot: snapshot)
       return try execute(query, session: session, expected: expectedSequence)
     }
@@ -100,25 +100,6 @@
     public func snapshotDue(at sequence: Int64) -> Bool {
       let interval = Int64(options.snapshotInterval)
       return interval > 0 && sequence > 0 && sequence % interval == 0
-    }
-
-    /// The paths of the stacks in which an element that stayed moved to another position.
-    static func reordered(_ delta: StackDelta, before: [StackRecord]) -> [String] {
-      let old = Dictionary(before.map { ($0.path, $0.ids) }, uniquingKeysWith: { first, _ in first })
-      var paths: [String] = []
-      for change in delta.changes where !change.removed {
-        guard let oldIDs = old[change.path] else { continue }
-        let popped = Set(change.popped)
-        let stayed = oldIDs.filter { !popped.contains($0) }
-        let newPositions = Dictionary(
-          change.ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { _, last in last })
-        let oldPositions = Dictionary(
-          oldIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { _, last in last })
-        if stayed.contains(where: { newPositions[$0] != oldPositions[$0] }) {
-          paths.append(change.path)
-        }
-      }
-      return paths
     }
 
     /// Runs an append's statement and returns the new sequence.

@@ -236,11 +236,12 @@ let package = Package(
           name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
       ]
     ),
-    // The CLI's parsers, option groups, reports and table printer, without running the binary.
+    // The CLI's parsers, option groups, reports and table printer, without running the binary;
+    // the page's script in headless Chromium.
     .testTarget(
       name: "StackJournalCLIUnitTests",
       dependencies: [
-        "StackJournalCLI", "StackJournalDemo", "StackStorage",
+        "StackJournalCLI", "StackJournalDemo", "StackStorage", "StackJournalTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

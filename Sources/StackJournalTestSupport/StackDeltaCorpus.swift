@@ -53,19 +53,22 @@ public struct StackDeltaCorpus: Sendable {
 
 extension StackDeltaCorpus {
   /// Runs every case through a journal's stack rows: a session whose initial stacks are the
-  /// case's, then an append of its delta (with the paths it reorders, as a recorder gives them),
-  /// then the head's stacks read back from the rows. A case that fits must leave the result; one
-  /// that does not must be refused with ``StorageError/Code/inconsistentDelta``, leaving the
-  /// session at sequence 0 with its stacks. Returns one line per disagreement.
-  public func disagreements(of journal: any JournalBackend) throws -> [String] {
+  /// case's, then an append of its delta, then the head's stacks read back from the rows. A case
+  /// that fits must leave the result; one that does not must be refused with
+  /// ``StorageError/Code/inconsistentDelta``, leaving the session at sequence 0 with its stacks.
+  /// The append names the paths the delta reorders, as a recorder does, unless `naming` is
+  /// false. Returns one line per disagreement.
+  public func disagreements(
+    of journal: any JournalBackend, namingReordered naming: Bool = true
+  ) throws -> [String] {
     var found: [String] = []
     for (number, item) in cases.enumerated() {
-      let session = SessionID("corpus-\(number)")
+      let session = SessionID("corpus-\(naming ? "named" : "unnamed")-\(number)")
       _ = try journal.createSession(
         session, initial: EncodedState(json: Data("{}".utf8), stacks: item.stacks), version: 1)
       let entry = JournalEntryDelta(
         type: "corpus", version: 1, payload: Data("{}".utf8), delta: item.delta,
-        reordered: item.delta.reordered(from: item.stacks))
+        reordered: naming ? item.delta.reordered(from: item.stacks) : [])
       var refusal: StorageError?
       do {
         _ = try journal.append(session: session, expectedSequence: 0, entry)

@@ -200,11 +200,12 @@ extension StackChange {
   ///
   /// A change fits when:
   /// * it removes a stack that exists, popping each of its IDs once and no other;
-  /// * otherwise, each ID it pops is held (once), each element it changes is held and not
-  ///   popped, and each element it pushes is neither held after the pops nor pushed twice (an ID
-  ///   popped earlier, below the next ID, may be pushed again); the next ID does not go back;
-  ///   and ``ids`` lists every element after the change once, and nothing else, each below the
-  ///   next ID. A stack that does not exist is an empty one with no next ID to keep.
+  /// * otherwise, each ID it pops is held (once), each element it changes is held, not popped
+  ///   and changed once, and each element it pushes is neither held after the pops nor pushed
+  ///   twice (an ID popped earlier, below the next ID, may be pushed again); the next ID does
+  ///   not go back; and ``ids`` lists every element after the change once, and nothing else,
+  ///   each below the next ID. A stack that does not exist is an empty one with no next ID to
+  ///   keep.
   ///
   /// Throws a ``StorageError`` with code ``StorageError/Code/inconsistentDelta`` when it does
   /// not fit. ``StackDelta/apply(to:)`` and the SQLite journal's stack rows follow these rules;
@@ -234,8 +235,14 @@ extension StackChange {
       throw inconsistent(
         oldIDs.contains(id) ? "pops \(id) twice" : "pops \(id), which the stack does not hold")
     }
-    for element in changed where !held.contains(element.id) {
-      throw inconsistent("changes \(element.id), which the stack does not hold")
+    var rewritten: Set<StackElementID> = []
+    for element in changed {
+      guard held.contains(element.id) else {
+        throw inconsistent("changes \(element.id), which the stack does not hold")
+      }
+      guard rewritten.insert(element.id).inserted else {
+        throw inconsistent("changes \(element.id) twice")
+      }
     }
     var added: Set<StackElementID> = []
     for element in pushed {

@@ -31,8 +31,11 @@ function applyChanges(stacks, changes) {
       throw new Error(where + ' moves the next ID back to #' + nextID);
     }
     popped.forEach(pop);
+    const rewritten = new Set();
     for (const stored of changed) {
       if (!byID.has(stored.id)) throw new Error(where + ' changes #' + stored.id);
+      if (rewritten.has(stored.id)) throw new Error(where + ' changes #' + stored.id + ' twice');
+      rewritten.add(stored.id);
     }
     for (const stored of changed) byID.set(stored.id, stored);
     for (const stored of pushed) {

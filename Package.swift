@@ -118,6 +118,7 @@ let package = Package(
       resources: [
         .embedInCode("0001_initial.sql"),
         .embedInCode("0002_committed_append.sql"),
+        .embedInCode("0003_checked_stack_changes.sql"),
       ]
     ),
     .target(

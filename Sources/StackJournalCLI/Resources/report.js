@@ -39,7 +39,7 @@ function applyChanges(stacks, changes) {
     }
     for (const stored of changed) byID.set(stored.id, stored);
     for (const stored of pushed) {
-      if (byID.has(stored.id)) throw new Error(where + ' pushes #' + stored.id + ', which it holds');
+      if (byID.has(stored.id)) throw new Error(where + ' pushes #' + stored.id + ', held already');
       byID.set(stored.id, stored);
     }
     if (ids.length !== byID.size) throw new Error(where + ' lists the wrong number of IDs');

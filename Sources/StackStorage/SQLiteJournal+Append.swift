@@ -129,7 +129,7 @@ extension SQLiteJournal {
     let entry = append.entry
     let place = try entry.place(db, in: self)
     try entry.insert(db, at: place, delta: append.deltaText, snapshot: append.snapshot)
-    try StackRows.apply(append.delta, db, session: entry.session.rawValue)
+    try StackRows.write(append.delta, db, session: entry.session.rawValue)
     return place.sequence
   }
 
@@ -143,7 +143,7 @@ extension SQLiteJournal {
     try entry.insert(
       db, at: place, delta: StorageJSON.text(delta),
       snapshot: append.snapshotState.map { ($0, StorageJSON.text(append.stacks)) })
-    try StackRows.apply(delta, before: before, db, session: session)
+    try StackRows.write(delta, before: before, db, session: session)
     return place.sequence
   }
 

@@ -36,14 +36,14 @@ enum StackRows {
     }
   }
 
-  /// Updates the rows by a delta, checking each change against the stack it changes with
-  /// ``StackChange/fit(_:)`` before writing it: only the rows the delta names are touched, plus
-  /// the positions of the elements that stayed and moved. `before`, when the caller holds them,
-  /// are the stacks the rows hold, so they are not read again.
+  /// Writes a delta into the rows, checking each change against the stack it changes with
+  /// ``StackChange/fit(_:)`` (the delta rules) before writing it: only the rows the delta names
+  /// are touched, plus the positions of the elements that stayed and moved. `before`, when the
+  /// caller holds them, are the stacks the rows hold, so they are not read again.
   ///
   /// Throws ``StorageError/Code/inconsistentDelta`` when the delta does not fit; the caller's
   /// transaction must then be rolled back.
-  static func apply(
+  static func write(
     _ delta: StackDelta,
     before: [StackRecord]? = nil,
     _ db: Database,
@@ -120,21 +120,27 @@ enum StackRows {
   }
 
   /// The next ID and the IDs, bottom first, of the stack at `path`, or `nil` when there is none.
+  /// The elements are read in the order of their key and placed by position, without a sort.
   private static func shape(_ path: String, _ db: Database, session: String) throws -> StackShape? {
-    let rows = try Row.fetchCursor(
-      db.cachedStatement(
-        sql: "SELECT s.next_id, e.id FROM stacks s LEFT JOIN stack_elements e "
-          + "ON e.session = s.session AND e.path = s.path "
-          + "WHERE s.session = ? AND s.path = ? ORDER BY e.position"),
-      arguments: [session, path])
-    var shape: StackShape?
-    while let row = try rows.next() {
-      if shape == nil {
-        shape = StackShape(nextID: StackElementID(generation: row[0]), ids: [])
-      }
-      if let id: Int = row[1] { shape?.ids.append(StackElementID(generation: id)) }
+    let nextIDs = try db.cachedStatement(
+      sql: "SELECT next_id FROM stacks WHERE session = ? AND path = ?")
+    guard let nextID = try Int.fetchOne(nextIDs, arguments: [session, path]) else { return nil }
+    let elements = try db.cachedStatement(
+      sql: "SELECT id, position FROM stack_elements WHERE session = ? AND path = ?")
+    let rows = try Row.fetchCursor(elements, arguments: [session, path])
+    var placed: [(id: Int, position: Int)] = []
+    while let row = try rows.next() { placed.append((row[0], row[1])) }
+    var ids = [StackElementID?](repeating: nil, count: placed.count)
+    for (id, position) in placed where ids.indices.contains(position) {
+      ids[position] = StackElementID(generation: id)
     }
-    return shape
+    // Positions are 0 through count − 1, once each, as every write leaves them; rows that break
+    // that are read in the order of their positions.
+    let ordered = ids.allSatisfy { $0 != nil }
+      ? ids.map { $0! }
+      : placed.sorted { ($0.position, $0.id) < ($1.position, $1.id) }
+        .map { StackElementID(generation: $0.id) }
+    return StackShape(nextID: StackElementID(generation: nextID), ids: ordered)
   }
 
   /// The position of an ID in the IDs after a change (which lists it: ``StackChange/fit(_:)``

@@ -66,7 +66,8 @@ enum StackRows {
       do {
         moved = try change.fit(old)
       } catch var error as StorageError {
-        error.message += " The session's stack rows were not changed; reopen the session to "
+        error.message +=
+          " The session's stack rows were not changed; reopen the session to "
           + "record from its head."
         throw error
       }
@@ -136,7 +137,8 @@ enum StackRows {
     }
     // Positions are 0 through count − 1, once each, as every write leaves them; rows that break
     // that are read in the order of their positions.
-    let ordered = ids.allSatisfy { $0 != nil }
+    let ordered =
+      ids.allSatisfy { $0 != nil }
       ? ids.map { $0! }
       : placed.sorted { ($0.position, $0.id) < ($1.position, $1.id) }
         .map { StackElementID(generation: $0.id) }

@@ -52,7 +52,8 @@
       _ = try await execute([
         "DROP PROCEDURE \(schema).append_entry_committed",
         "SET search_path TO \(schema)",
-        "CREATE OR REPLACE" + initial[initial.index(start.lowerBound, offsetBy: 6)..<end.upperBound],
+        "CREATE OR REPLACE"
+          + initial[initial.index(start.lowerBound, offsetBy: 6)..<end.upperBound],
         "DELETE FROM \(schema).schema_migrations WHERE version >= 2",
       ])
       assertStorageError(.olderSchema) {

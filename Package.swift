@@ -127,6 +127,7 @@ let package = Package(
       resources: [
         .embedInCode("0001_initial.sql"),
         .embedInCode("0002_committed_append.sql"),
+        .embedInCode("0003_checked_stack_changes.sql"),
       ]
     ),
     .target(
@@ -247,12 +248,13 @@ let package = Package(
           name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
       ]
     ),
-    // The CLI's parsers, option groups, reports and table printer, without running the binary.
+    // The CLI's parsers, option groups, reports and table printer, without running the binary;
+    // the page's script in headless Chromium.
     .testTarget(
       name: "StackJournalCLIUnitTests",
       dependencies: [
         "StackJournalCore",
-        "StackJournalCLI", "StackJournalDemo", "StackStorage",
+        "StackJournalCLI", "StackJournalDemo", "StackStorage", "StackJournalTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -138,130 +138,156 @@ extension StackDelta {
   /// Applies the delta to stacks, keeping them sorted by path.
   ///
   /// Throws a ``StorageError`` with code ``StorageError/Code/inconsistentDelta``, leaving
-  /// `stacks` unchanged, when the delta does not fit them: a pop or change of an ID the stack
-  /// does not hold, a push of an ID it holds, a next ID that goes back, or IDs after the change
-  /// that do not match its elements or are not below its next ID. A push of an ID below the
-  /// stack's next ID that it does not hold (popped earlier) fits.
+  /// `stacks` unchanged, when a change does not fit them (``StackChange/fit(_:)`` says which
+  /// changes fit).
   public func apply(to stacks: inout [StackRecord]) throws {
     var result = stacks
     for change in changes {
       let index = result.firstIndex { $0.path == change.path }
-      if change.removed {
-        guard let index else {
-          throw Self.inconsistent(change, "removes a stack that does not exist")
-        }
-        let held = Set(result[index].ids)
-        if let absent = change.popped.first(where: { !held.contains($0) }) {
-          throw Self.inconsistent(change, "pops \(absent), which the stack does not hold")
-        }
+      let old = index.map { result[$0] }
+      try change.fit(old.map { StackShape(nextID: $0.nextID, ids: $0.ids) })
+      if change.removed, let index {
         result.remove(at: index)
-      } else if let index {
-        result[index] = try Self.applying(change, to: result[index])
+        continue
+      }
+      var elements = Dictionary(
+        (old?.elements ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+      for id in change.popped { elements[id] = nil }
+      for element in change.changed { elements[element.id] = element }
+      for element in change.pushed { elements[element.id] = element }
+      // `fit` checked that every listed ID is held or pushed.
+      let stack = StackRecord(
+        path: change.path, nextID: change.nextID, elements: change.ids.map { elements[$0]! })
+      if let index {
+        result[index] = stack
       } else {
-        let created = try Self.creating(change)
-        let position = result.firstIndex { $0.path > created.path } ?? result.endIndex
-        result.insert(created, at: position)
+        let position = result.firstIndex { $0.path > stack.path } ?? result.endIndex
+        result.insert(stack, at: position)
       }
     }
     stacks = result
   }
 
-  private static func applying(_ change: StackChange, to stack: StackRecord) throws -> StackRecord {
-    var elements = Dictionary(
-      stack.elements.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    for id in change.popped {
-      guard elements.removeValue(forKey: id) != nil else {
-        throw inconsistent(change, "pops \(id), which the stack does not hold")
-      }
-    }
-    for element in change.changed {
-      guard elements[element.id] != nil else {
-        throw inconsistent(change, "changes \(element.id), which the stack does not hold")
-      }
-      elements[element.id] = element
-    }
-    for element in change.pushed {
-      guard elements[element.id] == nil else {
-        throw inconsistent(change, "pushes \(element.id), which the stack already holds")
-      }
-      elements[element.id] = element
-    }
-    guard change.nextID >= stack.nextID else {
-      throw inconsistent(
-        change, "moves the next ID back from \(stack.nextID) to \(change.nextID)")
-    }
-    return StackRecord(
-      path: stack.path, nextID: change.nextID, elements: try ordered(elements, by: change))
-  }
-
-  private static func creating(_ change: StackChange) throws -> StackRecord {
-    guard change.popped.isEmpty, change.changed.isEmpty else {
-      throw inconsistent(change, "pops or changes elements of a stack that does not exist")
-    }
-    var elements: [StackElementID: StoredElement] = [:]
-    for element in change.pushed {
-      guard elements.updateValue(element, forKey: element.id) == nil else {
-        throw inconsistent(change, "pushes \(element.id) twice")
-      }
-    }
-    return StackRecord(
-      path: change.path, nextID: change.nextID, elements: try ordered(elements, by: change))
-  }
-
-  /// The elements in the order of `change.ids`, which must list each of them once.
-  private static func ordered(
-    _ elements: [StackElementID: StoredElement],
-    by change: StackChange
-  ) throws -> [StoredElement] {
-    guard change.ids.count == elements.count else {
-      throw inconsistent(
-        change,
-        "lists \(change.ids.count) IDs after the change but the stack holds \(elements.count) "
-          + "elements"
-      )
-    }
-    return try change.ids.map { id in
-      guard let element = elements[id] else {
-        throw inconsistent(change, "lists \(id) after the change, which the stack does not hold")
-      }
-      guard id < change.nextID else {
-        throw inconsistent(change, "holds \(id), not below the next ID \(change.nextID)")
-      }
-      return element
-    }
-  }
-
-  private static func inconsistent(_ change: StackChange, _ problem: String) -> StorageError {
-    StorageError(
-      code: .inconsistentDelta,
-      message: "The change to the stack `\(change.path)` \(problem): the journal does not match "
-        + "the stacks it is applied to."
-    )
-  }
-}
-
-extension StackDelta {
-  /// The paths of the stacks this delta keeps whose remaining elements sit at other positions
-  /// than in `before`: a journal that stores positions rewrites those of the elements that
-  /// stayed in them.
+  /// The paths of the stacks in which an element that stayed sits at another position after
+  /// the delta than in `before` (``StackChange/moved(from:)``).
   public func reordered(from before: [StackRecord]) -> Set<String> {
-    let previous = Dictionary(
-      before.map { ($0.path, $0.ids) }, uniquingKeysWith: { first, _ in first })
     var paths: Set<String> = []
     for change in changes where !change.removed {
-      guard let old = previous[change.path], Self.moved(old, change.ids) else { continue }
-      paths.insert(change.path)
+      guard let old = before.first(where: { $0.path == change.path }) else { continue }
+      if !change.moved(from: old.ids).isEmpty { paths.insert(change.path) }
     }
     return paths
   }
+}
 
-  /// Whether an ID kept from `old` to `new` sits at another position.
-  private static func moved(_ old: [StackElementID], _ new: [StackElementID]) -> Bool {
-    if old.starts(with: new) || new.starts(with: old) { return false }
-    let newPositions = Dictionary(
-      new.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-    for (position, id) in old.enumerated() {
-      if let newPosition = newPositions[id], newPosition != position { return true }
+/// What the delta rules look at in a stack: the ID it hands out next and its IDs, bottom first.
+public struct StackShape: Equatable, Sendable {
+  public var nextID: StackElementID
+  public var ids: [StackElementID]
+
+  public init(nextID: StackElementID, ids: [StackElementID]) {
+    self.nextID = nextID
+    self.ids = ids
+  }
+}
+
+extension StackChange {
+  /// The delta rules, written once: checks that the change fits the stack at its path, `old`
+  /// (`nil` when there is none), and returns the elements that stayed but moved, with their
+  /// positions after the change. The stack after the change holds the IDs of ``ids`` in that
+  /// order; each is an element of `old` (with its state from ``changed`` when listed there) or
+  /// one of ``pushed``.
+  ///
+  /// A change fits when:
+  /// * it removes a stack that exists, popping each of its IDs once and no other;
+  /// * otherwise, each ID it pops is held (once), each element it changes is held, not popped
+  ///   and changed once, and each element it pushes is neither held after the pops nor pushed
+  ///   twice (an ID popped earlier, below the next ID, may be pushed again); the next ID does
+  ///   not go back; and ``ids`` lists every element after the change once, and nothing else,
+  ///   each below the next ID. A stack that does not exist is an empty one with no next ID to
+  ///   keep.
+  ///
+  /// Throws a ``StorageError`` with code ``StorageError/Code/inconsistentDelta`` when it does
+  /// not fit. ``StackDelta/apply(to:)`` and the SQLite journal's stack rows follow these rules;
+  /// PostgreSQL's `apply_stack_change` and the report page's `applyChanges` follow them too,
+  /// and `Tests/Fixtures/stack-delta-corpus.json` holds the cases all of them run.
+  @discardableResult
+  public func fit(_ old: StackShape?) throws -> [(id: StackElementID, position: Int)] {
+    if removed {
+      guard let old else { throw inconsistent("removes a stack that does not exist") }
+      var held = Set(old.ids)
+      for id in popped where held.remove(id) == nil {
+        throw inconsistent(
+          old.ids.contains(id)
+            ? "pops \(id) twice" : "pops \(id), which the stack does not hold")
+      }
+      if let kept = held.min() {
+        throw inconsistent("removes the stack, which holds \(kept), without popping it")
+      }
+      return []
     }
-    return false
-  }}
+    let oldIDs = old?.ids ?? []
+    if let old, nextID < old.nextID {
+      throw inconsistent("moves the next ID back from \(old.nextID) to \(nextID)")
+    }
+    var held = Set(oldIDs)
+    for id in popped where held.remove(id) == nil {
+      throw inconsistent(
+        oldIDs.contains(id) ? "pops \(id) twice" : "pops \(id), which the stack does not hold")
+    }
+    var rewritten: Set<StackElementID> = []
+    for element in changed {
+      guard held.contains(element.id) else {
+        throw inconsistent("changes \(element.id), which the stack does not hold")
+      }
+      guard rewritten.insert(element.id).inserted else {
+        throw inconsistent("changes \(element.id) twice")
+      }
+    }
+    var added: Set<StackElementID> = []
+    for element in pushed {
+      guard !held.contains(element.id) else {
+        throw inconsistent("pushes \(element.id), which the stack already holds")
+      }
+      guard added.insert(element.id).inserted else {
+        throw inconsistent("pushes \(element.id) twice")
+      }
+    }
+    guard ids.count == held.count + added.count else {
+      throw inconsistent(
+        "lists \(ids.count) IDs after the change but the stack holds "
+          + "\(held.count + added.count) elements")
+    }
+    var listed: Set<StackElementID> = []
+    for id in ids {
+      guard held.contains(id) || added.contains(id) else {
+        throw inconsistent("lists \(id) after the change, which the stack does not hold")
+      }
+      guard listed.insert(id).inserted else { throw inconsistent("lists \(id) twice") }
+      guard id < nextID else { throw inconsistent("holds \(id), not below the next ID \(nextID)") }
+    }
+    return moved(from: oldIDs)
+  }
+
+  /// The elements of `oldIDs` that stay in the stack at another position, with their positions
+  /// after the change: the one place a stack is found reordered.
+  public func moved(from oldIDs: [StackElementID]) -> [(id: StackElementID, position: Int)] {
+    // A push or a pop keeps every other element in place.
+    if oldIDs.starts(with: ids) || ids.starts(with: oldIDs) { return [] }
+    let oldPositions = Dictionary(
+      oldIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    var moved: [(id: StackElementID, position: Int)] = []
+    for (position, id) in ids.enumerated() {
+      if let old = oldPositions[id], old != position { moved.append((id, position)) }
+    }
+    return moved
+  }
+
+  private func inconsistent(_ problem: String) -> StorageError {
+    StorageError(
+      code: .inconsistentDelta,
+      message: "The change to the stack `\(path)` \(problem): the delta does not match the "
+        + "stacks it is applied to."
+    )
+  }
+}

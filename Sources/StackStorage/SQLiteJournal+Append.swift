@@ -60,8 +60,7 @@ extension SQLiteJournal {
     let entry = append.entry
     let place = try entry.place(db, in: self)
     try entry.insert(db, at: place, delta: append.deltaText, snapshot: append.snapshot)
-    try StackRows.apply(
-      append.delta, reordered: append.reordered, db, session: entry.session.rawValue)
+    try StackRows.write(append.delta, db, session: entry.session.rawValue)
     return place.sequence
   }
 
@@ -86,7 +85,6 @@ struct PreparedDeltaAppend: Sendable {
   var entry: PreparedEntry
   var delta: StackDelta
   var deltaText: String
-  var reordered: Set<String>
   /// The state's JSON and its stacks when the new sequence is due for a snapshot.
   var snapshot: (state: String, stacks: String)?
 
@@ -105,7 +103,6 @@ struct PreparedDeltaAppend: Sendable {
     self.snapshot = snapshot
     self.delta = entry.delta
     self.deltaText = StorageJSON.text(entry.delta)
-    self.reordered = entry.reordered
   }
 }
 

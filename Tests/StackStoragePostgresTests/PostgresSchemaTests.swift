@@ -3,6 +3,7 @@
   #if canImport(Glibc)
     import Glibc
   #endif
+  import StackJournalPostgresMigrations
   import StackJournalTestSupport
   import StackStorage
   import XCTest
@@ -44,18 +45,26 @@
       XCTAssertEqual(
         appendResult1, 1)
       journal.close()
-      // Back to version 1: without the procedure and its record.
+      // Back to version 1: without the procedure, with version 1's apply_stack_change (which
+      // version 3 replaced), and without the records of the versions after 1.
       let schema = location.schema
+      let initial = String(decoding: EmbeddedPostgresMigrations.files[0].bytes, as: UTF8.self)
+      let start = try XCTUnwrap(initial.range(of: "CREATE FUNCTION apply_stack_change"))
+      let end = try XCTUnwrap(
+        initial.range(of: "\n$$;", range: start.upperBound..<initial.endIndex))
       _ = try await execute([
         "DROP PROCEDURE \(schema).append_entry_committed",
-        "DELETE FROM \(schema).schema_migrations WHERE version = 2",
+        "SET search_path TO \(schema)",
+        "CREATE OR REPLACE"
+          + initial[initial.index(start.lowerBound, offsetBy: 6)..<end.upperBound],
+        "DELETE FROM \(schema).schema_migrations WHERE version >= 2",
       ])
       await assertStorageError(.olderSchema) {
         try await PostgresJournal(url: url, options: .init(readOnly: true))
       }
       let migrated = try await PostgresJournal(url: url)
       defer { migrated.close() }
-      XCTAssertEqual(migrated.schemaVersion, 2)
+      XCTAssertEqual(migrated.schemaVersion, PostgresJournal.latestSchemaVersion)
       let appendResult = try await migrated.append(
           session: "old", expectedSequence: 1,
           JournalEntryDraft(type: "tick", version: 1, payload: Data("2".utf8), state: empty))

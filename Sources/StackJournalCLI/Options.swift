@@ -65,14 +65,34 @@ struct DatabaseOptions: ParsableArguments {
       path: path,
       options: .init(
         payloadVersion: payloadVersion, upcasters: upcasters, readOnly: true,
-        watchesForWrites: watchingForWrites))
+        watchesForWrites: watchingForWrites, statementTrace: try Self.statementTrace()))
   }
 
   /// Opens an existing SQLite journal to write rows, never changing its schema: a journal that
   /// needs migrations is refused.
   func openForWriting() throws -> SQLiteJournal {
     try requireFile()
-    return try SQLiteJournal(path: path, options: .init(migrate: false))
+    return try SQLiteJournal(
+      path: path, options: .init(migrate: false, statementTrace: try Self.statementTrace()))
+  }
+
+  /// With `STACKJOURNAL_TRACE_SQL=1`, what prints each SQL statement the journal runs to
+  /// standard error as one line, `sql: …`, whitespace folded and anything not printable
+  /// escaped; the values bound to a statement never appear. Unset, empty or `0`: nothing.
+  static func statementTrace() throws -> (@Sendable (String) -> Void)? {
+    switch ProcessInfo.processInfo.environment["STACKJOURNAL_TRACE_SQL"] ?? "" {
+    case "", "0":
+      return nil
+    case "1":
+      return { sql in
+        let line = sql.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        Terminal.standardError.write("sql: " + Terminal.printable(line) + "\n")
+      }
+    case let other:
+      throw CLIFailure(
+        message: "STACKJOURNAL_TRACE_SQL is '\(other)': set it to 1 to print the SQL statements "
+          + "a command runs, or to 0 (or nothing) not to.")
+    }
   }
 
   /// Opens an existing journal to remove history (`compact`, `prune`), never changing its

@@ -201,17 +201,32 @@ extension InspectableJournal {
   /// Checks that a sequence lies in a session's journal.
   func requireSequence(_ sequence: Int64, session: SessionID, option: String) throws {
     let (base, head) = try journalBounds(session: session)
+    try SequenceRange.require(
+      sequence, session: session, base: base, head: head,
+      lastEntry: { try lastEntrySequence(session: session) }, option: option,
+      location: locationDescription)
+  }
+}
+
+/// Where a sequence given on the command line must lie.
+enum SequenceRange {
+  /// Checks that a sequence lies in a session's journal from `base` to `head`, whose last
+  /// entry `lastEntry` reads; `location` names the journal.
+  static func require(
+    _ sequence: Int64, session: SessionID, base: Int64, head: Int64,
+    lastEntry: () throws -> Int64?, option: String, location: String
+  ) throws {
     guard sequence >= 0, sequence <= head else {
       throw CLIFailure(
         message: "Session \(session) has no sequence \(sequence) (\(option)): its journal runs "
           + "from \(base) to \(head).")
     }
-    let last = max(try lastEntrySequence(session: session) ?? base, base)
+    let last = max(try lastEntry() ?? base, base)
     guard sequence <= last else {
       throw CLIFailure(
         message: "Session \(session) records head \(head), but its journal's entries end at "
           + "\(last), so sequence \(sequence) (\(option)) cannot be shown: the session's rows "
-          + "disagree. Run `stackjournal verify --db \(locationDescription)` to see what is wrong.")
+          + "disagree. Run `stackjournal verify --db \(location)` to see what is wrong.")
     }
     guard sequence >= base else {
       throw CLIFailure(

@@ -37,7 +37,7 @@ public protocol InspectableJournal: JournalBackend {
 
   /// The session's stacks at one moment, with the session, its bounds and the time the moment
   /// was recorded, all read in one read transaction: one view of the database, consistent even
-  /// while a writer appends, in which the head is read once.
+  /// while a writer appends.
   ///
   /// `moment` gets the session's bounds and names the moment: a sequence, or a date whose last
   /// entry at or before it is found as ``JournalBackend/sequence(session:atOrBefore:)`` finds

@@ -7,8 +7,9 @@
   extension PostgresJournal {
     /// The session's stacks at one moment, with its bounds and the time the moment was
     /// recorded, read on one connection in one `REPEATABLE READ, READ ONLY` transaction: every
-    /// statement sees the snapshot the first one took, whatever a writer commits meanwhile, and
-    /// the head is read once.
+    /// statement sees the snapshot the first one took, whatever a writer commits meanwhile. (The
+    /// statements of the stacks and the time, shared with the one-statement reads, each select
+    /// the session's head again, from that same snapshot.)
     ///
     /// What `moment` or `check` throws is rethrown as it is, after the transaction ends.
     public func sessionStacks(

@@ -63,6 +63,35 @@ struct MomentOptions<Names: MomentNames>: ParsableArguments {
   }
 }
 
+extension MomentOptions {
+  /// The moment to read the stacks at, given the session's bounds: the sequence given, the
+  /// head when none is, or the last entry at or before a time not before the session's
+  /// creation.
+  func stacksMoment(_ bounds: SessionBounds) throws -> StacksMoment {
+    if let sequence { return .sequence(sequence) }
+    guard let time else { return .sequence(bounds.head) }
+    let session = bounds.session
+    let date = try time.resolve(session: session, option: "--at-time")
+    guard date >= session.createdAt else {
+      throw CLIFailure(
+        message: "Session \(session.id) was created at \(TimeFormat.iso(session.createdAt)), "
+          + "after \(TimeFormat.iso(date)) (--at-time).")
+    }
+    return .atOrBefore(date)
+  }
+
+  /// Checks that the sequence a moment given on the command line resolved to lies in the
+  /// session's journal; the head needs no check.
+  func check(_ sequence: Int64, _ bounds: SessionBounds, location: String) throws {
+    guard self.sequence != nil || time != nil else { return }
+    try SequenceRange.require(
+      sequence, session: bounds.session.id, base: bounds.base, head: bounds.head,
+      lastEntry: { bounds.lastEntrySequence },
+      option: self.sequence != nil ? "--" + Names.sequenceOption : "--at-time",
+      location: location)
+  }
+}
+
 /// `show --at SEQ | --at-time TIME`.
 enum ShowMoment: MomentNames {
   static let sequenceOption = "at"

@@ -35,6 +35,23 @@ public protocol InspectableJournal: JournalBackend {
   /// The sequences of the session's snapshots, oldest first.
   func snapshotSequences(session: SessionID) async throws -> [Int64]
 
+  /// The session's stacks at one moment, with the session, its bounds and the time the moment
+  /// was recorded, all read in one read transaction: one view of the database, consistent even
+  /// while a writer appends.
+  ///
+  /// `moment` gets the session's bounds and names the moment: a sequence, or a date whose last
+  /// entry at or before it is found as ``JournalBackend/sequence(session:atOrBefore:)`` finds
+  /// it. `check` then gets the bounds and that sequence, before the stacks are rebuilt. Either
+  /// throws to stop; what it throws is rethrown. Throws ``StorageError/Code/unknownSession``
+  /// for an unknown session, and as ``JournalBackend/stacks(session:at:)``,
+  /// ``recordedAt(session:sequence:)`` and ``JournalBackend/sequence(session:atOrBefore:)``
+  /// throw.
+  func sessionStacks(
+    session: SessionID,
+    at moment: @escaping @Sendable (SessionBounds) throws -> StacksMoment,
+    check: @escaping @Sendable (SessionBounds, Int64) throws -> Void
+  ) async throws -> SessionStacks
+
   /// The stored bytes of each session, counted as ``SessionSize`` says.
   func sessionSizes() async throws -> [SessionID: SessionSize]
 
@@ -46,4 +63,54 @@ public protocol InspectableJournal: JournalBackend {
   /// without the app's types, as ``JournalVerifier`` describes; only reads.
   func verifyStorage(session: SessionID?, maxProblemsPerSession: Int) async throws
     -> StorageVerification
+}
+
+/// A session and the sequences its journal holds, as one read transaction saw them.
+public struct SessionBounds: Sendable {
+  /// The session, with its head, creation time and activity.
+  public var session: SessionInfo
+  /// The sequence its journal starts after: its oldest snapshot's (0 unless compacted).
+  public var base: Int64
+  /// The sequence of its last journal entry, or `nil` when it has none. Equal to the head in
+  /// a sound session.
+  public var lastEntrySequence: Int64?
+
+  /// Creates bounds.
+  public init(session: SessionInfo, base: Int64, lastEntrySequence: Int64?) {
+    self.session = session
+    self.base = base
+    self.lastEntrySequence = lastEntrySequence
+  }
+
+  /// The session's head sequence.
+  public var head: Int64 { session.headSequence }
+}
+
+/// The moment of a session whose stacks ``InspectableJournal/sessionStacks(session:at:check:)``
+/// reads.
+public enum StacksMoment: Sendable, Equatable {
+  /// A sequence.
+  case sequence(Int64)
+  /// The last entry recorded at or before a date.
+  case atOrBefore(Date)
+}
+
+/// A session's stacks at one sequence, and what it was read with, from one read transaction.
+public struct SessionStacks: Sendable {
+  /// The session and its bounds.
+  public var bounds: SessionBounds
+  /// The sequence the stacks are at.
+  public var sequence: Int64
+  /// When that sequence was recorded (see ``InspectableJournal/recordedAt(session:sequence:)``).
+  public var recordedAt: Date
+  /// The stacks, rebuilt from the nearest snapshot and the deltas after it.
+  public var stacks: [StackRecord]
+
+  /// Creates a session's stacks.
+  public init(bounds: SessionBounds, sequence: Int64, recordedAt: Date, stacks: [StackRecord]) {
+    self.bounds = bounds
+    self.sequence = sequence
+    self.recordedAt = recordedAt
+    self.stacks = stacks
+  }
 }

@@ -103,17 +103,28 @@
 
     /// The time an entry was recorded; the session's creation time for sequence 0, and the
     /// snapshot's time for the oldest sequence of a compacted session.
-    public func recordedAt(session: SessionID, sequence: Int64) async throws -> Date {
-      let rows = try await rows(
-        "reading the time of entry \(sequence) of session \(session)",
-        """
+    public func recordedAt(session: SessionID, sequence: Int64) throws -> Date {
+      try recordedAt(
+        try rows(
+          "reading the time of entry \(sequence) of session \(session)",
+          recordedAtQuery(session: session, sequence: sequence)),
+        session: session, sequence: sequence)
+    }
+
+    /// The statement of ``recordedAt(session:sequence:)``.
+    func recordedAtQuery(session: SessionID, sequence: Int64) -> PostgresQuery {
+      """
         SELECT head_sequence, CASE WHEN \(sequence) = 0 THEN created_at ELSE coalesce(
           (SELECT recorded_at FROM \(unescaped: table("journal"))
             WHERE session = \(session.rawValue) AND sequence = \(sequence)),
           (SELECT recorded_at FROM \(unescaped: table("snapshots"))
             WHERE session = \(session.rawValue) AND sequence = \(sequence))) END
         FROM \(unescaped: table("sessions")) WHERE id = \(session.rawValue)
-        """)
+        """
+    }
+
+    /// The time the rows of ``recordedAtQuery(session:sequence:)`` give.
+    func recordedAt(_ rows: [PostgresRow], session: SessionID, sequence: Int64) throws -> Date {
       guard let row = rows.first else { throw stored.unknownSession(session) }
       let (head, text) = try row.decode((Int64, String?).self)
       guard let text else { throw stored.outOfRange(session, sequence, head: head) }

@@ -102,10 +102,17 @@
     /// is at or after its time. One statement, so one consistent view.
     public func sequence(session: SessionID, atOrBefore date: Date) async throws -> Int64 {
       let time = Timestamp.string(from: date)
+      return try sequence(
+        try rows(
+          "finding the entry of session \(session) at \(time)",
+          sequenceQuery(session: session, atOrBefore: time)),
+        session: session, atOrBefore: time)
+    }
+
+    /// The statement of ``sequence(session:atOrBefore:)`` at a stored time.
+    func sequenceQuery(session: SessionID, atOrBefore time: String) -> PostgresQuery {
       let schema = location.schema
-      let rows = try await rows(
-        "finding the entry of session \(session) at \(time)",
-        """
+      return """
         SELECT s.created_at,
           (SELECT sequence FROM \(unescaped: schema).journal
             WHERE session = s.id AND recorded_at <= \(time)
@@ -117,7 +124,13 @@
           WHERE session = s.id ORDER BY sequence LIMIT 1
         ) o ON true
         WHERE s.id = \(session.rawValue)
-        """)
+        """
+    }
+
+    /// The sequence the rows of ``sequenceQuery(session:atOrBefore:)`` give.
+    func sequence(_ rows: [PostgresRow], session: SessionID, atOrBefore time: String) throws
+      -> Int64
+    {
       guard let row = rows.first else { throw stored.unknownSession(session) }
       let (createdAt, found, oldest, oldestTime) = try row.decode(
         (String, Int64?, Int64?, String?).self)
@@ -180,11 +193,19 @@
 
     /// The stacks at a sequence: the nearest snapshot's stacks with the deltas that follow it
     /// applied, read in one statement. Needs no app types and runs no upcaster.
-    public func stacks(session: SessionID, at sequence: Int64) async throws -> [StackRecord] {
+    public func stacks(session: SessionID, at sequence: Int64) throws -> [StackRecord] {
+      try stacks(
+        try rows(
+          "rebuilding the stacks of session \(session) at \(sequence)",
+          stacksQuery(session: session, at: sequence)),
+        session: session, at: sequence)
+    }
+
+    /// The statement of ``stacks(session:at:)``: the session's head and nearest snapshot, then
+    /// the deltas after it.
+    func stacksQuery(session: SessionID, at sequence: Int64) -> PostgresQuery {
       let schema = location.schema
-      let rows = try await rows(
-        "rebuilding the stacks of session \(session) at \(sequence)",
-        """
+      return """
         WITH n AS (
           SELECT sequence, stacks FROM \(unescaped: schema).snapshots
           WHERE session = \(session.rawValue) AND sequence <= \(sequence)
@@ -198,7 +219,13 @@
         WHERE j.session = \(session.rawValue) AND j.sequence > n.sequence
           AND j.sequence <= \(sequence)
         ORDER BY 1, 3
-        """)
+        """
+    }
+
+    /// The stacks the rows of ``stacksQuery(session:at:)`` rebuild.
+    func stacks(_ rows: [PostgresRow], session: SessionID, at sequence: Int64) throws
+      -> [StackRecord]
+    {
       guard let first = rows.first else { throw stored.unknownSession(session) }
       let (_, headValue, start, snapshotStacks) = try first.decode(
         (Int32, Int64?, Int64?, String?).self)

@@ -8,6 +8,7 @@ let package = Package(
   products: [
     .library(name: "StackNavigation", targets: ["StackNavigation"]),
     .library(name: "StackNavigationTesting", targets: ["StackNavigationTesting"]),
+    .library(name: "StackJournalCore", targets: ["StackJournalCore"]),
     .library(name: "StackStorage", targets: ["StackStorage"]),
     .library(name: "StackRestoration", targets: ["StackRestoration"]),
     .library(name: "StackJournalCLI", targets: ["StackJournalCLI"]),
@@ -85,9 +86,17 @@ let package = Package(
         .embedInCode("0003_time_without_index.sql"),
       ]
     ),
+    // The journal model every engine shares: records, deltas and the one function that applies
+    // them, paths, the tracker, the export format, errors, times and JSON. No database here.
+    .target(
+      name: "StackJournalCore",
+      dependencies: ["StackNavigation"]
+    ),
+    // The SQLite engine (GRDB), with its migrations.
     .target(
       name: "StackStorage",
       dependencies: [
+        "StackJournalCore",
         "StackNavigation",
         "StackJournalMigrations",
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
@@ -102,7 +111,7 @@ let package = Package(
       name: "StackStoragePostgres",
       dependencies: [
         "StackNavigation",
-        "StackStorage",
+        "StackJournalCore",
         "StackJournalPostgresMigrations",
         .product(
           name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
@@ -118,6 +127,7 @@ let package = Package(
       resources: [
         .embedInCode("0001_initial.sql"),
         .embedInCode("0002_committed_append.sql"),
+        .embedInCode("0003_checked_stack_changes.sql"),
       ]
     ),
     .target(
@@ -213,13 +223,14 @@ let package = Package(
     .testTarget(
       name: "StackStorageTests",
       dependencies: [
-        "StackStorage", "StackNavigation", "StackJournalDemo", "StackJournalTestSupport",
+        "StackJournalCore", "StackStorage", "StackNavigation", "StackJournalDemo", "StackJournalTestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
     .testTarget(
       name: "StackRestorationTests",
       dependencies: [
+        "StackJournalCore",
         "StackRestoration", "StackNavigation", "StackStorage", "StackJournalDemo",
         "StackJournalTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
       ]
@@ -228,6 +239,7 @@ let package = Package(
     .testTarget(
       name: "StackStoragePostgresTests",
       dependencies: [
+        "StackJournalCore",
         "StackStoragePostgres", "StackStorage", "StackJournalTestSupport",
         "StackJournalPostgresMigrations", "StackRestoration", "StackJournalDemo",
         // The process tests run the recorder.
@@ -236,11 +248,13 @@ let package = Package(
           name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
       ]
     ),
-    // The CLI's parsers, option groups, reports and table printer, without running the binary.
+    // The CLI's parsers, option groups, reports and table printer, without running the binary;
+    // the page's script in headless Chromium.
     .testTarget(
       name: "StackJournalCLIUnitTests",
       dependencies: [
-        "StackJournalCLI", "StackJournalDemo", "StackStorage",
+        "StackJournalCore",
+        "StackJournalCLI", "StackJournalDemo", "StackStorage", "StackJournalTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -10,5 +10,6 @@ public enum EmbeddedPostgresMigrations {
   public static let files: [(name: String, bytes: [UInt8])] = [
     ("0001_initial.sql", PackageResources._001_initial_sql),
     ("0002_committed_append.sql", PackageResources._002_committed_append_sql),
+    ("0003_checked_stack_changes.sql", PackageResources._003_checked_stack_changes_sql),
   ]
 }

@@ -41,16 +41,16 @@ extension StackJournalCommand {
       try await reportingErrors {
         // Everything is checked read-only; the journal is opened for writing only to write.
         if !retention.dryRun { try database.requireUnalteredSchema() }
-        let reader = try database.openReadOnly()
+        let reader = try await database.openReadOnly()
         let session = sessionArgument.id
-        _ = try reader.requireSession(session)
-        var plan = try reader.compact(session, keepSnapshots: keepSnapshots, dryRun: true)
+        _ = try await reader.requireSession(session)
+        var plan = try await reader.compact(session, keepSnapshots: keepSnapshots, dryRun: true)
         if !retention.dryRun, !plan.isEmpty {
           // Closed first: a reader of a file a killed writer left holds SQLite's shared index of
           // the log read-only, and a writer in the same process shares that index.
-          try reader.close()
-          let (journal, vacuum) = try database.openForRetention(vacuum: retention.vacuum)
-          plan = try journal.compact(session, keepSnapshots: keepSnapshots, dryRun: false)
+          try await reader.close()
+          let (journal, vacuum) = try await database.openForRetention(vacuum: retention.vacuum)
+          plan = try await journal.compact(session, keepSnapshots: keepSnapshots, dryRun: false)
           if let vacuum, plan.applied { try JournalRetention().vacuum(vacuum) }
         }
         try output.print {

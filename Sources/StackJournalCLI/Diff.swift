@@ -34,13 +34,13 @@ extension StackJournalCommand {
     /// Prints the differences.
     public func run() async throws {
       try await reportingErrors {
-        let journal = try database.openReadOnly()
+        let journal = try await database.openReadOnly()
         let session = sessionArgument.id
-        _ = try journal.requireSession(session)
-        try journal.requireSequence(from, session: session, option: "FROM")
-        try journal.requireSequence(to, session: session, option: "TO")
-        let before = try journal.stacks(session: session, at: from)
-        let after = try journal.stacks(session: session, at: to)
+        _ = try await journal.requireSession(session)
+        try await journal.requireSequence(from, session: session, option: "FROM")
+        try await journal.requireSequence(to, session: session, option: "TO")
+        let before = try await journal.stacks(session: session, at: from)
+        let after = try await journal.stacks(session: session, at: to)
         let changes = StackChangeBetweenMoments.compare(before, after)
         try output.print {
           JSONValue.object([
@@ -164,17 +164,20 @@ struct StackChangeBetweenMoments {
       lines.append(out.styled("  - \(element.id) \(shown.kind)", .red) + "  " + shown.state)
     }
     for (old, new) in changed {
-      let before = StackRendering.display(old)
-      let after = StackRendering.display(new)
-      let screenBefore = StackRendering.route(old)?.screenCaseText
-      let screenAfter = StackRendering.route(new)?.screenCaseText
+      // Each element's JSON parsed once.
+      let oldShown = StackRendering.ShownElement(old)
+      let newShown = StackRendering.ShownElement(new)
+      let before = oldShown.display
+      let after = newShown.display
+      let screenBefore = oldShown.route?.screenCaseText
+      let screenAfter = newShown.route?.screenCaseText
       var kind = before.kind == after.kind ? after.kind : "\(before.kind) → \(after.kind)"
       if let screenAfter {
         kind += "  " + (screenBefore == screenAfter || screenBefore == nil
           ? screenAfter : "\(screenBefore!) → \(screenAfter)")
       }
       lines.append(out.styled("  ~ \(new.id) \(kind)", .yellow))
-      for field in FieldDifference.between(StackRendering.state(old), StackRendering.state(new)) {
+      for field in FieldDifference.between(oldShown.state, newShown.state) {
         lines.append("      " + field.text(on: out))
       }
     }

@@ -42,9 +42,9 @@ extension StackJournalCommand {
     /// Writes the export.
     public func run() async throws {
       try await reportingErrors {
-        let journal = try database.openReadOnly()
+        let journal = try await database.openReadOnly()
         let session = sessionArgument.id
-        _ = try journal.requireSession(session)
+        _ = try await journal.requireSession(session)
         let header: SessionExportHeader
         if let output {
           // A FIFO or a character device (a pipe to another program, /dev/stdout) is written
@@ -65,7 +65,7 @@ extension StackJournalCommand {
           }
           let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
           do {
-            header = try SessionExporter().export(session, of: journal) {
+            header = try await SessionExporter().export(session, of: journal) {
               try handle.write(contentsOf: $0)
             }
             guard streaming || fsync(descriptor) == 0 else {
@@ -85,7 +85,7 @@ extension StackJournalCommand {
           }
         } else {
           let out = Terminal.standardOutput
-          header = try SessionExporter().export(session, of: journal) {
+          header = try await SessionExporter().export(session, of: journal) {
             out.write(String(decoding: $0, as: UTF8.self))
           }
           out.flush()

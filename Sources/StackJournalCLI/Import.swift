@@ -70,7 +70,7 @@ extension StackJournalCommand {
         let input = try ImportInput(file)
         defer { input.remove() }
         do {
-          try importing(input)
+          try await importing(input)
         } catch {
           throw input.naming(error)
         }
@@ -78,12 +78,12 @@ extension StackJournalCommand {
     }
 
     /// Checks, judges and imports the export `input` holds.
-    private func importing(_ input: ImportInput) throws {
+    private func importing(_ input: ImportInput) async throws {
       let file = input.name
       let export = try SessionExportFile.read(path: input.path)
       let destination = try ImportDestination(database)
       // The verdict is reached read-only; the journal is opened for writing only to import.
-      let target = try destination.target()
+      let target = try await destination.target()
       let id = newSession.map(SessionID.init(rawValue:))
       let verdict = export.verdict(into: target, as: id, payloadVersion: payloadVersion)
       let session = id ?? export.header.session
@@ -97,7 +97,7 @@ extension StackJournalCommand {
       }
       var result: ImportResult?
       if !dryRun {
-        result = try destination.importSession(export, as: id)
+        result = try await destination.importSession(export, as: id)
       }
       let out = Terminal.standardOutput
       defer { out.flush() }
@@ -182,18 +182,18 @@ struct ImportDestination {
   }
 
   /// What the destination tells the verdict.
-  func target() throws -> ImportTarget {
+  func target() async throws -> ImportTarget {
     #if PostgreSQL
       if DatabaseOptions.isPostgresURL(database.path) {
         // Read-only: a database without the journal's schema is not given one by a dry run
         // or a refusal.
-        let plan = try PostgresJournal.pendingMigrations(url: database.path)
+        let plan = try await PostgresJournal.pendingMigrations(url: database.path)
         if plan.current == 0 {
           return ImportTarget(
             schemaVersion: plan.target, payloadVersion: nil, existingSessions: [],
             comparesSchemaVersions: false)
         }
-        return try PostgresJournal(
+        return try await PostgresJournal(
           url: database.path, options: .init(readOnly: true, maximumConnections: 2)
         ).importTarget()
       }
@@ -202,10 +202,10 @@ struct ImportDestination {
   }
 
   /// Imports the checked file.
-  func importSession(_ export: SessionExportFile, as id: SessionID?) throws -> ImportResult {
+  func importSession(_ export: SessionExportFile, as id: SessionID?) async throws -> ImportResult {
     #if PostgreSQL
       if DatabaseOptions.isPostgresURL(database.path) {
-        return try postgres().importSession(export, as: id)
+        return try await postgres().importSession(export, as: id)
       }
     #endif
     return fileExists
@@ -215,8 +215,8 @@ struct ImportDestination {
 
   #if PostgreSQL
     /// The PostgreSQL journal, its schema created or migrated when needed.
-    private func postgres() throws -> PostgresJournal {
-      try PostgresJournal(url: database.path, options: .init(maximumConnections: 2))
+    private func postgres() async throws -> PostgresJournal {
+      try await PostgresJournal(url: database.path, options: .init(maximumConnections: 2))
     }
   #endif
 }

@@ -89,11 +89,11 @@ extension StackJournalCommand {
     /// Prints the entries.
     public func run() async throws {
       try await reportingErrors {
-        let journal = try database.openReadOnly(watchingForWrites: follow)
+        let journal = try await database.openReadOnly(watchingForWrites: follow)
         let session = sessionArgument.id
         // The bounds are two indexed lookups: no count over the journal before the first line.
-        let (_, head) = try journal.journalBounds(session: session)
-        var query = JournalQuery(
+        let (_, head) = try await journal.journalBounds(session: session)
+        var query = await JournalQuery(
           fromSequence: from, toSequence: to,
           since: try since?.resolve(in: journal, session: session, option: "--since"),
           until: try until?.resolve(in: journal, session: session, option: "--until"),
@@ -109,7 +109,7 @@ extension StackJournalCommand {
         printer.begin()
         // The last sequence read: every entry up to it was printed or did not match.
         var last: Int64 = from.map { $0 - 1 } ?? 0
-        try journal.journalRows(session: session, matching: query) { row in
+        try await journal.journalRows(session: session, matching: query) { row in
           try printer.print(row)
           last = max(last, row.sequence)
           if printer.count % SQLiteJournal.pageSizeForFlush == 0 { Terminal.standardOutput.flush() }
@@ -130,7 +130,7 @@ extension StackJournalCommand {
           try await Task.sleep(for: .milliseconds(max(10, pollInterval)))
           // A `compact` may have removed entries this command has not printed yet: say so,
           // and go on from the oldest entry kept.
-          let (base, readable) = try journal.journalBounds(session: session)
+          let (base, readable) = try await journal.journalBounds(session: session)
           if base > last, base >= (from ?? 0) {
             let first = max(last + 1, from ?? 0)
             Terminal.standardOutput.flush()
@@ -142,7 +142,7 @@ extension StackJournalCommand {
             last = base
           }
           query.fromSequence = max(last + 1, from ?? 0)
-          try journal.journalRows(session: session, matching: query) { row in
+          try await journal.journalRows(session: session, matching: query) { row in
             try printer.print(row)
             last = row.sequence
             return true

@@ -31,11 +31,11 @@ extension StackJournalCommand {
     /// Shows and applies the pending migrations.
     public func run() async throws {
       try await reportingErrors {
-        let (plan, place) = try database.pendingMigrations()
+        let (plan, place) = try await database.pendingMigrations()
         var applied: [String] = []
         var version = plan.current
         if !dryRun, !plan.pending.isEmpty {
-          version = try database.migrate()
+          version = try await database.migrate()
           applied = plan.pending
         }
         output.print {
@@ -73,13 +73,13 @@ extension StackJournalCommand {
 extension DatabaseOptions {
   /// The journal's schema version, this build's, the migrations between them, and where the
   /// journal is, for messages.
-  func pendingMigrations() throws -> (
+  func pendingMigrations() async throws -> (
     plan: (current: Int, target: Int, pending: [String]), place: String
   ) {
     if Self.isPostgresURL(path) {
       #if PostgreSQL
         let location = try PostgresLocation(url: path)
-        return (try PostgresJournal.pendingMigrations(url: path), location.description)
+        return (try await PostgresJournal.pendingMigrations(url: path), location.description)
       #else
         throw Self.noPostgresSupport
       #endif
@@ -89,8 +89,8 @@ extension DatabaseOptions {
   }
 
   /// Applies the pending migrations and returns the schema version reached.
-  func migrate() throws -> Int {
-    if Self.isPostgresURL(path) { return try openPostgres(readOnly: false, migrate: true).schemaVersion }
+  func migrate() async throws -> Int {
+    if Self.isPostgresURL(path) { return try await openPostgres(readOnly: false, migrate: true).schemaVersion }
     return try SQLiteJournal(path: path, options: .init(migrate: true)).schemaVersion
   }
 }

@@ -46,20 +46,49 @@ struct MomentOptions<Names: MomentNames>: ParsableArguments {
   }
 
   /// The moment asked for: a sequence the session holds, or a time not before its creation.
-  func moment(in journal: any InspectableJournal, session: SessionInfo) throws -> Moment {
+  func moment(in journal: any InspectableJournal, session: SessionInfo) async throws -> Moment {
     if let sequence {
-      try journal.requireSequence(
+      try await journal.requireSequence(
         sequence, session: session.id, option: "--" + Names.sequenceOption)
       return .sequence(sequence)
     }
     guard let time else { return .head }
-    let date = try time.resolve(in: journal, session: session.id, option: "--at-time")
+    let date = try await time.resolve(in: journal, session: session.id, option: "--at-time")
     guard date >= session.createdAt else {
       throw CLIFailure(
         message: "Session \(session.id) was created at \(TimeFormat.iso(session.createdAt)), "
           + "after \(TimeFormat.iso(date)) (--at-time).")
     }
     return .time(date)
+  }
+}
+
+extension MomentOptions {
+  /// The moment to read the stacks at, given the session's bounds: the sequence given, the
+  /// head when none is, or the last entry at or before a time not before the session's
+  /// creation.
+  func stacksMoment(_ bounds: SessionBounds) throws -> StacksMoment {
+    if let sequence { return .sequence(sequence) }
+    guard let time else { return .sequence(bounds.head) }
+    let session = bounds.session
+    let date = try time.resolve(session: session, option: "--at-time")
+    guard date >= session.createdAt else {
+      throw CLIFailure(
+        message: "Session \(session.id) was created at \(TimeFormat.iso(session.createdAt)), "
+          + "after \(TimeFormat.iso(date)) (--at-time).")
+    }
+    return .atOrBefore(date)
+  }
+
+  /// Checks that the sequence a moment given on the command line resolved to lies in the
+  /// session's journal; the head needs no check.
+  func check(_ sequence: Int64, _ bounds: SessionBounds, location: String) throws {
+    guard self.sequence != nil || time != nil else { return }
+    try SequenceRange.require(
+      sequence, session: bounds.session.id, base: bounds.base, head: bounds.head,
+      lastEntry: { bounds.lastEntrySequence },
+      option: self.sequence != nil ? "--" + Names.sequenceOption : "--at-time",
+      location: location)
   }
 }
 

@@ -45,9 +45,9 @@ struct DatabaseOptions: ParsableArguments {
     payloadVersion: Int? = nil,
     upcasters: [PayloadUpcaster] = [],
     watchingForWrites: Bool = false
-  ) throws -> any RetainableJournal {
+  ) async throws -> any RetainableJournal {
     if Self.isPostgresURL(path) {
-      return try openPostgres(
+      return try await openPostgres(
         payloadVersion: payloadVersion, upcasters: upcasters, readOnly: true)
     }
     return try openSQLiteReadOnly(
@@ -65,27 +65,47 @@ struct DatabaseOptions: ParsableArguments {
       path: path,
       options: .init(
         payloadVersion: payloadVersion, upcasters: upcasters, readOnly: true,
-        watchesForWrites: watchingForWrites))
+        watchesForWrites: watchingForWrites, statementTrace: try Self.statementTrace()))
   }
 
   /// Opens an existing SQLite journal to write rows, never changing its schema: a journal that
   /// needs migrations is refused.
   func openForWriting() throws -> SQLiteJournal {
     try requireFile()
-    return try SQLiteJournal(path: path, options: .init(migrate: false))
+    return try SQLiteJournal(
+      path: path, options: .init(migrate: false, statementTrace: try Self.statementTrace()))
+  }
+
+  /// With `STACKJOURNAL_TRACE_SQL=1`, what prints each SQL statement the journal runs to
+  /// standard error as one line, `sql: …`, whitespace folded and anything not printable
+  /// escaped; the values bound to a statement never appear. Unset, empty or `0`: nothing.
+  static func statementTrace() throws -> (@Sendable (String) -> Void)? {
+    switch ProcessInfo.processInfo.environment["STACKJOURNAL_TRACE_SQL"] ?? "" {
+    case "", "0":
+      return nil
+    case "1":
+      return { sql in
+        let line = sql.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        Terminal.standardError.write("sql: " + Terminal.printable(line) + "\n")
+      }
+    case let other:
+      throw CLIFailure(
+        message: "STACKJOURNAL_TRACE_SQL is '\(other)': set it to 1 to print the SQL statements "
+          + "a command runs, or to 0 (or nothing) not to.")
+    }
   }
 
   /// Opens an existing journal to remove history (`compact`, `prune`), never changing its
   /// schema: a file or a PostgreSQL database that needs migrations is refused. `--vacuum`
   /// applies to SQLite files only.
-  func openForRetention(vacuum: Bool) throws -> (any RetainableJournal, vacuum: SQLiteJournal?) {
+  func openForRetention(vacuum: Bool) async throws -> (any RetainableJournal, vacuum: SQLiteJournal?) {
     if Self.isPostgresURL(path) {
       if vacuum {
         throw CLIFailure(
           message: "--vacuum rebuilds an SQLite file; PostgreSQL gives the space of deleted "
             + "rows back through its own (auto)vacuum. Run again without --vacuum.")
       }
-      return (try openPostgres(readOnly: false), nil)
+      return (try await openPostgres(readOnly: false), nil)
     }
     let journal = try openForWriting()
     return (journal, vacuum ? journal : nil)
@@ -107,9 +127,9 @@ struct DatabaseOptions: ParsableArguments {
     upcasters: [PayloadUpcaster] = [],
     readOnly: Bool,
     migrate: Bool = false
-  ) throws -> any RetainableJournal {
+  ) async throws -> any RetainableJournal {
     #if PostgreSQL
-      return try PostgresJournal(
+      return try await PostgresJournal(
         url: path,
         options: .init(
           payloadVersion: payloadVersion, upcasters: upcasters, readOnly: readOnly,
@@ -168,9 +188,9 @@ struct SessionArgument: ParsableArguments {
 
 extension InspectableJournal {
   /// The session's listing, or a one-line error naming the sessions there are.
-  func requireSession(_ id: SessionID) throws -> SessionInfo {
-    if let info = try session(id) { return info }
-    let known = try sessions().prefix(5).map(\.id.description)
+  func requireSession(_ id: SessionID) async throws -> SessionInfo {
+    if let info = try await session(id) { return info }
+    let known = try await sessions().prefix(5).map(\.id.description)
     throw CLIFailure(
       message: "There is no session \(id) in \(locationDescription)"
         + (known.isEmpty
@@ -179,19 +199,34 @@ extension InspectableJournal {
   }
 
   /// Checks that a sequence lies in a session's journal.
-  func requireSequence(_ sequence: Int64, session: SessionID, option: String) throws {
-    let (base, head) = try journalBounds(session: session)
+  func requireSequence(_ sequence: Int64, session: SessionID, option: String) async throws {
+    let (base, head) = try await journalBounds(session: session)
+    let lastEntry = try await lastEntrySequence(session: session)
+    try SequenceRange.require(
+      sequence, session: session, base: base, head: head, lastEntry: { lastEntry },
+      option: option, location: locationDescription)
+  }
+}
+
+/// Where a sequence given on the command line must lie.
+enum SequenceRange {
+  /// Checks that a sequence lies in a session's journal from `base` to `head`, whose last
+  /// entry `lastEntry` reads; `location` names the journal.
+  static func require(
+    _ sequence: Int64, session: SessionID, base: Int64, head: Int64,
+    lastEntry: () throws -> Int64?, option: String, location: String
+  ) throws {
     guard sequence >= 0, sequence <= head else {
       throw CLIFailure(
         message: "Session \(session) has no sequence \(sequence) (\(option)): its journal runs "
           + "from \(base) to \(head).")
     }
-    let last = max(try lastEntrySequence(session: session) ?? base, base)
+    let last = max(try lastEntry() ?? base, base)
     guard sequence <= last else {
       throw CLIFailure(
         message: "Session \(session) records head \(head), but its journal's entries end at "
           + "\(last), so sequence \(sequence) (\(option)) cannot be shown: the session's rows "
-          + "disagree. Run `stackjournal verify --db \(locationDescription)` to see what is wrong.")
+          + "disagree. Run `stackjournal verify --db \(location)` to see what is wrong.")
     }
     guard sequence >= base else {
       throw CLIFailure(

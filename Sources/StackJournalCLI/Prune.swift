@@ -61,21 +61,21 @@ extension StackJournalCommand {
         }
         // Everything is checked read-only; the journal is opened for writing only to write.
         if !retention.dryRun { try database.requireUnalteredSchema() }
-        let reader = try database.openReadOnly()
+        let reader = try await database.openReadOnly()
         for id in sessions + [forksOf].compactMap({ $0 }) {
-          _ = try reader.requireSession(SessionID(id))
+          _ = try await reader.requireSession(SessionID(id))
         }
         let criteria = PruneCriteria(
           idleBefore: idle, forksOnly: forks, forksOf: forksOf.map(SessionID.init(rawValue:)),
           emptyOnly: empty, sessions: sessions.map(SessionID.init(rawValue:)))
-        var plan = try reader.prune(criteria, dryRun: true)
+        var plan = try await reader.prune(criteria, dryRun: true)
         if !retention.dryRun, !plan.sessions.isEmpty {
           // Deletes what the read-only pass listed, skipping sessions that changed since.
           // Closed first: a reader of a file a killed writer left holds SQLite's shared index of
           // the log read-only, and a writer in the same process shares that index.
-          try reader.close()
-          let (journal, vacuum) = try database.openForRetention(vacuum: retention.vacuum)
-          plan = try journal.prune(plan)
+          try await reader.close()
+          let (journal, vacuum) = try await database.openForRetention(vacuum: retention.vacuum)
+          plan = try await journal.prune(plan)
           if let vacuum, plan.applied { try JournalRetention().vacuum(vacuum) }
         }
         try output.print {

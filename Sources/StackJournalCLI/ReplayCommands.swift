@@ -31,8 +31,8 @@ extension ReplayableApp {
   /// No upcasters.
   public static var upcasters: [PayloadUpcaster] { [] }
 
-  static func openJournal(_ database: DatabaseOptions) throws -> any InspectableJournal {
-    try database.openReadOnly(payloadVersion: payloadVersion, upcasters: upcasters)
+  static func openJournal(_ database: DatabaseOptions) async throws -> any InspectableJournal {
+    try await database.openReadOnly(payloadVersion: payloadVersion, upcasters: upcasters)
   }
 
   static func replayer(_ journal: any JournalBackend) -> Replayer<Feature.State, Feature.Action> {
@@ -69,16 +69,16 @@ extension StackJournalCommand {
     /// Restores and prints the state.
     public func run() async throws {
       try await reportingErrors {
-        let journal = try App.openJournal(database)
+        let journal = try await App.openJournal(database)
         let session = sessionArgument.id
-        let info = try journal.requireSession(session)
+        let info = try await journal.requireSession(session)
         let target: RestoreTarget
-        switch try moment.moment(in: journal, session: info) {
+        switch try await moment.moment(in: journal, session: info) {
         case .head: target = .head
         case .sequence(let to): target = .sequence(to)
         case .time(let date): target = .date(date)
         }
-        let restored = try App.replayer(journal).restore(session: session, at: target)
+        let restored = try await App.replayer(journal).restore(session: session, at: target)
         let encoded = try StateEncoding.encode(restored.state)
         try output.print {
           JSONValue.object([
@@ -143,24 +143,27 @@ extension StackJournalCommand {
     /// Verifies; exits 1 when it finds problems.
     public func run() async throws {
       try await reportingErrors {
-        let journal = try VerifyReport.readable(database.path) { try App.openJournal(database) }
+        let journal = try await VerifyReport.readable(database.path) { try await App.openJournal(database) }
         let id = session.map(SessionID.init(rawValue:))
-        if let id { _ = try journal.requireSession(id) }
-        let storage = try VerifyReport.readable(database.path) {
-          try journal.verifyStorage(session: id, maxProblemsPerSession: 20)
+        if let id { _ = try await journal.requireSession(id) }
+        let storage = try await VerifyReport.readable(database.path) {
+          try await journal.verifyStorage(session: id, maxProblemsPerSession: 20)
         }
         var results: [VerifyReport.Replay]?
         if replay {
           let replayer = App.replayer(journal)
-          results = try storage.sessions.map { checked in
-            let base = checked.baseSequence
-            let report = try replayer.verify(session: checked.session, from: base)
-            return VerifyReport.Replay(
-              session: checked.session, checked: report.checkedCount,
-              divergence: report.divergence.map {
-                ($0.sequence, $0.type, $0.kind.rawValue, $0.details)
-              })
+          var replayed: [VerifyReport.Replay] = []
+          for checked in storage.sessions {
+            let report = try await replayer.verify(
+              session: checked.session, from: checked.baseSequence)
+            replayed.append(
+              VerifyReport.Replay(
+                session: checked.session, checked: report.checkedCount,
+                divergence: report.divergence.map {
+                  ($0.sequence, $0.type, $0.kind.rawValue, $0.details)
+                }))
           }
+          results = replayed
         }
         let report = VerifyReport(journal: journal, storage: storage, replay: results)
         report.print(json: output.json)

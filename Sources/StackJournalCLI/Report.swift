@@ -96,16 +96,16 @@ extension StackJournalCommand {
     /// Writes the page.
     public func run() async throws {
       try await reportingErrors {
-        let journal = try database.openReadOnly()
+        let journal = try await database.openReadOnly()
         let session = sessionArgument.id
-        let info = try journal.requireSession(session)
-        let (base, head) = try journal.journalBounds(session: session)
+        let info = try await journal.requireSession(session)
+        let (base, head) = try await journal.journalBounds(session: session)
         let first: Int64
         if let from {
-          try journal.requireSequence(from, session: session, option: "--from")
+          try await journal.requireSequence(from, session: session, option: "--from")
           first = from
         } else if let since {
-          first = try firstMoment(
+          first = try await firstMoment(
             since: try since.resolve(in: journal, session: session, option: "--since"),
             journal: journal, base: base, head: head)
         } else {
@@ -113,17 +113,17 @@ extension StackJournalCommand {
         }
         let last: Int64
         if let to {
-          try journal.requireSequence(to, session: session, option: "--to")
+          try await journal.requireSequence(to, session: session, option: "--to")
           last = to
         } else if let until {
-          let date = try until.resolve(in: journal, session: session, option: "--until")
+          let date = try await until.resolve(in: journal, session: session, option: "--until")
           guard date >= info.createdAt else {
             throw CLIFailure(
               message: "Session \(session) was created at \(TimeFormat.iso(info.createdAt)), "
                 + "after \(TimeFormat.iso(date)) (--until).")
           }
-          last = try journal.sequence(session: session, atOrBefore: date)
-          try journal.requireSequence(last, session: session, option: "--until")
+          last = try await journal.sequence(session: session, atOrBefore: date)
+          try await journal.requireSequence(last, session: session, option: "--until")
         } else {
           last = head
         }
@@ -140,8 +140,8 @@ extension StackJournalCommand {
         }
         let output = output ?? Self.defaultFileName(for: session)
         let destination = try PageDestination(output)
-        let forks = try journal.sessions().filter { $0.forkedFrom == session }
-        let page = try ReportPage(
+        let forks = try await journal.sessions().filter { $0.forkedFrom == session }
+        let page = try await ReportPage(
           journal: journal, session: info, forks: forks, base: base, from: first, to: last,
           maxDataBytes: maxBytes,
           generator: "stackjournal \(StackJournalCommand.configuration.version)"
@@ -173,16 +173,16 @@ extension StackJournalCommand {
     /// The moment before the first entry recorded at or after `date`.
     private func firstMoment(
       since date: Date, journal: any InspectableJournal, base: Int64, head: Int64
-    ) throws -> Int64 {
+    ) async throws -> Int64 {
       let session = sessionArgument.id
       let before: Int64
       do {
-        before = try journal.sequence(session: session, atOrBefore: date.addingTimeInterval(-0.001))
+        before = try await journal.sequence(session: session, atOrBefore: date.addingTimeInterval(-0.001))
       } catch let error as StorageError where error.code == .sequenceOutOfRange {
         return base
       }
       guard before < head else {
-        let last = try journal.recordedAt(session: session, sequence: head)
+        let last = try await journal.recordedAt(session: session, sequence: head)
         throw CLIFailure(
           message: "Session \(session) has no entry recorded at or after "
             + "\(TimeFormat.iso(date)) (--since); its last entry was recorded at "

@@ -35,8 +35,8 @@ struct ReportPage {
   }
 
   /// The page, or a failure naming the sequence where the data outgrew ``maxDataBytes``.
-  func build() throws -> Written {
-    let (data, entries) = try embeddedData()
+  func build() async throws -> Written {
+    let (data, entries) = try await embeddedData()
     let script = ReportAssets.script
     let style = ReportAssets.style
     let policy =
@@ -68,10 +68,10 @@ struct ReportPage {
   }
 
   /// The JSON the page reads, made safe to sit inside a `<script>` element.
-  func embeddedData() throws -> (Data, Int) {
+  func embeddedData() async throws -> (Data, Int) {
     let id = session.id
-    var stacks = try journal.stacks(session: id, at: from)
-    let startTime = try journal.recordedAt(session: id, sequence: from)
+    var stacks = try await journal.stacks(session: id, at: from)
+    let startTime = try await journal.recordedAt(session: id, sequence: from)
     var text = "{\"format\":\(Self.format),\"generator\":\(JSONValue.quoted(generator))"
     text += ",\"generatedAt\":\(JSONValue.quoted(TimeFormat.iso(generatedAt)))"
     text += ",\"session\":" + sessionJSON.compact
@@ -83,7 +83,7 @@ struct ReportPage {
     var typeList: [String] = []
     var count = 0
     var failure: (any Error)?
-    try journal.journalRows(
+    try await journal.journalRows(
       session: id, matching: JournalQuery(fromSequence: from + 1, toSequence: to)
     ) { row in
       let expected = from + 1 + Int64(count)

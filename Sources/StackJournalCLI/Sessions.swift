@@ -21,9 +21,9 @@ extension StackJournalCommand {
     /// Lists the sessions.
     public func run() async throws {
       try await reportingErrors {
-        let journal = try database.openReadOnly()
-        let sessions = try journal.sessions()
-        let sizes = try journal.sessionSizes()
+        let journal = try await database.openReadOnly()
+        let sessions = try await journal.sessions()
+        let sizes = try await journal.sessionSizes()
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {

@@ -33,21 +33,26 @@ extension StackJournalCommand {
     /// Prints the stacks.
     public func run() async throws {
       try await reportingErrors {
-        let journal = try database.openReadOnly()
+        let journal = try await database.openReadOnly()
         let session = sessionArgument.id
-        let info = try journal.requireSession(session)
-        let sequence: Int64
-        switch try moment.moment(in: journal, session: info) {
-        case .head:
-          sequence = info.headSequence
-        case .sequence(let at):
-          sequence = at
-        case .time(let date):
-          sequence = try journal.sequence(session: session, atOrBefore: date)
-          try journal.requireSequence(sequence, session: session, option: "--at-time")
+        let moment = self.moment
+        let location = journal.locationDescription
+        // Everything printed comes from one read transaction, so it agrees with itself even
+        // while an app appends.
+        let shown: SessionStacks
+        do {
+          shown = try await journal.sessionStacks(
+            session: session, at: { try moment.stacksMoment($0) },
+            check: { try moment.check($1, $0, location: location) })
+        } catch let error as StorageError where error.code == .unknownSession {
+          // Names the sessions there are.
+          _ = try await journal.requireSession(session)
+          throw error
         }
-        let stacks = try journal.stacks(session: session, at: sequence)
-        let recordedAt = try journal.recordedAt(session: session, sequence: sequence)
+        let info = shown.bounds.session
+        let sequence = shown.sequence
+        let stacks = shown.stacks
+        let recordedAt = shown.recordedAt
         try output.print {
           JSONValue.object([
             ("session", .string(session.rawValue)),

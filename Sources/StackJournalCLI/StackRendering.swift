@@ -33,10 +33,67 @@ enum StackRendering {
     }
   }
 
+  /// A stored element read for printing: its JSON parsed once, into the route it holds (when
+  /// shaped as one) and its own state.
+  struct ShownElement {
+    /// The element as stored.
+    var element: StoredElement
+    /// The route it holds, or `nil` when it is not shaped as a route.
+    var route: RouteElement?
+    /// Its own state: the stored JSON without the enum case wrapper, and for a route, its
+    /// screen's own state.
+    var state: JSONValue
+
+    /// Reads an element, parsing its JSON once.
+    init(_ element: StoredElement) {
+      self.element = element
+      let value = JSONValue(lenient: element.state)
+      route = StackRendering.route(caseName: element.caseName, value)
+      state = route?.screen ?? StackRendering.unwrapped(caseName: element.caseName, value)
+    }
+
+    /// `{"id": 0, "case": "counter", "state": {…}}`; a route adds
+    /// `"route": {"style": "sheet", "embedInNavigationView": true, "screen": "numbersList"}`.
+    var json: JSONValue {
+      var members: [(String, JSONValue)] = [
+        ("id", .int(element.id.generation)),
+        ("case", .optional(element.caseName)),
+        ("state", state),
+      ]
+      if let route {
+        members.append(
+          (
+            "route",
+            .object([
+              ("style", .string(route.style)),
+              ("embedInNavigationView", .bool(route.embedInNavigationView)),
+              ("screen", .optional(route.screenCase)),
+            ])
+          ))
+      }
+      return .object(members)
+    }
+
+    /// The case column and the state for people: for a route, its style, then its screen's
+    /// case before its state.
+    var display: (kind: String, state: String) {
+      guard let route else { return (element.caseName ?? "-", state.compact) }
+      return (
+        route.styleText,
+        route.screenCaseText.map { "\($0)  " + route.screen.compact } ?? route.screen.compact
+      )
+    }
+  }
+
   /// The route a stored element holds, or `nil` when it is not shaped as a route.
   static func route(_ element: StoredElement) -> RouteElement? {
-    guard let style = element.caseName, ["push", "sheet", "cover"].contains(style),
-      case .object(let members) = JSONValue(lenient: element.state), members.count == 1,
+    ShownElement(element).route
+  }
+
+  /// The route in an element's parsed JSON, or `nil` when it is not shaped as a route.
+  private static func route(caseName: String?, _ value: JSONValue) -> RouteElement? {
+    guard let style = caseName, ["push", "sheet", "cover"].contains(style),
+      case .object(let members) = value, members.count == 1,
       case .object(let fields) = members[0].1,
       fields.allSatisfy({ $0.0 == "screen" || $0.0 == "embedInNavigationView" }),
       let screen = fields.first(where: { $0.0 == "screen" })?.1
@@ -61,9 +118,12 @@ enum StackRendering {
   /// (`{"counter":{"_0":{"count":1}}}` gives `{"count":1}`), and for a route, its screen's own
   /// state.
   static func state(_ element: StoredElement) -> JSONValue {
-    if let route = route(element) { return route.screen }
-    let value = JSONValue(lenient: element.state)
-    guard let caseName = element.caseName, case .object(let members) = value,
+    ShownElement(element).state
+  }
+
+  /// An element's parsed JSON without the enum case wrapper.
+  private static func unwrapped(caseName: String?, _ value: JSONValue) -> JSONValue {
+    guard let caseName, case .object(let members) = value,
       members.count == 1, members[0].0 == caseName
     else { return value }
     let inner = members[0].1
@@ -76,35 +136,13 @@ enum StackRendering {
   /// `{"id": 0, "case": "counter", "state": {…}}`; a route adds
   /// `"route": {"style": "sheet", "embedInNavigationView": true, "screen": "numbersList"}`.
   static func elementJSON(_ element: StoredElement) -> JSONValue {
-    var members: [(String, JSONValue)] = [
-      ("id", .int(element.id.generation)),
-      ("case", .optional(element.caseName)),
-      ("state", state(element)),
-    ]
-    if let route = route(element) {
-      members.append(
-        (
-          "route",
-          .object([
-            ("style", .string(route.style)),
-            ("embedInNavigationView", .bool(route.embedInNavigationView)),
-            ("screen", .optional(route.screenCase)),
-          ])
-        ))
-    }
-    return .object(members)
+    ShownElement(element).json
   }
 
   /// The case column and the state of an element for people: for a route, its style, then its
   /// screen's case before its state.
   static func display(_ element: StoredElement) -> (kind: String, state: String) {
-    guard let route = route(element) else {
-      return (element.caseName ?? "-", state(element).compact)
-    }
-    return (
-      route.styleText,
-      route.screenCaseText.map { "\($0)  " + route.screen.compact } ?? route.screen.compact
-    )
+    ShownElement(element).display
   }
 
   /// `{"path": "path", "kind": "stack", "nextID": 3, "elements": […]}`; `kind` is `routes` for a

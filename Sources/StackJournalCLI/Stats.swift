@@ -26,10 +26,10 @@ extension StackJournalCommand {
     /// Prints the statistics.
     public func run() async throws {
       try await reportingErrors {
-        let journal = try database.openReadOnly()
+        let journal = try await database.openReadOnly()
         let id = session.map(SessionID.init(rawValue:))
-        if let id { _ = try journal.requireSession(id) }
-        let stats = try journal.statistics(session: id)
+        if let id { _ = try await journal.requireSession(id) }
+        let stats = try await journal.statistics(session: id)
         let place = journal.locationDescription
         let out = Terminal.standardOutput
         defer { out.flush() }

@@ -54,25 +54,40 @@ struct TimeExpression: Equatable, ExpressibleByArgument {
   }
 
   /// The moment, resolving a clock time on the session's day.
-  func resolve(in journal: any InspectableJournal, session: SessionID, option: String) throws -> Date {
+  func resolve(in journal: any InspectableJournal, session: SessionID, option: String) async throws
+    -> Date
+  {
     switch try readable(option: option) {
     case .instant(let date):
       return date
     case .clock(let seconds):
-      guard let info = try journal.session(session) else {
-        throw CLIFailure(message: "There is no session \(session) in \(journal.locationDescription).")
-      }
-      let listed = try journal.sessions().first { $0.id == session } ?? info
-      let first = Self.utc.startOfDay(for: listed.createdAt)
-      let last = Self.utc.startOfDay(for: listed.lastActivity ?? listed.createdAt)
-      guard first == last else {
+      guard let info = try await journal.session(session) else {
         throw CLIFailure(
-          message: "The time '\(text)' of \(option) is ambiguous: session \(session) spans "
-            + "\(Self.day(first)) to \(Self.day(last)); give the date too, such as "
-            + "\(Self.day(last))T\(text)Z.")
+          message: "There is no session \(session) in \(journal.locationDescription).")
       }
-      return first.addingTimeInterval(seconds)
+      return try clockTime(seconds, on: info, option: option)
     }
+  }
+
+  /// The moment, resolving a clock time on the day of `session`, as read already.
+  func resolve(session: SessionInfo, option: String) throws -> Date {
+    switch try readable(option: option) {
+    case .instant(let date): return date
+    case .clock(let seconds): return try clockTime(seconds, on: session, option: option)
+    }
+  }
+
+  /// A clock time on the one day the session spans from its creation to its last entry.
+  private func clockTime(_ seconds: Double, on info: SessionInfo, option: String) throws -> Date {
+    let first = Self.utc.startOfDay(for: info.createdAt)
+    let last = Self.utc.startOfDay(for: info.lastActivity ?? info.createdAt)
+    guard first == last else {
+      throw CLIFailure(
+        message: "The time '\(text)' of \(option) is ambiguous: session \(info.id) spans "
+          + "\(Self.day(first)) to \(Self.day(last)); give the date too, such as "
+          + "\(Self.day(last))T\(text)Z.")
+    }
+    return first.addingTimeInterval(seconds)
   }
 
   /// The moment of an instant; throws for a clock time, which needs a session.

@@ -24,7 +24,7 @@ extension StackJournalCommand {
       try await reportingErrors {
         let journal: any RetainableJournal
         do {
-          journal = try VerifyReport.readable(database.path) { try database.openReadOnly() }
+          journal = try await VerifyReport.readable(database.path) { try await database.openReadOnly() }
         } catch let error as StorageError where error.code == .alteredSchema {
           // Every other command refuses such a file; verify says what was changed.
           let found = try SQLiteJournal.schemaDeviations(path: database.path)
@@ -38,9 +38,9 @@ extension StackJournalCommand {
           throw ExitCode.problemsFound
         }
         let id = session.map(SessionID.init(rawValue:))
-        if let id { _ = try journal.requireSession(id) }
-        let storage = try VerifyReport.readable(database.path) {
-          try journal.verifyStorage(session: id, maxProblemsPerSession: 20)
+        if let id { _ = try await journal.requireSession(id) }
+        let storage = try await VerifyReport.readable(database.path) {
+          try await journal.verifyStorage(session: id, maxProblemsPerSession: 20)
         }
         let report = VerifyReport(journal: journal, storage: storage, replay: nil)
         report.print(json: output.json)
@@ -98,9 +98,9 @@ struct VerifyReport {
 
   /// Runs `body`, turning an error that says the file itself is damaged into one that says
   /// what verify could not read, instead of advising to run verify.
-  static func readable<T>(_ path: String, _ body: () throws -> T) throws -> T {
+  static func readable<T>(_ path: String, _ body: () async throws -> T) async throws -> T {
     do {
-      return try body()
+      return try await body()
     } catch let error as StorageError
       where [.corrupt, .notADatabase, .truncated, .emptyFile].contains(error.code)
     {

@@ -30,15 +30,17 @@ public struct BackendUnderTest: Sendable {
   public let journal: any JournalBackend
   /// Opens the same journal again (another connection pool), as a second process would, with
   /// other options when given. An in-memory journal cannot be reopened: it returns itself.
-  public let open: @Sendable (BackendOptions?) throws -> any JournalBackend
+  public let open: @Sendable (BackendOptions?) async throws -> any JournalBackend
   /// Whether ``open`` gives another handle on the same journal (all but an in-memory one).
   public var canReopen: Bool { name != "SQLite in memory" }
 
   /// Opens the same journal again with the options it was made with.
-  public func reopen() throws -> any JournalBackend { try open(nil) }
+  public func reopen() async throws -> any JournalBackend { try await open(nil) }
 
   /// Opens the same journal again with other options.
-  public func reopen(_ options: BackendOptions) throws -> any JournalBackend { try open(options) }
+  public func reopen(_ options: BackendOptions) async throws -> any JournalBackend {
+    try await open(options)
+  }
   /// The temporary directory of an on-disk journal, kept as long as the journal is used.
   let directory: TemporaryDirectory?
 }
@@ -50,9 +52,9 @@ public enum Backends {
   public static let postgresURLVariable = "STACKJOURNAL_TEST_POSTGRES_URL"
 
   /// A fresh journal of every backend under test.
-  public static func all(_ options: BackendOptions = .init()) throws -> [BackendUnderTest] {
+  public static func all(_ options: BackendOptions = .init()) async throws -> [BackendUnderTest] {
     var backends = [try sqliteInMemory(options), try sqliteOnDisk(options)]
-    if let postgres = try postgres(options) { backends.append(postgres) }
+    if let postgres = try await postgres(options) { backends.append(postgres) }
     return backends
   }
 
@@ -118,7 +120,7 @@ public enum Backends {
 
   /// A fresh PostgreSQL journal in a new schema of the server under test, or `nil` (saying
   /// once that the PostgreSQL runs were skipped) when there is none.
-  public static func postgres(_ options: BackendOptions = .init()) throws -> BackendUnderTest? {
+  public static func postgres(_ options: BackendOptions = .init()) async throws -> BackendUnderTest? {
     _ = skipNotice
     #if PostgreSQL
       guard let url = postgresURL(schema: freshSchema()) else { return nil }
@@ -128,8 +130,8 @@ public enum Backends {
           upcasters: options.upcasters)
       }
       return BackendUnderTest(
-        name: "PostgreSQL", journal: try PostgresJournal(url: url, options: postgresOptions(options)),
-        open: { try PostgresJournal(url: url, options: postgresOptions($0 ?? options)) },
+        name: "PostgreSQL", journal: try await PostgresJournal(url: url, options: postgresOptions(options)),
+        open: { try await PostgresJournal(url: url, options: postgresOptions($0 ?? options)) },
         directory: nil)
     #else
       return nil

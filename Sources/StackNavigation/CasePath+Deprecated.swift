@@ -37,7 +37,7 @@ extension Scope {
     column: UInt = #column
   ) where ChildState == Child.State, ChildAction == Child.Action {
     self.init(
-      toChildState: .casePath(toChildState, "\(ChildState.self)"), toChildAction: toChildAction,
+      toChildState: .casePath(toChildState, ChildState.self), toChildAction: toChildAction,
       child: child(),
       location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }

@@ -9,7 +9,10 @@
 public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   enum StatePath {
     case keyPath(WritableKeyPath<ParentState, Child.State>)
-    case casePath(AnyCasePath<ParentState, Child.State>, String)
+    /// The case path, and what a failure's message names it by (its key path, or the child
+    /// state's type): described only then, as describing a key path costs more than running
+    /// most reducers, and a scope is built again each time its parent's `body` is.
+    case casePath(AnyCasePath<ParentState, Child.State>, Any)
   }
 
   let toChildState: StatePath
@@ -60,7 +63,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     column: UInt = #column
   ) where ChildState == Child.State, ChildAction == Child.Action {
     self.init(
-      toChildState: .casePath(AnyCasePath(toChildState), "\(toChildState)"),
+      toChildState: .casePath(AnyCasePath(toChildState), toChildState),
       toChildAction: AnyCasePath(toChildAction), child: child(),
       location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
@@ -79,7 +82,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
           A 'Scope' received a child action while its state was in another case.
 
             Action: \(String(customDumping: action))
-            State case expected: \(name)
+            State case expected: \(String(describing: name))
 
           Send child actions only while the state is in the child's case.
           """,

@@ -133,11 +133,15 @@ public actor Store<State: Sendable, Action: Sendable> {
   }
 
   private func process(_ action: Action) async throws -> [Task<Void, Never>] {
-    var queue = [action]
+    // The actions effects sent at once, in order, from `sent` on; most actions send none, and
+    // then nothing is allocated.
+    var queue: [Action] = []
+    var sent = 0
+    var next: Action? = action
     var tasks: [Task<Void, Never>] = []
     var isFirst = true
-    while !queue.isEmpty {
-      let action = queue.removeFirst()
+    while let action = next {
+      next = nil
       var newState = state
       let effect = reducer.reduce(into: &newState, action: action)
       if let observer {
@@ -152,11 +156,18 @@ public actor Store<State: Sendable, Action: Sendable> {
       }
       isFirst = false
       state = newState
-      let started = runtime.start(effect) { [weak self] action in
-        await self?.receiveFromEffect(action)
+      // `.none` starts nothing: no closure for its actions to come back through.
+      if !effect.operations.isEmpty {
+        let started = runtime.start(effect) { [weak self] action in
+          await self?.receiveFromEffect(action)
+        }
+        queue.append(contentsOf: started.immediate)
+        tasks.append(contentsOf: started.tasks)
       }
-      queue.append(contentsOf: started.immediate)
-      tasks.append(contentsOf: started.tasks)
+      if sent < queue.count {
+        next = queue[sent]
+        sent += 1
+      }
     }
     return tasks
   }

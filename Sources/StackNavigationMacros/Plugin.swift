@@ -6,5 +6,6 @@ struct StackNavigationMacrosPlugin: CompilerPlugin {
   let providingMacros: [any Macro.Type] = [
     ReducerMacro.self,
     ObservableStateMacro.self,
+    JournalCaseNamedMacro.self,
   ]
 }

@@ -6,10 +6,11 @@ import SwiftSyntaxMacros
 /// `@Reducer`, in its two forms.
 ///
 /// On a struct (a feature) it adds the `Reducer` conformance, marks a nested `enum State` with
-/// `@CasePathable` and `@dynamicMemberLookup`, and a nested `enum Action` with `@CasePathable`.
+/// `@CasePathable` and `@dynamicMemberLookup`, and a nested `enum Action` with `@CasePathable`;
+/// both get `@_JournalCaseNamed`, so that a journal names their cases without reflection.
 ///
 /// On an enum of features, `@Reducer enum Path { case counter(CounterFeature) }`, it generates the
-/// `State` and `Action` enums (one case per feature), the `body` that runs each case's feature,
+/// `State` and `Action` enums (one case per feature, named for a journal without reflection), the `body` that runs each case's feature,
 /// `CaseScope` and `scope(_:)` for an exhaustive switch over a scoped store's case, and the
 /// `CaseReducer` conformance that lets `forEach(\.path, action: \.path)` omit its destination.
 public enum ReducerMacro {}
@@ -68,7 +69,7 @@ extension ReducerMacro: MemberAttributeMacro {
       return bodyAttributes(for: property)
     }
     guard let nested = member.as(EnumDeclSyntax.self) else { return [] }
-    let wanted: [(name: String, attribute: AttributeSyntax)]
+    var wanted: [(name: String, attribute: AttributeSyntax)]
     switch nested.name.text {
     case "State":
       wanted = [
@@ -79,6 +80,10 @@ extension ReducerMacro: MemberAttributeMacro {
       wanted = [("CasePathable", "@CasePaths.CasePathable")]
     default:
       return []
+    }
+    // Names the enum's cases for a journal's action type without reflection.
+    if JournalCaseNamedMacro.isReachable(nested) {
+      wanted.append(("_JournalCaseNamed", "@StackNavigation._JournalCaseNamed"))
     }
     let present = Set(nested.attributes.compactMap(attributeName))
     return wanted.filter { !present.contains($0.name) }.map(\.attribute)
@@ -142,6 +147,7 @@ extension ReducerMacro: MemberMacro {
       """
       @CasePaths.CasePathable
       @dynamicMemberLookup
+      @StackNavigation._JournalCaseNamed
       \(raw: access)enum State: StackNavigation.CaseReducerState {
         \(raw: access)typealias StateReducer = \(raw: name)
         \(raw: lines(cases.map { "case \($0.name)(\($0.feature).State)" }, indent: 2))
@@ -149,6 +155,7 @@ extension ReducerMacro: MemberMacro {
       """,
       """
       @CasePaths.CasePathable
+      @StackNavigation._JournalCaseNamed
       \(raw: access)enum Action {
         \(raw: lines(cases.map { "case \($0.name)(\($0.feature).Action)" }, indent: 2))
       }

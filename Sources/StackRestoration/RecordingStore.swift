@@ -54,11 +54,13 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
     @ReducerBuilder<State, Action> reducer: @escaping () -> R,
     onRecorded: (@Sendable (Int64, StoreTransition<State, Action>) -> Void)? = nil,
     onEffectFailure: (@Sendable (Action, any Error) -> Void)? = nil
-  ) throws -> RecordingStore where R.State == State, R.Action == Action {
-    if try journal.session(session) != nil {
-      let restored = try Replayer<State, Action>(journal: journal, payloadVersion: payloadVersion, reducer: reducer)
-        .restore(session: session, at: .head)
+  ) async throws -> RecordingStore where R.State == State, R.Action == Action {
+    if try await journal.session(session) != nil {
+      let restored = try await Replayer<State, Action>(
+        journal: journal, payloadVersion: payloadVersion, reducer: reducer
+      ).restore(session: session, at: .head)
       var sequence = restored.sequence
+      var stored = try await journal.headStacks(session: session)
       if !restored.skipped.isEmpty {
         guard acceptingIncompleteRestore else {
           throw RestorationError(
@@ -71,20 +73,22 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
               from what decodes.
               """)
         }
-        sequence = try writeRepair(
-          session: session, journal: journal, restored: restored, payloadVersion: payloadVersion)
+        (sequence, stored) = try await writeRepair(
+          session: session, journal: journal, restored: restored, stored: stored,
+          payloadVersion: payloadVersion)
       }
       return try RecordingStore(
-        session: session, journal: journal, state: restored.state, sequence: sequence,
+        session: session, journal: journal, state: restored.state, stored: stored,
+        sequence: sequence,
         payloadVersion: payloadVersion, reducer: reducer, restoration: restored,
         onRecorded: onRecorded, onEffectFailure: onEffectFailure)
     }
     let state = initialState()
-    _ = try journal.createSession(
-      session, initial: try encode(state), version: payloadVersion, metadata: metadata,
-      forkedFrom: nil)
+    let initial = try encode(state)
+    _ = try await journal.createSession(
+      session, initial: initial, version: payloadVersion, metadata: metadata, forkedFrom: nil)
     return try RecordingStore(
-      session: session, journal: journal, state: state, sequence: 0,
+      session: session, journal: journal, state: state, stored: initial.stacks, sequence: 0,
       payloadVersion: payloadVersion, reducer: reducer, restoration: nil,
       onRecorded: onRecorded, onEffectFailure: onEffectFailure)
   }
@@ -100,14 +104,17 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
     @ReducerBuilder<State, Action> reducer: @escaping () -> R,
     onRecorded: (@Sendable (Int64, StoreTransition<State, Action>) -> Void)? = nil,
     onEffectFailure: (@Sendable (Action, any Error) -> Void)? = nil
-  ) throws -> RecordingStore where R.State == State, R.Action == Action {
-    let restored = try Replayer<State, Action>(journal: journal, payloadVersion: payloadVersion, reducer: reducer)
-      .restore(session: source, at: target)
-    _ = try journal.createSession(
-      newSession, initial: try encode(restored.state), version: payloadVersion, metadata: nil,
+  ) async throws -> RecordingStore where R.State == State, R.Action == Action {
+    let restored = try await Replayer<State, Action>(
+      journal: journal, payloadVersion: payloadVersion, reducer: reducer
+    ).restore(session: source, at: target)
+    let initial = try encode(restored.state)
+    _ = try await journal.createSession(
+      newSession, initial: initial, version: payloadVersion, metadata: nil,
       forkedFrom: (source, restored.sequence))
     return try RecordingStore(
-      session: newSession, journal: journal, state: restored.state, sequence: 0,
+      session: newSession, journal: journal, state: restored.state, stored: initial.stacks,
+      sequence: 0,
       payloadVersion: payloadVersion, reducer: reducer, restoration: restored,
       onRecorded: onRecorded, onEffectFailure: onEffectFailure)
   }
@@ -116,6 +123,7 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
     session: SessionID,
     journal: any JournalBackend,
     state: State,
+    stored: [StackRecord],
     sequence: Int64,
     payloadVersion: Int,
     reducer: @escaping () -> R,
@@ -125,6 +133,7 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
   ) throws where R.State == State, R.Action == Action {
     let recorder = Recorder(
       session: session, journal: journal, sequence: sequence, payloadVersion: payloadVersion)
+    try recorder.start(from: state, stored: stored)
     self.session = session
     self.recorder = recorder
     self.restoration = restoration
@@ -159,22 +168,25 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
     await store.waitForEffects()
   }
 
-  /// Appends a repair entry holding the restored state, and a snapshot of it.
+  /// Appends a repair entry holding the restored state, and a snapshot of it; returns its
+  /// sequence and the stacks the journal then holds.
   static func writeRepair(
     session: SessionID,
     journal: any JournalBackend,
     restored: Restored<State>,
+    stored: [StackRecord],
     payloadVersion: Int
-  ) throws -> Int64 {
+  ) async throws -> (sequence: Int64, stacks: [StackRecord]) {
     let state = try encode(restored.state)
-    let draft = JournalEntryDraft(
+    let entry = try JournalEntryDelta(
       type: RepairEntry.type, version: payloadVersion,
-      payload: try RepairEntry.payload(skipped: restored.skipped, state: state), state: state)
-    let sequence = try journal.append(
-      session: session, expectedSequence: restored.sequence, draft)
-    try journal.writeSnapshot(
+      payload: try RepairEntry.payload(skipped: restored.skipped, state: state), from: stored,
+      to: state)
+    let sequence = try await journal.append(
+      session: session, expectedSequence: restored.sequence, entry)
+    try await journal.writeSnapshot(
       session: session, sequence: sequence, state: state, version: payloadVersion)
-    return sequence
+    return (sequence, entry.snapshot?.stacks ?? state.stacks)
   }
 
   static func encode(_ state: State) throws -> EncodedState {
@@ -189,10 +201,9 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
 
 /// Appends each transition of a store to the journal, in order.
 ///
-/// The first transition is appended with the whole state, so the journal computes its delta
-/// from its own stack rows; from then on a ``StackTracker`` computes each delta from the stacks
-/// before and after, encoding only the elements that were pushed or changed, and the whole state
-/// only when the journal is due for a snapshot.
+/// A ``StackTracker`` started from the store's state and the journal's stacks for it computes
+/// each delta from the stacks before and after, encoding only the elements that were pushed or
+/// changed, and the whole state only when the journal is due for a snapshot.
 final class Recorder: @unchecked Sendable {
   let session: SessionID
   let journal: any JournalBackend
@@ -211,6 +222,16 @@ final class Recorder: @unchecked Sendable {
 
   var sequence: Int64 { head.value }
 
+  /// Starts following the stacks from `state`, which the journal holds as `stored`.
+  func start<State: Encodable>(from state: State, stored: [StackRecord]) throws {
+    do {
+      try tracker.start(from: state, stored: stored)
+    } catch {
+      throw RestorationError(
+        code: .encodingFailed, message: "The state could not be encoded for the journal: \(error)")
+    }
+  }
+
   /// Appends a transition to the journal and returns its sequence. The store calls it for one
   /// transition at a time. Suspends while the journal commits when the journal can (a group
   /// commit's batch), so other stores' appends join the same batch.
@@ -220,22 +241,6 @@ final class Recorder: @unchecked Sendable {
     let type = actionTypeName(transition.action)
     let expected = head.value
     let payload = try encoding(type) { try encoder.encode(transition.action) }
-    guard tracker.hasBaseline else {
-      let stacks = try encoding(type) { try tracker.start(from: transition.stateAfter) }
-      let json = try encoding(type) { try encoder.encode(transition.stateAfter) }
-      let draft = JournalEntryDraft(
-        type: type, version: payloadVersion, payload: payload,
-        state: EncodedState(json: json, stacks: stacks))
-      do {
-        let sequence = try await journal.appendSuspending(
-          session: session, expectedSequence: expected, draft)
-        head.setValue(sequence)
-        return sequence
-      } catch {
-        tracker.reset()
-        throw error
-      }
-    }
     let step = try encoding(type) { try tracker.step(to: transition.stateAfter) }
     var snapshot: EncodedState?
     if journal.snapshotDue(at: expected + 1) {
@@ -246,7 +251,7 @@ final class Recorder: @unchecked Sendable {
       type: type, version: payloadVersion, payload: payload, delta: step.delta,
       reordered: step.reordered, snapshot: snapshot)
     entry.isEncoderOutput = true
-    let sequence = try await journal.appendSuspending(
+    let sequence = try await journal.append(
       session: session, expectedSequence: expected, entry)
     tracker.accept(step)
     head.setValue(sequence)

@@ -10,7 +10,7 @@ import StackStorage
 ///
 /// ```swift
 /// let replayer = Replayer(journal: journal) { RootFeature() }
-/// let restored = try replayer.restore(session: id, at: .sequence(42))
+/// let restored = try await replayer.restore(session: id, at: .sequence(42))
 /// restored.state.path.ids
 /// ```
 public struct Replayer<State: Codable, Action: Decodable> {
@@ -32,8 +32,8 @@ public struct Replayer<State: Codable, Action: Decodable> {
   }
 
   /// The sequence a target names in a session.
-  public func sequence(of target: RestoreTarget, session: SessionID) throws -> Int64 {
-    let head = try journal.headSequence(session: session)
+  public func sequence(of target: RestoreTarget, session: SessionID) async throws -> Int64 {
+    let head = try await journal.headSequence(session: session)
     switch target {
     case .head:
       return head
@@ -46,7 +46,7 @@ public struct Replayer<State: Codable, Action: Decodable> {
       }
       return sequence
     case let .date(date):
-      return try journal.sequence(session: session, atOrBefore: date)
+      return try await journal.sequence(session: session, atOrBefore: date)
     }
   }
 
@@ -70,10 +70,10 @@ public struct Replayer<State: Codable, Action: Decodable> {
     session: SessionID,
     at target: RestoreTarget = .head,
     startingAtOrBelow snapshotLimit: Int64? = nil
-  ) throws -> Restored<State> {
-    let sequence = try self.sequence(of: target, session: session)
+  ) async throws -> Restored<State> {
+    let sequence = try await self.sequence(of: target, session: session)
     let start = Swift.min(sequence, snapshotLimit ?? sequence)
-    guard let snapshot = try journal.snapshot(session: session, atOrBelow: start) else {
+    guard let snapshot = try await journal.snapshot(session: session, atOrBelow: start) else {
       throw StorageError(
         code: .snapshotMissing,
         message: """
@@ -88,13 +88,14 @@ public struct Replayer<State: Codable, Action: Decodable> {
     var stoppedAt: Int64?
     let issues = IssueCollector()
     var expected = snapshot.sequence + 1
-    try withIssueReporters([issues]) {
-      try journal.entries(session: session, after: snapshot.sequence, through: sequence) { entry in
+    do {
+      try await journal.entries(session: session, after: snapshot.sequence, through: sequence) {
+        entry in
         try Self.requireNoGap(session: session, expected: expected, found: entry.sequence)
         expected = entry.sequence + 1
         if entry.type == RepairEntry.type {
           // What was left out before is superseded: the journal holds the state from here.
-          (state, skipped) = try repairedState(entry)
+          (state, skipped) = try await repairedState(entry)
           stoppedAt = nil
         } else if let stoppedAt {
           try checkVersion(entry.version, what: "entry \(entry.sequence)")
@@ -103,7 +104,7 @@ public struct Replayer<State: Codable, Action: Decodable> {
               kind: .entry(sequence: entry.sequence, type: entry.type),
               reason: "not replayed: it follows entry \(stoppedAt), whose action does not decode"))
         } else if let action = try decodeAction(entry, skipped: &skipped) {
-          _ = reducer.reduce(into: &state, action: action)
+          withIssueReporters([issues]) { _ = reducer.reduce(into: &state, action: action) }
           replayed += 1
         } else {
           stoppedAt = entry.sequence
@@ -119,7 +120,7 @@ public struct Replayer<State: Codable, Action: Decodable> {
           + "Nothing was replayed past the gap; run `stackjournal verify` on the file.")
     }
     if stoppedAt != nil {
-      let overlaid = try overlayingRecordedStacks(on: state, session: session, at: sequence)
+      let overlaid = try await overlayingRecordedStacks(on: state, session: session, at: sequence)
       state = overlaid.state
       skipped += overlaid.skipped.filter { item in !skipped.contains { $0.kind == item.kind } }
     }
@@ -144,8 +145,8 @@ public struct Replayer<State: Codable, Action: Decodable> {
     on state: State,
     session: SessionID,
     at sequence: Int64
-  ) throws -> (state: State, skipped: [SkippedItem]) {
-    let recorded = try journal.stacks(session: session, at: sequence)
+  ) async throws -> (state: State, skipped: [SkippedItem]) {
+    let recorded = try await journal.stacks(session: session, at: sequence)
     let encoded = try StateEncoding.encode(state)
     var document = try JSONSerialization.jsonObject(with: encoded.json, options: [.fragmentsAllowed])
     var unplaced: [SkippedItem] = []
@@ -184,26 +185,26 @@ public struct Replayer<State: Codable, Action: Decodable> {
     from state: inout State,
     after sequence: Int64,
     through: Int64?,
-    _ body: (JournalEntry, State, _ decoded: Bool) throws -> Bool
-  ) throws {
+    _ body: (JournalEntry, State, _ decoded: Bool) async throws -> Bool
+  ) async throws {
     var skipped: [SkippedItem] = []
     var expected = sequence + 1
-    try journal.entries(session: session, after: sequence, through: through) { entry in
+    try await journal.entries(session: session, after: sequence, through: through) { entry in
       try Self.requireNoGap(session: session, expected: expected, found: entry.sequence)
       expected = entry.sequence + 1
       if entry.type == RepairEntry.type {
-        state = try repairedState(entry).state
-        return try body(entry, state, true)
+        state = try await repairedState(entry).state
+        return try await body(entry, state, true)
       }
       let action = try decodeAction(entry, skipped: &skipped)
       if let action { _ = reducer.reduce(into: &state, action: action) }
-      return try body(entry, state, action != nil)
+      return try await body(entry, state, action != nil)
     }
   }
 
   /// Runs the reducer once on a state, dropping the effect.
-  func reduce(_ state: State, _ entry: JournalEntry) -> State? {
-    if entry.type == RepairEntry.type { return try? repairedState(entry).state }
+  func reduce(_ state: State, _ entry: JournalEntry) async -> State? {
+    if entry.type == RepairEntry.type { return try? await repairedState(entry).state }
     var skipped: [SkippedItem] = []
     guard let action = try? decodeAction(entry, skipped: &skipped) else { return nil }
     var state = state
@@ -212,8 +213,10 @@ public struct Replayer<State: Codable, Action: Decodable> {
   }
 
   /// The state a repair entry holds, with what of it no longer decodes.
-  func repairedState(_ entry: JournalEntry) throws -> (state: State, skipped: [SkippedItem]) {
-    let recorded = try journal.stacks(session: entry.session, at: entry.sequence)
+  func repairedState(_ entry: JournalEntry) async throws
+    -> (state: State, skipped: [SkippedItem])
+  {
+    let recorded = try await journal.stacks(session: entry.session, at: entry.sequence)
     return try StateRepair.decode(State.self, from: RepairEntry.state(of: entry), stacks: recorded)
   }
 

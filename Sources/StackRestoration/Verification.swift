@@ -54,11 +54,11 @@ extension Replayer {
     session: SessionID,
     from start: Int64 = 0,
     through end: Int64? = nil
-  ) throws -> VerificationReport {
-    let head = try journal.headSequence(session: session)
+  ) async throws -> VerificationReport {
+    let head = try await journal.headSequence(session: session)
     let last = Swift.min(end ?? head, head)
     let first = Swift.max(0, Swift.min(start, last))
-    let restored = try restore(session: session, at: .sequence(first))
+    let restored = try await restore(session: session, at: .sequence(first))
     guard restored.skipped.isEmpty else {
       return VerificationReport(
         session: session, range: first...last, checkedCount: 0,
@@ -66,7 +66,7 @@ extension Replayer {
           sequence: first, type: "(snapshot)", kind: .undecodableEntry,
           details: restored.skipped.map(\.description)))
     }
-    var recorded = try journal.stacks(session: session, at: first)
+    var recorded = try await journal.stacks(session: session, at: first)
     var replayedStacks = try StateEncoding.encode(restored.state).stacks
     if let difference = Self.difference(recorded: recorded, replayed: replayedStacks) {
       return VerificationReport(
@@ -80,7 +80,7 @@ extension Replayer {
     var state = restored.state
     var previous = state
     do {
-      try replayComparing()
+      try await replayComparing()
     } catch let error as RestorationError where error.code == .journalGap {
       divergence = Divergence(
         sequence: checkedThrough + 1, type: "(gap)", kind: .corruptRow, details: [error.message])
@@ -93,8 +93,8 @@ extension Replayer {
     return VerificationReport(
       session: session, range: first...last, checkedCount: checked, divergence: divergence)
 
-    func replayComparing() throws {
-      try replay(session: session, from: &state, after: first, through: last) {
+    func replayComparing() async throws {
+      try await replay(session: session, from: &state, after: first, through: last) {
         entry, state, decoded in
         defer { previous = state }
         checked += 1
@@ -115,7 +115,7 @@ extension Replayer {
         }
         replayedStacks = try StateEncoding.encode(state).stacks
         if let difference = Self.difference(recorded: recorded, replayed: replayedStacks) {
-          let again = self.reduce(previous, entry).flatMap { try? StateEncoding.encode($0).stacks }
+          let again = await self.reduce(previous, entry).flatMap { try? StateEncoding.encode($0).stacks }
           divergence = Divergence(
             sequence: entry.sequence, type: entry.type,
             kind: again == replayedStacks ? .changedReducer : .nondeterministicReducer,

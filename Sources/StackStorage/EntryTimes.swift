@@ -10,14 +10,6 @@ import GRDB
 /// has `recorded_at < latest_at` and is in the partial index `journal_recorded_late`; an append
 /// whose clock did not go back never writes that index.
 enum EntryTimes {
-  /// The `latest_at` of an entry recorded at `recordedAt` after an entry whose `latest_at` is
-  /// `previous` (`nil` for a session's first entry kept). Times are ISO-8601 text of one
-  /// length, so their order is their text's.
-  static func latest(_ recordedAt: String, after previous: String?) -> String {
-    guard let previous, previous > recordedAt else { return recordedAt }
-    return previous
-  }
-
   /// Inserts one journal row.
   static func insertEntry(
     _ db: Database, session: String, sequence: Int64, recordedAt: String, latestAt: String,

@@ -10,13 +10,12 @@ import GRDB
 /// request its result, and goes on while requests are waiting. Requests submitted meanwhile
 /// wait for the next batch. A request returns only after the transaction holding it committed.
 ///
-/// ``submit(_:)`` blocks its thread until then; ``submitSuspending(_:)`` suspends its task
-/// instead, so many stores on few cores (Swift's cooperative pool has a thread per core) can
-/// all have an append waiting in the same batch.
+/// ``submit(_:)`` suspends its task until then, without holding a thread, so many stores on few
+/// cores (Swift's cooperative pool has a thread per core) can all have an append waiting in the
+/// same batch.
 final class GroupCommitBatcher: @unchecked Sendable {
   private final class Request {
     let work: (Database) throws -> Int64
-    var result: Result<Int64, any Error>?
     var continuation: CheckedContinuation<Int64, any Error>?
 
     init(work: @escaping (Database) throws -> Int64) {
@@ -34,7 +33,7 @@ final class GroupCommitBatcher: @unchecked Sendable {
   private let database: any DatabaseWriter
   private let maxBatch: Int
   private let writer = DispatchQueue(label: "StackJournal.GroupCommitBatcher")
-  private let condition = NSCondition()
+  private let condition = NSLock()
   // Guarded by `condition`.
   private var waiting: [Request] = []
   private var isDraining = false
@@ -52,22 +51,8 @@ final class GroupCommitBatcher: @unchecked Sendable {
   }
 
   /// Runs `work` inside a batch transaction and returns its result once the batch committed,
-  /// blocking the calling thread meanwhile.
-  func submit(_ work: @escaping (Database) throws -> Int64) throws -> Int64 {
-    let request = Request(work: work)
-    condition.lock()
-    enqueue(request)
-    while request.result == nil {
-      condition.wait()
-    }
-    let result = request.result!
-    condition.unlock()
-    return try result.get()
-  }
-
-  /// Runs `work` inside a batch transaction and returns its result once the batch committed,
   /// suspending the calling task meanwhile.
-  func submitSuspending(_ work: @escaping @Sendable (Database) throws -> Int64) async throws
+  func submit(_ work: @escaping @Sendable (Database) throws -> Int64) async throws
     -> Int64
   {
     try await withCheckedThrowingContinuation { continuation in
@@ -101,13 +86,9 @@ final class GroupCommitBatcher: @unchecked Sendable {
       condition.unlock()
       let results = write(batch)
       condition.lock()
-      for (request, result) in zip(batch, results) {
-        request.result = result
-      }
       counts.batches += 1
       counts.requests += batch.count
       counts.largestBatch = max(counts.largestBatch, batch.count)
-      condition.broadcast()
       condition.unlock()
       for (request, result) in zip(batch, results) {
         request.continuation?.resume(with: result)

@@ -101,7 +101,13 @@ extension SQLiteJournal {
     guard let head = try Int64.fetchOne(statement, arguments: [session.rawValue]) else {
       throw stored.unknownSession(session)
     }
-    guard !bounded || head <= SessionCheck.maximumSequence else {
+    return bounded ? try boundedHead(head, session) : head
+  }
+
+  /// `head`, or an ``StorageError/Code/invalidData`` error for a head beyond
+  /// ``SessionCheck/maximumSequence``.
+  func boundedHead(_ head: Int64, _ session: SessionID) throws -> Int64 {
+    guard head <= SessionCheck.maximumSequence else {
       throw StorageError(
         code: .invalidData,
         message: "Session \(session) has the head sequence \(head), beyond "

@@ -2,103 +2,34 @@ import Foundation
 import GRDB
 
 extension SQLiteJournal {
-  /// Appends an action after `expectedSequence` and returns its sequence.
-  ///
-  /// In one transaction: checks that the session's head is `expectedSequence`, computes the delta
-  /// from the stack rows to `draft.state.stacks`, inserts the entry, updates the stack rows, and
-  /// writes a snapshot when the new sequence is a multiple of ``Options/snapshotInterval``. With
-  /// ``Durability/groupCommit(maxBatch:)`` the transaction may hold other threads' appends too; this call still returns only once it committed.
-  ///
-  /// Throws ``StorageError/Code/sequenceConflict``, writing nothing, when another writer
-  /// appended first: reload the head and retry; ``StorageError/Code/invalidData``, writing
-  /// nothing, when the payload is not JSON.
-  public func append(
-    session: SessionID,
-    expectedSequence: Int64,
-    _ draft: JournalEntryDraft
-  ) throws -> Int64 {
-    try requireWritable("appending to session \(session)")
-    let prepared = try PreparedAppend(draft, session: session, expected: expectedSequence, in: self)
-    return try commit(appendingTo: session) { db in try self.insert(prepared, db) }
-  }
-
   /// Appends an action whose delta a ``StackTracker`` computed, after `expectedSequence`, and
   /// returns its sequence.
   ///
   /// In one transaction: checks the head, inserts the entry, applies the delta to the stack rows
   /// (checking that it fits them) and, when ``snapshotDue(at:)``, writes `entry.snapshot`. Throws
-  /// ``StorageError/Code/sequenceConflict`` or
-  /// ``StorageError/Code/inconsistentDelta``, writing nothing.
+  /// ``StorageError/Code/sequenceConflict`` or ``StorageError/Code/inconsistentDelta``, writing
+  /// nothing.
+  ///
+  /// The calling task suspends, instead of blocking its thread, while it waits for other
+  /// appends' commits: until the batch holding the append committed
+  /// (``Durability/groupCommit(maxBatch:)``), or, at ``Durability/full``, while another append
+  /// holds the writer. An append at `.full` that finds no other in progress, and every append at
+  /// ``Durability/normal``, is written on the calling thread: handing it to GRDB's writer queue
+  /// and back costs two thread switches, more than its own commit holds the thread. So many
+  /// stores on few cores share a group commit's flush, and hold at most one thread of the
+  /// cooperative pool at `.full`. An append goes through when the awaiting task is cancelled.
   public func append(
     session: SessionID,
     expectedSequence: Int64,
     _ entry: JournalEntryDelta
-  ) throws -> Int64 {
-    try requireWritable("appending to session \(session)")
-    let prepared = try PreparedDeltaAppend(
-      entry, session: session, expected: expectedSequence, in: self)
-    return try commit(appendingTo: session) { db in try self.insert(prepared, db) }
-  }
-
-  /// Appends as ``append(session:expectedSequence:_:)-(_,_,JournalEntryDraft)`` does, but the
-  /// calling task suspends, instead of blocking its thread, while it waits for other appends'
-  /// commits: until the batch holding the append committed
-  /// (``Durability/groupCommit(maxBatch:)``), or, at ``Durability/full``, while another append
-  /// holds the writer. An append at `.full` that finds no other in progress, and every append at
-  /// ``Durability/normal``, is written on the calling thread, as the blocking call does. An
-  /// append goes through when the awaiting task is cancelled.
-  public func appendSuspending(
-    session: SessionID,
-    expectedSequence: Int64,
-    _ draft: JournalEntryDraft
-  ) async throws -> Int64 {
-    try requireWritable("appending to session \(session)")
-    let prepared = try PreparedAppend(draft, session: session, expected: expectedSequence, in: self)
-    return try await commitSuspending(appendingTo: session) { db in
-      try self.insert(prepared, db)
-    }
-  }
-
-  /// Appends as ``append(session:expectedSequence:_:)-(_,_,JournalEntryDelta)`` does,
-  /// suspending as the draft's overload does. This is how a ``RecordingStore`` appends, so that
-  /// many stores on few cores share a group commit's flush, and hold at most one thread of the
-  /// cooperative pool at ``Durability/full``.
-  public func appendSuspending(
-    session: SessionID,
-    expectedSequence: Int64,
-    _ entry: JournalEntryDelta
   ) async throws -> Int64 {
     try requireWritable("appending to session \(session)")
     let prepared = try PreparedDeltaAppend(
       entry, session: session, expected: expectedSequence, in: self)
-    return try await commitSuspending(appendingTo: session) { db in
-      try self.insert(prepared, db)
-    }
-  }
-
-  /// Runs an append's writes in a transaction of its own, or in a group commit's batch.
-  private func commit(
-    appendingTo session: SessionID,
-    _ insert: @escaping (Database) throws -> Int64
-  ) throws -> Int64 {
-    guard let batcher else {
-      return try write("appending to session \(session)", insert)
-    }
-    return try usingDatabase("appending to session \(session)") { try batcher.submit(insert) }
-  }
-
-  /// ``commit(appendingTo:_:)`` that suspends while it waits for the disk: while a group
-  /// commit's batch is written, or, at ``Durability/full``, while another append holds the
-  /// writer. An append at `.full` that finds no other one in progress is written on the calling
-  /// thread, as is any append at ``Durability/normal``: handing it to GRDB's writer queue and
-  /// back costs two thread switches, more than its own commit holds the thread.
-  private func commitSuspending(
-    appendingTo session: SessionID,
-    _ insert: @escaping @Sendable (Database) throws -> Int64
-  ) async throws -> Int64 {
+    let insert: @Sendable (Database) throws -> Int64 = { db in try self.insert(prepared, db) }
     let activity = "appending to session \(session)"
     if let batcher {
-      return try await usingDatabase(activity) { try await batcher.submitSuspending(insert) }
+      return try await usingDatabase(activity) { try await batcher.submit(insert) }
     }
     guard options.durability == .full else { return try write(activity, insert) }
     let alone = suspendingAppends.withValue { count in
@@ -110,7 +41,7 @@ extension SQLiteJournal {
     let database = database
     return try await usingDatabase(activity) {
       // Not GRDB's `async` write, which a cancelled task interrupts: an append goes through
-      // whatever happens to the task awaiting it, as the blocking one and a batch's do.
+      // whatever happens to the task awaiting it, as a batch's does.
       try await withCheckedThrowingContinuation { continuation in
         database.asyncWrite(insert) { _, result in continuation.resume(with: result) }
       }
@@ -129,24 +60,7 @@ extension SQLiteJournal {
     let entry = append.entry
     let place = try entry.place(db, in: self)
     try entry.insert(db, at: place, delta: append.deltaText, snapshot: append.snapshot)
-    try StackRows.apply(
-      append.delta, reordered: append.reordered, db, session: entry.session.rawValue)
-    return place.sequence
-  }
-
-  /// Writes a prepared append inside the current transaction.
-  func insert(_ append: PreparedAppend, _ db: Database) throws -> Int64 {
-    let entry = append.entry
-    let place = try entry.place(db, in: self)
-    let session = entry.session.rawValue
-    let before = try StackRows.load(db, session: session)
-    let delta = StackDelta.between(before, append.stacks)
-    var after = before
-    try delta.apply(to: &after)
-    try entry.insert(
-      db, at: place, delta: StorageJSON.text(delta),
-      snapshot: append.snapshotState.map { ($0, StorageJSON.text(append.stacks)) })
-    try StackRows.apply(delta, before: before, db, session: session)
+    try StackRows.write(append.delta, db, session: entry.session.rawValue)
     return place.sequence
   }
 
@@ -166,58 +80,11 @@ extension SQLiteJournal {
   }
 }
 
-/// An append with everything that does not need the database computed up front, outside the
-/// transaction.
-package struct PreparedAppend: Sendable {
-  var entry: PreparedEntry
-  var stacks: [StackRecord]
-  /// The state's JSON when the new sequence is due for a snapshot.
-  var snapshotState: String?
-
-  init(
-    _ draft: JournalEntryDraft,
-    session: SessionID,
-    expected: Int64,
-    in journal: SQLiteJournal
-  ) throws {
-    self.entry = PreparedEntry(
-      session: session, expected: expected, type: draft.type, version: draft.version,
-      payload: try journal.stored.text(draft.payload, "payload of the `\(draft.type)` action"),
-      recordedAt: Timestamp.string(from: draft.recordedAt))
-    self.stacks = try Self.canonical(draft.state.stacks)
-    if journal.snapshotDue(at: expected + 1) {
-      self.snapshotState = try journal.stored.text(draft.state.json, "state after `\(draft.type)`")
-    } else {
-      self.snapshotState = nil
-    }
-  }
-
-  /// The stacks sorted by path; throws when two share a path or one holds more than
-  /// ``StackRecord/maximumElements``.
-  package static func canonical(_ stacks: [StackRecord]) throws -> [StackRecord] {
-    let sorted =
-      zip(stacks, stacks.dropFirst()).allSatisfy { $0.path < $1.path }
-      ? stacks : stacks.sorted { $0.path < $1.path }
-    for stack in sorted {
-      try StackRecord.checkSize(path: stack.path, count: stack.elements.count)
-    }
-    for (previous, stack) in zip(sorted, sorted.dropFirst()) where previous.path == stack.path {
-      throw StorageError(
-        code: .duplicateStackPath,
-        message: "The state lists two stacks at the path `\(stack.path)`; encode it with "
-          + "StateEncoding.encode(_:), which gives each stack its own path."
-      )
-    }
-    return sorted
-  }
-}
-
 /// A delta append with its text prepared outside the transaction.
 struct PreparedDeltaAppend: Sendable {
   var entry: PreparedEntry
   var delta: StackDelta
   var deltaText: String
-  var reordered: Set<String>
   /// The state's JSON and its stacks when the new sequence is due for a snapshot.
   var snapshot: (state: String, stacks: String)?
 
@@ -236,7 +103,6 @@ struct PreparedDeltaAppend: Sendable {
     self.snapshot = snapshot
     self.delta = entry.delta
     self.deltaText = StorageJSON.text(entry.delta)
-    self.reordered = entry.reordered
   }
 }
 
@@ -261,7 +127,7 @@ struct PreparedEntry: Sendable {
     }
     return EntryPlace(
       sequence: head.headSequence + 1,
-      latestAt: EntryTimes.latest(recordedAt, after: head.lastLatestAt))
+      latestAt: Timestamp.latest(recordedAt, after: head.lastLatestAt))
   }
 
   /// Inserts the journal row with its delta's text and, when one is due, the snapshot.

@@ -20,10 +20,10 @@ extension SQLiteJournal {
     session: SessionID,
     after: Int64,
     through: Int64?,
-    _ body: (JournalEntry) throws -> Bool
-  ) throws {
+    _ body: (JournalEntry) async throws -> Bool
+  ) async throws {
     var checkedSession = false
-    try entries(
+    try await entries(
       session: session, after: after, through: through, pageSize: Self.entryPageSize,
       page: { cursor, last in
         let records = try read("reading the journal of session \(session)") { db in
@@ -52,45 +52,50 @@ extension SQLiteJournal {
   /// ``StorageError/Code/sequenceOutOfRange`` for a date before the session was created, or,
   /// after a compaction, before the oldest snapshot it kept.
   public func sequence(session: SessionID, atOrBefore date: Date) throws -> Int64 {
+    try read("finding the entry of session \(session) at \(Timestamp.string(from: date))") {
+      db in try sequence(db, session: session, atOrBefore: date)
+    }
+  }
+
+  /// ``sequence(session:atOrBefore:)``, read through `db`.
+  func sequence(_ db: Database, session: SessionID, atOrBefore date: Date) throws -> Int64 {
     let time = Timestamp.string(from: date)
-    return try read("finding the entry of session \(session) at \(time)") { db in
-      let createdAt = try String.fetchOne(
-        db, sql: "SELECT created_at FROM sessions WHERE id = ?", arguments: [session.rawValue])
-      guard let createdAt else { throw stored.unknownSession(session) }
-      if let sequence = try EntryTimes.lastEntry(db, session: session.rawValue, atOrBefore: time) {
-        return sequence
-      }
-      guard createdAt <= time else {
-        throw StorageError(
-          code: .sequenceOutOfRange,
-          message: "Session \(session) was created at \(createdAt), after \(time). Ask for a "
-            + "time at or after its creation.",
-          path: path
-        )
-      }
-      // Before the first entry kept: the oldest snapshot holds the state from its time on,
-      // sequence 0 for a session never compacted.
-      let oldest = try SnapshotTimeRecord.fetchOne(
-        db.cachedStatement(
-          sql: "SELECT sequence, recorded_at FROM snapshots WHERE session = ? "
-            + "ORDER BY sequence LIMIT 1"
-        ),
-        arguments: [session.rawValue]
-      )
-      guard let oldest, oldest.sequence > 0 else { return 0 }
-      let sequence = oldest.sequence
-      let recordedAt = oldest.recordedAt
-      guard recordedAt <= time else {
-        throw StorageError(
-          code: .sequenceOutOfRange,
-          message: "Session \(session) was compacted: its history now starts at sequence "
-            + "\(sequence), recorded at \(recordedAt), after \(time). Ask for a time at or after "
-            + "that.",
-          path: path
-        )
-      }
+    let createdAt = try String.fetchOne(
+      db, sql: "SELECT created_at FROM sessions WHERE id = ?", arguments: [session.rawValue])
+    guard let createdAt else { throw stored.unknownSession(session) }
+    if let sequence = try EntryTimes.lastEntry(db, session: session.rawValue, atOrBefore: time) {
       return sequence
     }
+    guard createdAt <= time else {
+      throw StorageError(
+        code: .sequenceOutOfRange,
+        message: "Session \(session) was created at \(createdAt), after \(time). Ask for a "
+          + "time at or after its creation.",
+        path: path
+      )
+    }
+    // Before the first entry kept: the oldest snapshot holds the state from its time on,
+    // sequence 0 for a session never compacted.
+    let oldest = try SnapshotTimeRecord.fetchOne(
+      db.cachedStatement(
+        sql: "SELECT sequence, recorded_at FROM snapshots WHERE session = ? "
+          + "ORDER BY sequence LIMIT 1"
+      ),
+      arguments: [session.rawValue]
+    )
+    guard let oldest, oldest.sequence > 0 else { return 0 }
+    let sequence = oldest.sequence
+    let recordedAt = oldest.recordedAt
+    guard recordedAt <= time else {
+      throw StorageError(
+        code: .sequenceOutOfRange,
+        message: "Session \(session) was compacted: its history now starts at sequence "
+          + "\(sequence), recorded at \(recordedAt), after \(time). Ask for a time at or after "
+          + "that.",
+        path: path
+      )
+    }
+    return sequence
   }
 
   private func entry(_ record: EntryRecord, session: SessionID) throws -> JournalEntry {

@@ -127,23 +127,29 @@ extension SQLiteJournal {
   /// Throws ``StorageError/Code/sequenceOutOfRange`` for a sequence the journal does not hold.
   public func recordedAt(session: SessionID, sequence: Int64) throws -> Date {
     try read("reading the time of entry \(sequence) of session \(session)") { db in
-      let head = try requireHead(db, session)
-      let text: String?
-      if sequence == 0 {
-        text = try String.fetchOne(
-          db, sql: "SELECT created_at FROM sessions WHERE id = ?", arguments: [session.rawValue])
-      } else {
-        // A compacted session keeps the snapshot at its oldest sequence, not the entry.
-        text = try String.fetchOne(
-          db,
-          sql: "SELECT coalesce((SELECT recorded_at FROM journal WHERE session = ? AND "
-            + "sequence = ?), (SELECT recorded_at FROM snapshots WHERE session = ? AND "
-            + "sequence = ?))",
-          arguments: [session.rawValue, sequence, session.rawValue, sequence])
-      }
-      guard let text else { throw stored.outOfRange(session, sequence, head: head) }
-      return try stored.date(text, "time of entry \(sequence) of session \(session)")
+      try recordedAt(db, session: session, sequence: sequence, head: try requireHead(db, session))
     }
+  }
+
+  /// ``recordedAt(session:sequence:)`` of a session whose head is `head`, read through `db`.
+  func recordedAt(_ db: Database, session: SessionID, sequence: Int64, head: Int64) throws
+    -> Date
+  {
+    let text: String?
+    if sequence == 0 {
+      text = try String.fetchOne(
+        db, sql: "SELECT created_at FROM sessions WHERE id = ?", arguments: [session.rawValue])
+    } else {
+      // A compacted session keeps the snapshot at its oldest sequence, not the entry.
+      text = try String.fetchOne(
+        db,
+        sql: "SELECT coalesce((SELECT recorded_at FROM journal WHERE session = ? AND "
+          + "sequence = ?), (SELECT recorded_at FROM snapshots WHERE session = ? AND "
+          + "sequence = ?))",
+        arguments: [session.rawValue, sequence, session.rawValue, sequence])
+    }
+    guard let text else { throw stored.outOfRange(session, sequence, head: head) }
+    return try stored.date(text, "time of entry \(sequence) of session \(session)")
   }
 
   /// The sequences of the session's snapshots, oldest first.
@@ -153,6 +159,42 @@ extension SQLiteJournal {
       return try Int64.fetchAll(
         db, sql: "SELECT sequence FROM snapshots WHERE session = ? ORDER BY sequence",
         arguments: [session.rawValue])
+    }
+  }
+
+  /// The session's stacks at one moment, with its bounds and the time the moment was recorded,
+  /// in one read transaction: the session's row (its head read once), its bounds, the moment's
+  /// sequence, the nearest snapshot with the deltas after it, and the time.
+  public func sessionStacks(
+    session: SessionID,
+    at moment: @escaping @Sendable (SessionBounds) throws -> StacksMoment,
+    check: @escaping @Sendable (SessionBounds, Int64) throws -> Void
+  ) throws -> SessionStacks {
+    try read("reading the stacks of session \(session)") { db in
+      guard
+        let info = try fetchSessions(db, where: "WHERE s.id = ?", arguments: [session.rawValue])
+          .first
+      else { throw stored.unknownSession(session) }
+      let limits = try Row.fetchOne(
+        db.cachedStatement(
+          sql: "SELECT (SELECT min(sequence) FROM snapshots WHERE session = ?), "
+            + "(SELECT max(sequence) FROM journal WHERE session = ?)"),
+        arguments: [session.rawValue, session.rawValue])
+      let bounds = SessionBounds(
+        session: info, base: limits?[0] ?? 0, lastEntrySequence: limits?[1])
+      let sequence: Int64
+      switch try moment(bounds) {
+      case .sequence(let given): sequence = given
+      case .atOrBefore(let date):
+        sequence = try self.sequence(db, session: session, atOrBefore: date)
+      }
+      let head = try boundedHead(info.headSequence, session)
+      try check(bounds, sequence)
+      let stacks = try stacks(db, session: session, at: sequence, head: head)
+      return SessionStacks(
+        bounds: bounds, sequence: sequence,
+        recordedAt: try recordedAt(db, session: session, sequence: sequence, head: head),
+        stacks: stacks)
     }
   }
 }

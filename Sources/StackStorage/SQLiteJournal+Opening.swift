@@ -125,7 +125,13 @@ extension SQLiteJournal {
     configuration.readonly = options.readOnly
     configuration.busyMode = .timeout(10)
     let level = synchronous(options.durability)
+    let trace = options.statementTrace
     configuration.prepareDatabase { db in
+      if let trace {
+        db.trace { event in
+          if case .statement(let statement) = event { trace(statement.sql) }
+        }
+      }
       try db.execute(sql: "PRAGMA synchronous = \(level)")
     }
     return configuration

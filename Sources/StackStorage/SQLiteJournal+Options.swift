@@ -19,6 +19,10 @@ extension SQLiteJournal {
     /// reader takes part in SQLite's write-ahead log and may create its `-wal` and `-shm` files;
     /// other read-only journals of a file no writer has open create no file at all.
     public var watchesForWrites: Bool
+    /// Called with the SQL of each statement the journal's connections run, as written: the
+    /// values bound to its `?` never appear. `BEGIN` and `COMMIT` show where each transaction
+    /// starts and ends, so it tells how many a call runs. `nil` (the default) traces nothing.
+    public var statementTrace: (@Sendable (String) -> Void)?
 
     /// Creates options; every parameter has the default a writing app wants.
     public init(
@@ -28,7 +32,8 @@ extension SQLiteJournal {
       upcasters: [PayloadUpcaster] = [],
       readOnly: Bool = false,
       migrate: Bool = true,
-      watchesForWrites: Bool = false
+      watchesForWrites: Bool = false,
+      statementTrace: (@Sendable (String) -> Void)? = nil
     ) {
       self.durability = durability
       self.snapshotInterval = snapshotInterval
@@ -37,6 +42,7 @@ extension SQLiteJournal {
       self.readOnly = readOnly
       self.migrate = migrate
       self.watchesForWrites = watchesForWrites
+      self.statementTrace = statementTrace
     }
   }
 }

@@ -16,49 +16,55 @@ extension SQLiteJournal {
   /// ``StorageError/Code/inconsistentDelta`` when a stored delta does not fit.
   public func stacks(session: SessionID, at sequence: Int64) throws -> [StackRecord] {
     try read("rebuilding the stacks of session \(session) at \(sequence)") { db in
-      let head = try requireHead(db, session)
-      guard (0...head).contains(sequence) else {
-        throw stored.outOfRange(session, sequence, head: head)
-      }
-      let snapshot = try SnapshotStacksRecord.fetchOne(
-        db.cachedStatement(
-          sql: "SELECT sequence, stacks FROM snapshots WHERE session = ? AND sequence <= ? "
-            + "ORDER BY sequence DESC LIMIT 1"
-        ),
-        arguments: [session.rawValue, sequence]
-      )
-      guard let snapshot else {
-        throw StorageError(
-          code: .snapshotMissing,
-          message: "Session \(session) has no snapshot at or below sequence \(sequence), not even "
-            + "its initial state; its stacks cannot be rebuilt. Run `stackjournal verify --db "
-            + "\(path ?? "PATH")`.",
-          path: path
-        )
-      }
-      let start = snapshot.sequence
-      var stacks = try stored.decode(
-        [StackRecord].self, snapshot.stacks, "stacks of the snapshot at \(start) of \(session)")
-      let deltas = try DeltaRecord.fetchCursor(
-        db.cachedStatement(
-          sql: "SELECT sequence, delta FROM journal WHERE session = ? AND sequence > ? "
-            + "AND sequence <= ? ORDER BY sequence"
-        ),
-        arguments: [session.rawValue, start, sequence]
-      )
-      while let record = try deltas.next() {
-        let entry = record.sequence
-        let delta = try stored.decode(
-          StackDelta.self, record.delta, "delta of entry \(entry) of \(session)")
-        do {
-          try delta.apply(to: &stacks)
-        } catch var error as StorageError {
-          error.message = "Entry \(entry) of session \(session): " + error.message
-          error.path = path
-          throw error
-        }
-      }
-      return stacks
+      try stacks(db, session: session, at: sequence, head: try requireHead(db, session))
     }
+  }
+
+  /// The stacks at a sequence of a session whose head is `head`, read through `db`.
+  func stacks(_ db: Database, session: SessionID, at sequence: Int64, head: Int64) throws
+    -> [StackRecord]
+  {
+    guard (0...head).contains(sequence) else {
+      throw stored.outOfRange(session, sequence, head: head)
+    }
+    let snapshot = try SnapshotStacksRecord.fetchOne(
+      db.cachedStatement(
+        sql: "SELECT sequence, stacks FROM snapshots WHERE session = ? AND sequence <= ? "
+          + "ORDER BY sequence DESC LIMIT 1"
+      ),
+      arguments: [session.rawValue, sequence]
+    )
+    guard let snapshot else {
+      throw StorageError(
+        code: .snapshotMissing,
+        message: "Session \(session) has no snapshot at or below sequence \(sequence), not even "
+          + "its initial state; its stacks cannot be rebuilt. Run `stackjournal verify --db "
+          + "\(path ?? "PATH")`.",
+        path: path
+      )
+    }
+    let start = snapshot.sequence
+    var stacks = try stored.decode(
+      [StackRecord].self, snapshot.stacks, "stacks of the snapshot at \(start) of \(session)")
+    let deltas = try DeltaRecord.fetchCursor(
+      db.cachedStatement(
+        sql: "SELECT sequence, delta FROM journal WHERE session = ? AND sequence > ? "
+          + "AND sequence <= ? ORDER BY sequence"
+      ),
+      arguments: [session.rawValue, start, sequence]
+    )
+    while let record = try deltas.next() {
+      let entry = record.sequence
+      let delta = try stored.decode(
+        StackDelta.self, record.delta, "delta of entry \(entry) of \(session)")
+      do {
+        try delta.apply(to: &stacks)
+      } catch var error as StorageError {
+        error.message = "Entry \(entry) of session \(session): " + error.message
+        error.path = path
+        throw error
+      }
+    }
+    return stacks
   }
 }

@@ -36,127 +36,59 @@ enum StackRows {
     }
   }
 
-  /// Updates the rows of `before` by a delta computed from them.
-  static func apply(
-    _ delta: StackDelta,
-    before: [StackRecord],
-    _ db: Database,
-    session: String
-  ) throws {
-    var current = Dictionary(
-      before.map { ($0.path, (ids: $0.ids, nextID: $0.nextID)) },
-      uniquingKeysWith: { first, _ in first })
-    for change in delta.changes {
-      if change.removed {
-        try deleteStack(change.path, db, session: session)
-        current[change.path] = nil
-        continue
-      }
-      guard let stack = current[change.path] else {
-        let byID = Dictionary(
-          change.pushed.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        try insertStack(change.path, nextID: change.nextID, db, session: session)
-        for (position, id) in change.ids.enumerated() {
-          guard let element = byID[id] else { continue }
-          try insertElement(element, position: position, path: change.path, db, session: session)
-        }
-        current[change.path] = (change.ids, change.nextID)
-        continue
-      }
-      for id in change.popped {
-        try db.cachedStatement(
-          sql: "DELETE FROM stack_elements WHERE session = ? AND path = ? AND id = ?"
-        ).execute(arguments: [session, change.path, id.generation])
-      }
-      let newPositions = Dictionary(
-        change.ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-      for element in change.changed {
-        try db.cachedStatement(
-          sql: "UPDATE stack_elements SET case_name = ?, state = ?, position = ? "
-            + "WHERE session = ? AND path = ? AND id = ?"
-        ).execute(arguments: [
-          element.caseName, element.state, newPositions[element.id] ?? 0, session, change.path,
-          element.id.generation,
-        ])
-      }
-      for element in change.pushed {
-        try insertElement(
-          element, position: newPositions[element.id] ?? 0, path: change.path, db,
-          session: session)
-      }
-      let changedIDs = Set(change.changed.map(\.id))
-      for (oldPosition, id) in stack.ids.enumerated() where !changedIDs.contains(id) {
-        guard let newPosition = newPositions[id], newPosition != oldPosition else { continue }
-        try db.cachedStatement(
-          sql: "UPDATE stack_elements SET position = ? WHERE session = ? AND path = ? AND id = ?"
-        ).execute(arguments: [newPosition, session, change.path, id.generation])
-      }
-      if change.nextID != stack.nextID {
-        try db.cachedStatement(sql: "UPDATE stacks SET next_id = ? WHERE session = ? AND path = ?")
-          .execute(arguments: [change.nextID.generation, session, change.path])
-      }
-      current[change.path] = (change.ids, change.nextID)
-    }
-  }
-
-  /// Updates the rows by a delta computed elsewhere, checking that it fits them: each popped
-  /// and changed element must be a row, each pushed one must not be and must not be below the
-  /// stack's next ID, and the next ID must not go back. Only the rows the delta names are
-  /// touched, plus, for the stacks in `reordered`, the positions of the elements that stayed.
+  /// Writes a delta into the rows, checking each change against the stack it changes with
+  /// ``StackChange/fit(_:)`` (the delta rules) before writing it: only the rows the delta names
+  /// are touched, plus the positions of the elements that stayed and moved. `before`, when the
+  /// caller holds them, are the stacks the rows hold, so they are not read again.
   ///
   /// Throws ``StorageError/Code/inconsistentDelta`` when the delta does not fit; the caller's
   /// transaction must then be rolled back.
-  static func apply(
+  static func write(
     _ delta: StackDelta,
-    reordered: Set<String>,
+    before: [StackRecord]? = nil,
     _ db: Database,
     session: String
   ) throws {
+    var shapes: [String: StackShape?] = [:]
+    if let before {
+      for stack in before { shapes[stack.path] = StackShape(nextID: stack.nextID, ids: stack.ids) }
+    }
     for change in delta.changes {
-      if change.removed {
-        try db.cachedStatement(sql: "DELETE FROM stack_elements WHERE session = ? AND path = ?")
-          .execute(arguments: [session, change.path])
-        guard db.changesCount == change.popped.count else {
-          throw inconsistent(change, "removes \(change.popped.count) elements, not those held")
-        }
-        try db.cachedStatement(sql: "DELETE FROM stacks WHERE session = ? AND path = ?")
-          .execute(arguments: [session, change.path])
-        guard db.changesCount == 1 else {
-          throw inconsistent(change, "removes a stack that does not exist")
-        }
-        continue
+      let old: StackShape?
+      if let known = shapes[change.path] {
+        old = known
+      } else if before != nil {
+        old = nil
+      } else {
+        old = try shape(change.path, db, session: session)
       }
-      let nextIDs = try db.cachedStatement(
-        sql: "SELECT next_id FROM stacks WHERE session = ? AND path = ?")
-      guard let oldNextID = try Int64.fetchOne(nextIDs, arguments: [session, change.path]) else {
-        guard change.popped.isEmpty, change.changed.isEmpty else {
-          throw inconsistent(change, "pops or changes elements of a stack that does not exist")
-        }
-        try insertStack(change.path, nextID: change.nextID, db, session: session)
+      let moved: [(id: StackElementID, position: Int)]
+      do {
+        moved = try change.fit(old)
+      } catch var error as StorageError {
+        error.message +=
+          " The session's stack rows were not changed; reopen the session to "
+          + "record from its head."
+        throw error
+      }
+      shapes[change.path] =
+        change.removed ? .some(nil) : StackShape(nextID: change.nextID, ids: change.ids)
+      guard let old else {
         let byID = Dictionary(
           change.pushed.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        guard byID.count == change.ids.count else {
-          throw inconsistent(change, "lists IDs after the change that it does not push")
-        }
-        for (position, id) in change.ids.enumerated() {
-          guard let element = byID[id] else {
-            throw inconsistent(change, "lists \(id) after the change, which it does not push")
-          }
-          try insertElement(element, position: position, path: change.path, db, session: session)
-        }
+        let stack = StackRecord(
+          path: change.path, nextID: change.nextID, elements: change.ids.map { byID[$0]! })
+        try insert([stack], db, session: session)
         continue
       }
-      guard change.nextID.generation >= oldNextID else {
-        throw inconsistent(
-          change, "moves the next ID back from #\(oldNextID) to \(change.nextID)")
+      if change.removed {
+        try deleteStack(change.path, db, session: session)
+        continue
       }
       for id in change.popped {
         try db.cachedStatement(
           sql: "DELETE FROM stack_elements WHERE session = ? AND path = ? AND id = ?"
         ).execute(arguments: [session, change.path, id.generation])
-        guard db.changesCount == 1 else {
-          throw inconsistent(change, "pops \(id), which the stack does not hold")
-        }
       }
       let positions = PositionLookup(change.ids)
       for element in change.changed {
@@ -164,63 +96,64 @@ enum StackRows {
           sql: "UPDATE stack_elements SET case_name = ?, state = ?, position = ? "
             + "WHERE session = ? AND path = ? AND id = ?"
         ).execute(arguments: [
-          element.caseName, element.state, try positions.position(of: element.id, in: change),
-          session, change.path, element.id.generation,
+          element.caseName, element.state, positions.position(of: element.id), session,
+          change.path, element.id.generation,
         ])
-        guard db.changesCount == 1 else {
-          throw inconsistent(change, "changes \(element.id), which the stack does not hold")
-        }
       }
-      // A push of an ID popped earlier (below the next ID) is accepted, as an explicit push is
-      // in the model; a push of an ID the stack holds is not.
       for element in change.pushed {
-        let position = try positions.position(of: element.id, in: change)
-        do {
-          try insertElement(element, position: position, path: change.path, db, session: session)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-          throw inconsistent(change, "pushes \(element.id), which the stack already holds")
-        }
+        try insertElement(
+          element, position: positions.position(of: element.id), path: change.path, db,
+          session: session)
       }
-      if reordered.contains(change.path) {
+      if !moved.isEmpty {
         let rewritten = Set(change.changed.map(\.id)).union(change.pushed.map(\.id))
-        for (position, id) in change.ids.enumerated() where !rewritten.contains(id) {
+        for (id, position) in moved where !rewritten.contains(id) {
           try db.cachedStatement(
-            sql: "UPDATE stack_elements SET position = ? "
-              + "WHERE session = ? AND path = ? AND id = ?"
+            sql: "UPDATE stack_elements SET position = ? WHERE session = ? AND path = ? AND id = ?"
           ).execute(arguments: [position, session, change.path, id.generation])
-          guard db.changesCount == 1 else {
-            throw inconsistent(change, "lists \(id) after the change, which the stack does not hold")
-          }
         }
       }
-      if change.nextID.generation != oldNextID {
+      if change.nextID != old.nextID {
         try db.cachedStatement(sql: "UPDATE stacks SET next_id = ? WHERE session = ? AND path = ?")
           .execute(arguments: [change.nextID.generation, session, change.path])
       }
     }
   }
 
-  /// The position of an ID in the IDs after a change: found from the top, where pushes and
-  /// changes usually are.
+  /// The next ID and the IDs, bottom first, of the stack at `path`, or `nil` when there is none.
+  /// The elements are read in the order of their key and placed by position, without a sort.
+  private static func shape(_ path: String, _ db: Database, session: String) throws -> StackShape? {
+    let nextIDs = try db.cachedStatement(
+      sql: "SELECT next_id FROM stacks WHERE session = ? AND path = ?")
+    guard let nextID = try Int.fetchOne(nextIDs, arguments: [session, path]) else { return nil }
+    let elements = try db.cachedStatement(
+      sql: "SELECT id, position FROM stack_elements WHERE session = ? AND path = ?")
+    let rows = try Row.fetchCursor(elements, arguments: [session, path])
+    var placed: [(id: Int, position: Int)] = []
+    while let row = try rows.next() { placed.append((row[0], row[1])) }
+    var ids = [StackElementID?](repeating: nil, count: placed.count)
+    for (id, position) in placed where ids.indices.contains(position) {
+      ids[position] = StackElementID(generation: id)
+    }
+    // Positions are 0 through count − 1, once each, as every write leaves them; rows that break
+    // that are read in the order of their positions.
+    let ordered =
+      ids.allSatisfy { $0 != nil }
+      ? ids.map { $0! }
+      : placed.sorted { ($0.position, $0.id) < ($1.position, $1.id) }
+        .map { StackElementID(generation: $0.id) }
+    return StackShape(nextID: StackElementID(generation: nextID), ids: ordered)
+  }
+
+  /// The position of an ID in the IDs after a change (which lists it: ``StackChange/fit(_:)``
+  /// checked), found from the top, where pushes and changes usually are.
   private struct PositionLookup {
     let ids: [StackElementID]
     init(_ ids: [StackElementID]) { self.ids = ids }
 
-    func position(of id: StackElementID, in change: StackChange) throws -> Int {
-      guard let position = ids.lastIndex(of: id) else {
-        throw StackRows.inconsistent(change, "does not list \(id) among the IDs after it")
-      }
-      return position
+    func position(of id: StackElementID) -> Int {
+      ids.lastIndex(of: id)!
     }
-  }
-
-  static func inconsistent(_ change: StackChange, _ problem: String) -> StorageError {
-    StorageError(
-      code: .inconsistentDelta,
-      message: "The change to the stack `\(change.path)` \(problem). The delta does not match "
-        + "the session's stack rows; nothing was written. Reopen the session to record from "
-        + "its head."
-    )
   }
 
   /// Deletes every stack row of a session.

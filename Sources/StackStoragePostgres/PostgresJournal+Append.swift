@@ -2,7 +2,7 @@
   import Foundation
   import PostgresNIO
   import StackNavigation
-  import StackStorage
+  import StackJournalCore
 
   extension PostgresJournal {
     /// Appends an action whose delta the caller computed, after `expectedSequence`, and returns
@@ -13,34 +13,15 @@
     /// them) and, when ``snapshotDue(at:)``, writes `entry.snapshot`; it is called through
     /// `append_entry_committed(…)`, which commits before it answers. Throws
     /// ``StorageError/Code/sequenceConflict`` or ``StorageError/Code/inconsistentDelta``,
-    /// writing nothing.
+    /// writing nothing. The calling task suspends, holding no thread, while the server commits.
     public func append(
       session: SessionID,
       expectedSequence: Int64,
       _ entry: JournalEntryDelta
-    ) throws -> Int64 {
-      try execute(
+    ) async throws -> Int64 {
+      try await execute(
         appendQuery(session: session, expected: expectedSequence, entry), session: session,
         expected: expectedSequence)
-    }
-
-    /// Appends as ``append(session:expectedSequence:_:)-(_,_,JournalEntryDelta)`` does,
-    /// suspending the calling task instead of blocking its thread while the server commits: how
-    /// a `RecordingStore` appends, so a service's stores do not hold the cooperative pool's
-    /// threads during their round trips.
-    public func appendSuspending(
-      session: SessionID,
-      expectedSequence: Int64,
-      _ entry: JournalEntryDelta
-    ) async throws -> Int64 {
-      let query = try appendQuery(session: session, expected: expectedSequence, entry)
-      do {
-        return try await runSuspending("appending to session \(session)") { client in
-          try await Self.sequence(of: client.query(query).collect())
-        }
-      } catch let error as StorageError {
-        throw journalError(error, session: session, expected: expectedSequence)
-      }
     }
 
     /// The statement that appends a delta entry.
@@ -59,42 +40,6 @@
         snapshot: snapshot)
     }
 
-    /// Appends an action after `expectedSequence` and returns its sequence.
-    ///
-    /// Reads the head's stack rows, computes the delta to `draft.state.stacks`, then appends it
-    /// as ``append(session:expectedSequence:_:)-(_,_,JournalEntryDelta)`` does, in one
-    /// statement guarded by the expected sequence. Throws
-    /// ``StorageError/Code/sequenceConflict``, writing nothing, when another writer appended
-    /// first.
-    public func append(
-      session: SessionID,
-      expectedSequence: Int64,
-      _ draft: JournalEntryDraft
-    ) throws -> Int64 {
-      try requireWritable("appending to session \(session)")
-      let payload = try stored.text(draft.payload, "payload of the `\(draft.type)` action")
-      let stacks = try PreparedAppend.canonical(draft.state.stacks)
-      let (head, before) = try loadHeadStacks(session)
-      guard head == expectedSequence else {
-        throw stored.sequenceConflict(session, head: head, expected: expectedSequence)
-      }
-      let delta = StackDelta.between(before, stacks)
-      var after = before
-      try delta.apply(to: &after)
-      var snapshot: (state: String, stacks: String)?
-      if snapshotDue(at: expectedSequence + 1) {
-        snapshot = (
-          try stored.text(draft.state.json, "state after `\(draft.type)`"), StorageJSON.text(stacks)
-        )
-      }
-      let query = appendQuery(
-        session: session, expected: expectedSequence, recordedAt: draft.recordedAt,
-        type: draft.type, version: draft.version, payload: payload,
-        delta: StorageJSON.text(delta), reordered: Self.reordered(delta, before: before),
-        snapshot: snapshot)
-      return try execute(query, session: session, expected: expectedSequence)
-    }
-
     /// Whether the entry of `sequence` comes with a snapshot: its sequence is a multiple of
     /// ``Options/snapshotInterval``.
     public func snapshotDue(at sequence: Int64) -> Bool {
@@ -102,31 +47,12 @@
       return interval > 0 && sequence > 0 && sequence % interval == 0
     }
 
-    /// The paths of the stacks in which an element that stayed moved to another position.
-    static func reordered(_ delta: StackDelta, before: [StackRecord]) -> [String] {
-      let old = Dictionary(before.map { ($0.path, $0.ids) }, uniquingKeysWith: { first, _ in first })
-      var paths: [String] = []
-      for change in delta.changes where !change.removed {
-        guard let oldIDs = old[change.path] else { continue }
-        let popped = Set(change.popped)
-        let stayed = oldIDs.filter { !popped.contains($0) }
-        let newPositions = Dictionary(
-          change.ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { _, last in last })
-        let oldPositions = Dictionary(
-          oldIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { _, last in last })
-        if stayed.contains(where: { newPositions[$0] != oldPositions[$0] }) {
-          paths.append(change.path)
-        }
-      }
-      return paths
-    }
-
     /// Runs an append's statement and returns the new sequence.
-    private func execute(_ query: PostgresQuery, session: SessionID, expected: Int64) throws
+    private func execute(_ query: PostgresQuery, session: SessionID, expected: Int64) async throws
       -> Int64
     {
       do {
-        return try run("appending to session \(session)") { client in
+        return try await run("appending to session \(session)") { client in
           try await Self.sequence(of: client.query(query).collect())
         }
       } catch let error as StorageError {

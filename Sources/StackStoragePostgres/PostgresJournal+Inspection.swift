@@ -1,7 +1,7 @@
 #if PostgreSQL
   import Foundation
   import PostgresNIO
-  import StackStorage
+  import StackJournalCore
 
   extension PostgresJournal: InspectableJournal {
     /// How many rows ``journalRows(session:matching:_:)`` reads per page.
@@ -18,7 +18,7 @@
       session: SessionID,
       matching query: JournalQuery,
       _ body: (JournalRow) throws -> Bool
-    ) throws {
+    ) async throws {
       var filter = JournalFilter(session: session)
       if let from = query.fromSequence { filter.add("sequence >= ", from) }
       if let to = query.toSequence { filter.add("sequence <= ", to) }
@@ -30,7 +30,7 @@
       var boundary: Int64?
       var first = filter
       let offset = first.bind(Int64(max(0, (query.last ?? 1) - 1)))
-      let probe = try rows(
+      let probe = try await rows(
         activity,
         PostgresQuery(
           unsafeSQL: "SELECT (SELECT sequence FROM \(table("journal")) WHERE \(first.sql) "
@@ -51,7 +51,7 @@
         if let cursor { page.add(ascending ? "sequence > " : "sequence < ", cursor) }
         let limit = Swift.min(Self.inspectionPageSize, remaining)
         let limitParameter = page.bind(Int64(limit))
-        let rows = try rows(
+        let rows = try await rows(
           activity,
           PostgresQuery(
             unsafeSQL: "SELECT sequence, recorded_at, type, version, payload, delta FROM "
@@ -75,8 +75,8 @@
     }
 
     /// The sequence of the session's last journal entry, or `nil` when it has none.
-    public func lastEntrySequence(session: SessionID) throws -> Int64? {
-      let rows = try rows(
+    public func lastEntrySequence(session: SessionID) async throws -> Int64? {
+      let rows = try await rows(
         "reading the last entry of session \(session)",
         """
         SELECT (SELECT max(sequence) FROM \(unescaped: table("journal"))
@@ -88,8 +88,8 @@
     }
 
     /// The session's head sequence and the sequence of its oldest snapshot.
-    public func journalBounds(session: SessionID) throws -> (base: Int64, head: Int64) {
-      let rows = try rows(
+    public func journalBounds(session: SessionID) async throws -> (base: Int64, head: Int64) {
+      let rows = try await rows(
         "reading the bounds of session \(session)",
         """
         SELECT head_sequence, (SELECT min(sequence) FROM \(unescaped: table("snapshots"))
@@ -104,16 +104,27 @@
     /// The time an entry was recorded; the session's creation time for sequence 0, and the
     /// snapshot's time for the oldest sequence of a compacted session.
     public func recordedAt(session: SessionID, sequence: Int64) throws -> Date {
-      let rows = try rows(
-        "reading the time of entry \(sequence) of session \(session)",
-        """
+      try recordedAt(
+        try rows(
+          "reading the time of entry \(sequence) of session \(session)",
+          recordedAtQuery(session: session, sequence: sequence)),
+        session: session, sequence: sequence)
+    }
+
+    /// The statement of ``recordedAt(session:sequence:)``.
+    func recordedAtQuery(session: SessionID, sequence: Int64) -> PostgresQuery {
+      """
         SELECT head_sequence, CASE WHEN \(sequence) = 0 THEN created_at ELSE coalesce(
           (SELECT recorded_at FROM \(unescaped: table("journal"))
             WHERE session = \(session.rawValue) AND sequence = \(sequence)),
           (SELECT recorded_at FROM \(unescaped: table("snapshots"))
             WHERE session = \(session.rawValue) AND sequence = \(sequence))) END
         FROM \(unescaped: table("sessions")) WHERE id = \(session.rawValue)
-        """)
+        """
+    }
+
+    /// The time the rows of ``recordedAtQuery(session:sequence:)`` give.
+    func recordedAt(_ rows: [PostgresRow], session: SessionID, sequence: Int64) throws -> Date {
       guard let row = rows.first else { throw stored.unknownSession(session) }
       let (head, text) = try row.decode((Int64, String?).self)
       guard let text else { throw stored.outOfRange(session, sequence, head: head) }
@@ -121,8 +132,8 @@
     }
 
     /// The sequences of the session's snapshots, oldest first.
-    public func snapshotSequences(session: SessionID) throws -> [Int64] {
-      let rows = try rows(
+    public func snapshotSequences(session: SessionID) async throws -> [Int64] {
+      let rows = try await rows(
         "listing the snapshots of session \(session)",
         """
         SELECT n.sequence FROM \(unescaped: table("sessions")) s
@@ -136,8 +147,8 @@
     /// The stored bytes of each session: the UTF-8 length of its rows' text, with the same
     /// fixed cost per row as ``SQLiteJournal``'s count, so both backends report the same size
     /// for the same session.
-    public func sessionSizes() throws -> [SessionID: SessionSize] {
-      try decodeSizes(try rows("measuring sessions", sizesQuery))
+    public func sessionSizes() async throws -> [SessionID: SessionSize] {
+      try decodeSizes(try await rows("measuring sessions", sizesQuery))
     }
 
     /// The query of every session's stored bytes.

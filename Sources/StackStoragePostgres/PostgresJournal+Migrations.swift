@@ -2,7 +2,7 @@
   import Foundation
   import Logging
   import PostgresNIO
-  import StackStorage
+  import StackJournalCore
 
   extension PostgresJournal {
     /// The schema version of the journal at `url`, the version this build writes, and the
@@ -14,11 +14,11 @@
     public static func pendingMigrations(
       url: String,
       options: Options = .init()
-    ) throws -> (current: Int, target: Int, pending: [String]) {
+    ) async throws -> (current: Int, target: Int, pending: [String]) {
       let location = try PostgresLocation(url: url)
       var readOnly = options
       readOnly.readOnly = true
-      let version = try withConnection(
+      let version = try await withConnection(
         location, readOnly, doing: "reading the journal's schema"
       ) { connection in
         try await PostgresSchemaMigrator.check(connection, location).version

@@ -1,5 +1,5 @@
 #if PostgreSQL
-  import StackStorage
+  import StackJournalCore
 
   extension PostgresJournal {
     /// How a PostgreSQL journal connects and writes.

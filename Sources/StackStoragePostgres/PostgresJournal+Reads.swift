@@ -2,15 +2,15 @@
   import Foundation
   import PostgresNIO
   import StackNavigation
-  import StackStorage
+  import StackJournalCore
 
   extension PostgresJournal {
     /// How many entries ``entries(session:after:through:_:)`` reads per page.
     static let entryPageSize = 256
 
     /// The sequence of the session's last entry; 0 before the first one.
-    public func headSequence(session: SessionID) throws -> Int64 {
-      let rows = try rows(
+    public func headSequence(session: SessionID) async throws -> Int64 {
+      let rows = try await rows(
         "reading the head of session \(session)",
         "SELECT head_sequence FROM \(unescaped: table("sessions")) WHERE id = \(session.rawValue)")
       guard let row = rows.first else { throw stored.unknownSession(session) }
@@ -26,13 +26,13 @@
       session: SessionID,
       after: Int64,
       through: Int64?,
-      _ body: (JournalEntry) throws -> Bool
-    ) throws {
+      _ body: (JournalEntry) async throws -> Bool
+    ) async throws {
       let schema = location.schema
-      try entries(
+      try await entries(
         session: session, after: after, through: through, pageSize: Self.entryPageSize,
         page: { cursor, last in
-          let rows = try rows(
+          let rows = try await rows(
             "reading the journal of session \(session)",
             """
             SELECT j.sequence, j.recorded_at, j.type, j.version, j.payload, j.delta
@@ -68,9 +68,9 @@
     }
 
     /// The snapshot with the greatest sequence at or below `atOrBelow`, or `nil`.
-    public func snapshot(session: SessionID, atOrBelow sequence: Int64) throws -> Snapshot? {
+    public func snapshot(session: SessionID, atOrBelow sequence: Int64) async throws -> Snapshot? {
       let schema = location.schema
-      let rows = try rows(
+      let rows = try await rows(
         "reading a snapshot of session \(session)",
         """
         SELECT n.sequence, n.version, n.state, n.stacks, n.recorded_at
@@ -100,12 +100,19 @@
     /// The sequence of the last entry recorded at or before `date` (the latest time, then the
     /// highest sequence); before the first entry kept, the oldest snapshot's sequence if `date`
     /// is at or after its time. One statement, so one consistent view.
-    public func sequence(session: SessionID, atOrBefore date: Date) throws -> Int64 {
+    public func sequence(session: SessionID, atOrBefore date: Date) async throws -> Int64 {
       let time = Timestamp.string(from: date)
+      return try sequence(
+        try rows(
+          "finding the entry of session \(session) at \(time)",
+          sequenceQuery(session: session, atOrBefore: time)),
+        session: session, atOrBefore: time)
+    }
+
+    /// The statement of ``sequence(session:atOrBefore:)`` at a stored time.
+    func sequenceQuery(session: SessionID, atOrBefore time: String) -> PostgresQuery {
       let schema = location.schema
-      let rows = try rows(
-        "finding the entry of session \(session) at \(time)",
-        """
+      return """
         SELECT s.created_at,
           (SELECT sequence FROM \(unescaped: schema).journal
             WHERE session = s.id AND recorded_at <= \(time)
@@ -117,7 +124,13 @@
           WHERE session = s.id ORDER BY sequence LIMIT 1
         ) o ON true
         WHERE s.id = \(session.rawValue)
-        """)
+        """
+    }
+
+    /// The sequence the rows of ``sequenceQuery(session:atOrBefore:)`` give.
+    func sequence(_ rows: [PostgresRow], session: SessionID, atOrBefore time: String) throws
+      -> Int64
+    {
       guard let row = rows.first else { throw stored.unknownSession(session) }
       let (createdAt, found, oldest, oldestTime) = try row.decode(
         (String, Int64?, Int64?, String?).self)
@@ -140,14 +153,14 @@
     }
 
     /// The stacks at the session's head, read from the stack rows in one statement.
-    public func headStacks(session: SessionID) throws -> [StackRecord] {
-      try loadHeadStacks(session).stacks
+    public func headStacks(session: SessionID) async throws -> [StackRecord] {
+      try await loadHeadStacks(session).stacks
     }
 
     /// The head and its stacks, read in one statement.
-    func loadHeadStacks(_ session: SessionID) throws -> (head: Int64, stacks: [StackRecord]) {
+    func loadHeadStacks(_ session: SessionID) async throws -> (head: Int64, stacks: [StackRecord]) {
       let schema = location.schema
-      let rows = try rows(
+      let rows = try await rows(
         "reading the stacks of session \(session)",
         """
         SELECT s.head_sequence, st.path, st.next_id, e.id, e.case_name, e.state
@@ -181,10 +194,18 @@
     /// The stacks at a sequence: the nearest snapshot's stacks with the deltas that follow it
     /// applied, read in one statement. Needs no app types and runs no upcaster.
     public func stacks(session: SessionID, at sequence: Int64) throws -> [StackRecord] {
+      try stacks(
+        try rows(
+          "rebuilding the stacks of session \(session) at \(sequence)",
+          stacksQuery(session: session, at: sequence)),
+        session: session, at: sequence)
+    }
+
+    /// The statement of ``stacks(session:at:)``: the session's head and nearest snapshot, then
+    /// the deltas after it.
+    func stacksQuery(session: SessionID, at sequence: Int64) -> PostgresQuery {
       let schema = location.schema
-      let rows = try rows(
-        "rebuilding the stacks of session \(session) at \(sequence)",
-        """
+      return """
         WITH n AS (
           SELECT sequence, stacks FROM \(unescaped: schema).snapshots
           WHERE session = \(session.rawValue) AND sequence <= \(sequence)
@@ -198,7 +219,13 @@
         WHERE j.session = \(session.rawValue) AND j.sequence > n.sequence
           AND j.sequence <= \(sequence)
         ORDER BY 1, 3
-        """)
+        """
+    }
+
+    /// The stacks the rows of ``stacksQuery(session:at:)`` rebuild.
+    func stacks(_ rows: [PostgresRow], session: SessionID, at sequence: Int64) throws
+      -> [StackRecord]
+    {
       guard let first = rows.first else { throw stored.unknownSession(session) }
       let (_, headValue, start, snapshotStacks) = try first.decode(
         (Int32, Int64?, Int64?, String?).self)
@@ -237,12 +264,12 @@
       sequence: Int64,
       state: EncodedState,
       version: Int
-    ) throws {
+    ) async throws {
       try requireWritable("writing a snapshot of session \(session)")
       let (stateText, stacksText) = try stored.snapshotTexts(state, session: session)
       let now = Timestamp.string(from: Date())
       let schema = location.schema
-      let rows = try committedRows(
+      let rows = try await committedRows(
         "writing a snapshot of session \(session)",
         """
         WITH s AS (

@@ -2,7 +2,7 @@
   import Foundation
   import Logging
   import PostgresNIO
-  import StackStorage
+  import StackJournalCore
 
   extension PostgresJournal: RetainableJournal {
     /// Drops a session's history below its oldest kept snapshot: keeps the last
@@ -10,12 +10,12 @@
     /// snapshots and the entries at or below it, in one transaction that holds the session's
     /// row lock, so appends wait for it. The session must verify first. With `dryRun`, reports
     /// what would go and writes nothing.
-    public func compact(_ session: SessionID, keepSnapshots: Int, dryRun: Bool) throws
+    public func compact(_ session: SessionID, keepSnapshots: Int, dryRun: Bool) async throws
       -> CompactionPlan
     {
       precondition(keepSnapshots >= 1, "Compaction keeps at least one snapshot.")
       if !dryRun { try requireWritable("compacting session \(session)") }
-      let check = try verifyStorage(session: session, maxProblemsPerSession: 1).sessions.first
+      let check = try await verifyStorage(session: session, maxProblemsPerSession: 1).sessions.first
       if let check, !check.isClean {
         throw StorageError(
           code: .inconsistentDelta,
@@ -25,7 +25,7 @@
       }
       let schema = location.schema
       let logger = self.logger
-      let plan = try run("compacting session \(session)") { client in
+      let plan = try await run("compacting session \(session)") { client in
         try await client.withTransaction(logger: logger) {
           connection -> CompactionPlan? in
           let id = session.rawValue
@@ -96,20 +96,20 @@
     /// Deletes every session that matches `criteria` with its journal, snapshots and stack
     /// rows, in one transaction that first locks every session row (appends wait), then reads
     /// and matches them; with `dryRun`, reports them and writes nothing.
-    public func prune(_ criteria: PruneCriteria, dryRun: Bool) throws -> PrunePlan {
+    public func prune(_ criteria: PruneCriteria, dryRun: Bool) async throws -> PrunePlan {
       try criteria.requireNotEmpty(place: location.description)
-      for id in criteria.sessions { _ = try headSequence(session: id) }
+      for id in criteria.sessions { _ = try await headSequence(session: id) }
       if !dryRun { try requireWritable("pruning sessions") }
-      return try prune(criteria, dryRun: dryRun) { _ in true }
+      return try await prune(criteria, dryRun: dryRun) { _ in true }
     }
 
     /// Deletes the sessions of a plan made by a dry run that still match its criteria and
     /// still have the head and entry count it saw, in one transaction; the others are kept
     /// and listed in ``PrunePlan/changed``.
-    public func prune(_ planned: PrunePlan) throws -> PrunePlan {
+    public func prune(_ planned: PrunePlan) async throws -> PrunePlan {
       try planned.criteria.requireNotEmpty(place: location.description)
       try requireWritable("pruning sessions")
-      var plan = try prune(
+      var plan = try await prune(
         planned.criteria, dryRun: false, include: PrunePlan.unchanged(since: planned))
       let kept = Set(plan.sessions.map(\.info.id))
       plan.changed = planned.sessions.map(\.info.id).filter { !kept.contains($0) }
@@ -120,12 +120,12 @@
       _ criteria: PruneCriteria,
       dryRun: Bool,
       include: @escaping @Sendable (SessionInfo) -> Bool
-    ) throws -> PrunePlan {
+    ) async throws -> PrunePlan {
       let schema = location.schema
       let logger = self.logger
       let sessionsQuery = sessionsQuery(id: nil)
       let sizesQuery = sizesQuery
-      return try run("pruning sessions") { client in
+      return try await run("pruning sessions") { client in
         try await client.withTransaction(logger: logger) { connection in
           if !dryRun {
             try await connection.query(

@@ -1,7 +1,7 @@
 #if PostgreSQL
   import Foundation
   import PostgresNIO
-  import StackStorage
+  import StackJournalCore
 
   extension PostgresJournal {
     /// Creates a session whose sequence 0 is `initial`: the session, snapshot 0 and the stack
@@ -16,7 +16,7 @@
       metadata: Data?,
       forkedFrom: (SessionID, Int64)?,
       at date: Date
-    ) throws -> SessionInfo {
+    ) async throws -> SessionInfo {
       try requireWritable("creating session \(id)")
       let (_, stateText, stacksText, metadataText) = try stored.sessionTexts(
         id, initial: initial, metadata: metadata)
@@ -26,7 +26,7 @@
           \(forkedFrom?.1), \(Int32(clamping: version)), \(stateText), \(stacksText))
         """
       do {
-        _ = try committedRows("creating session \(id)", query)
+        _ = try await committedRows("creating session \(id)", query)
       } catch let error as StorageError {
         let mapped = journalError(error, session: id)
         if let (source, sequence) = forkedFrom, let psql = (error.underlying as? PostgresUnderlyingError)?.error,
@@ -43,20 +43,20 @@
     }
 
     /// The session, or `nil` when no session has that identifier.
-    public func session(_ id: SessionID) throws -> SessionInfo? {
-      try fetchSessions("reading session \(id)", id: id).first
+    public func session(_ id: SessionID) async throws -> SessionInfo? {
+      try await fetchSessions("reading session \(id)", id: id).first
     }
 
     /// Every session with its entry count, head and activity, oldest first.
-    public func sessions() throws -> [SessionInfo] {
-      try fetchSessions("listing sessions", id: nil)
+    public func sessions() async throws -> [SessionInfo] {
+      try await fetchSessions("listing sessions", id: nil)
     }
 
     /// Deletes the session with its journal, snapshots and stack rows, in one transaction.
-    public func deleteSession(_ id: SessionID) throws {
+    public func deleteSession(_ id: SessionID) async throws {
       try requireWritable("deleting session \(id)")
       let schema = location.schema
-      let found = try run("deleting session \(id)") { client in
+      let found = try await run("deleting session \(id)") { client in
         try await client.withTransaction(logger: self.logger) { connection in
           let session = id.rawValue
           let rows = try await connection.query(
@@ -78,10 +78,10 @@
     }
 
     /// Replaces the session's metadata (JSON, or `nil` for none).
-    public func setMetadata(_ metadata: Data?, session: SessionID) throws {
+    public func setMetadata(_ metadata: Data?, session: SessionID) async throws {
       try requireWritable("setting the metadata of session \(session)")
       let metadataText = try metadata.map { try stored.text($0, "metadata of session \(session)") }
-      let found = try committedRows(
+      let found = try await committedRows(
         "setting the metadata of session \(session)",
         """
         UPDATE \(unescaped: table("sessions")) SET metadata = \(metadataText)
@@ -90,8 +90,8 @@
       guard !found.isEmpty else { throw stored.unknownSession(session) }
     }
 
-    private func fetchSessions(_ activity: String, id: SessionID?) throws -> [SessionInfo] {
-      try decodeSessions(try rows(activity, sessionsQuery(id: id)))
+    private func fetchSessions(_ activity: String, id: SessionID?) async throws -> [SessionInfo] {
+      try decodeSessions(try await rows(activity, sessionsQuery(id: id)))
     }
 
     /// The query of the sessions (one, or all when `id` is `nil`), oldest first.

@@ -1,19 +1,19 @@
 #if PostgreSQL
   import Foundation
   import PostgresNIO
-  import StackStorage
+  import StackJournalCore
 
   extension PostgresJournal {
     /// The journal's statistics: the on-disk bytes of its schema's tables and indexes (with
     /// their TOAST data), the rows of each table, each session's size and snapshot coverage,
     /// and entries over time. `pageSize` is the server's block size; `freePages` and `walBytes`
     /// are SQLite's notions and stay 0 and `nil`.
-    public func statistics(session: SessionID?) throws -> StorageStatistics {
-      let sizes = try sessionSizes()
-      let listed = try sessions().filter { session == nil || $0.id == session }
+    public func statistics(session: SessionID?) async throws -> StorageStatistics {
+      let sizes = try await sessionSizes()
+      let listed = try await sessions().filter { session == nil || $0.id == session }
       if let session, listed.isEmpty { throw stored.unknownSession(session) }
       let schema = location.schema
-      let objectRows = try rows(
+      let objectRows = try await rows(
         "gathering statistics",
         """
         SELECT c.relname, CASE c.relkind WHEN 'i' THEN 'index' ELSE 'table' END,
@@ -31,7 +31,7 @@
         blockSize = block
         var count: Int64?
         if kind == "table" {
-          count = try rows(
+          count = try await rows(
             "counting the rows of \(name)",
             PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table(name))")
           ).first?.decode(Int64.self)
@@ -40,7 +40,7 @@
       }
       objects.sort { ($0.bytes ?? 0, $1.name) > ($1.bytes ?? 0, $0.name) }
       var snapshots: [SessionID: [Int64]] = [:]
-      for row in try rows(
+      for row in try await rows(
         "gathering statistics",
         "SELECT session, sequence FROM \(unescaped: table("snapshots")) ORDER BY session, sequence"
       ) {
@@ -51,14 +51,14 @@
         fileBytes: objects.reduce(0) { $0 + ($1.bytes ?? 0) }, walBytes: nil,
         pageSize: Int(blockSize), freePages: 0, objects: objects,
         sessions: StorageStatistics.Session.figures(listed, snapshots: snapshots, sizes: sizes),
-        activity: try activity(session: session))
+        activity: try await activity(session: session))
     }
 
     /// Entries per interval over the whole history (one session's when given), oldest first.
-    private func activity(session: SessionID?) throws -> [StorageStatistics.Activity] {
+    private func activity(session: SessionID?) async throws -> [StorageStatistics.Activity] {
       let only = session?.rawValue
       let journal = table("journal")
-      let span = try rows(
+      let span = try await rows(
         "gathering statistics",
         """
         SELECT min(recorded_at), max(recorded_at) FROM \(unescaped: journal)
@@ -69,9 +69,9 @@
         let first = firstText.flatMap(Timestamp.date(from:)),
         let last = lastText.flatMap(Timestamp.date(from:))
       else { return [] }
-      let seconds = Int64(JournalStatistics.bucketSeconds(spanning: last.timeIntervalSince(first)))
+      let seconds = Int64(StorageStatistics.bucketSeconds(spanning: last.timeIntervalSince(first)))
       // Times are stored as `2025-01-31T09:30:00.000Z`; one that is not is left out.
-      let buckets = try rows(
+      let buckets = try await rows(
         "gathering statistics",
         """
         SELECT floor(extract(epoch FROM (substr(recorded_at, 1, 19) || 'Z')::timestamptz)

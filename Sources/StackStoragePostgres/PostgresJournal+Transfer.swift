@@ -2,12 +2,12 @@
   import Foundation
   import Logging
   import PostgresNIO
-  import StackStorage
+  import StackJournalCore
 
   extension PostgresJournal {
     /// What the journal tells an import: schema version, highest payload version, sessions.
-    public func importTarget() throws -> ImportTarget {
-      let rows = try rows(
+    public func importTarget() async throws -> ImportTarget {
+      let rows = try await rows(
         "reading the import target",
         """
         SELECT greatest((SELECT max(version) FROM \(unescaped: table("journal"))),
@@ -30,7 +30,7 @@
     ///
     /// Judge the file first with ``SessionExportFile/verdict(into:as:payloadVersion:)``.
     /// Throws ``StorageError/Code/sessionExists`` when the identifier is taken.
-    public func importSession(_ file: SessionExportFile, as id: SessionID? = nil) throws
+    public func importSession(_ file: SessionExportFile, as id: SessionID? = nil) async throws
       -> ImportResult
     {
       let session = id ?? file.header.session
@@ -51,7 +51,7 @@
       let schema = location.schema
       let logger = self.logger
       let (snapshotRows, entryRows) = (snapshots, entries)
-      let created = try run("importing session \(session)") { client in
+      let created = try await run("importing session \(session)") { client in
         try await client.withTransaction(logger: logger) { connection -> Bool in
           let id = session.rawValue
           let inserted = try await connection.query(
@@ -115,9 +115,9 @@
           message: "A session \(session) already exists in \(location.description); nothing was "
             + "imported. Import it under another identifier.")
       }
-      let check = try verifySession(session, maxProblems: 1)
+      let check = try await verifySession(session, maxProblems: 1)
       if let problem = check.problems.first {
-        try deleteSession(session)
+        try await deleteSession(session)
         throw StorageError(
           code: .inconsistentDelta,
           message: "The imported session \(session) does not verify (\(problem)); nothing was "
@@ -130,13 +130,15 @@
   }
 
   extension PostgresJournal: SessionExportSource {
-    package func exportCheck(_ session: SessionID) throws -> SessionVerification {
-      try verifySession(session, maxProblems: 1)
+    package var exportErrorPath: String? { nil }
+
+    package func exportCheck(_ session: SessionID) async throws -> SessionVerification {
+      try await verifySession(session, maxProblems: 1)
     }
 
-    package func exportHeader(_ session: SessionID) throws -> SessionExportHeader {
+    package func exportHeader(_ session: SessionID) async throws -> SessionExportHeader {
       let id = session.rawValue
-      let rows = try rows(
+      let rows = try await rows(
         "exporting session \(session)",
         """
         WITH s AS (
@@ -179,10 +181,10 @@
     }
 
     package func exportPage(_ session: SessionID, after: Int64, through: Int64, limit: Int)
-      throws -> (snapshots: [ExportRow], entries: [ExportRow])
+      async throws -> (snapshots: [ExportRow], entries: [ExportRow])
     {
       let id = session.rawValue
-      let entryRows = try rows(
+      let entryRows = try await rows(
         "exporting session \(session)",
         """
         SELECT sequence, recorded_at, type, version, payload, delta
@@ -203,7 +205,7 @@
       }
       let last = entries.last?.sequence ?? through
       var snapshots: [ExportRow] = []
-      for row in try rows(
+      for row in try await rows(
         "exporting session \(session)",
         """
         SELECT sequence, version, recorded_at, state, stacks FROM \(unescaped: table("snapshots"))

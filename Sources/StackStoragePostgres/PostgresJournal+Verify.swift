@@ -1,7 +1,7 @@
 #if PostgreSQL
   import Foundation
   import PostgresNIO
-  import StackStorage
+  import StackJournalCore
 
   extension PostgresJournal {
     /// Checks the journal's recorded migrations against this build's and each session (one, or
@@ -15,10 +15,10 @@
     /// `fileProblems` stays empty. A session's rows are read a page at a time, as of the head
     /// read first, so an app appending meanwhile causes no finding. Entries past the head are
     /// not looked for: an append writes the entry and moves the head in one statement.
-    public func verifyStorage(session: SessionID?, maxProblemsPerSession: Int) throws
+    public func verifyStorage(session: SessionID?, maxProblemsPerSession: Int) async throws
       -> StorageVerification
     {
-      let recorded = try rows(
+      let recorded = try await rows(
         "reading the journal's migrations",
         "SELECT version, name, checksum, applied_at FROM \(unescaped: table("schema_migrations")) ORDER BY version"
       )
@@ -34,18 +34,18 @@
       }
       let ids: [SessionID]
       if let session {
-        _ = try headSequence(session: session)
+        _ = try await headSequence(session: session)
         ids = [session]
       } else {
-        ids = try sessions().map(\.id)
+        ids = try await sessions().map(\.id)
       }
       var results: [SessionVerification] = []
       for id in ids {
-        results.append(try verifySession(id, maxProblems: maxProblemsPerSession))
+        await results.append(try verifySession(id, maxProblems: maxProblemsPerSession))
       }
       let location = self.location
       let version = schemaVersion
-      let shape = try run("comparing the journal's schema with its migrations") { client in
+      let shape = try await run("comparing the journal's schema with its migrations") { client in
         try await client.withConnection { connection in
           try await PostgresSchemaShape.deviations(connection, location, version: version)
         }
@@ -58,31 +58,42 @@
     /// Checks one session as of its head when the check starts: the head and its stack rows
     /// are read in one statement, then the snapshots and entries up to that head, which later
     /// appends do not change.
-    func verifySession(_ session: SessionID, maxProblems: Int) throws
+    func verifySession(_ session: SessionID, maxProblems: Int) async throws
       -> SessionVerification
     {
-      let (head, stacks) = try loadHeadStacks(session)
+      let (head, stacks) = try await loadHeadStacks(session)
       var check = SessionCheck(session: session, head: head, maxProblems: maxProblems)
-      try check.run(
-        PostgresSessionRows(journal: self, session: session, head: head, headStacks: stacks))
+      let rows = PostgresSessionRows(journal: self, session: session, head: head)
+      let snapshots = try await rows.snapshotSequences()
+      guard let base = check.begin(snapshotSequences: snapshots),
+        var walk = check.start(
+          base: base, snapshotSequences: snapshots, snapshot: try await rows.snapshot(at: base))
+      else { return check.result }
+      try await rows.entries { entry in
+        var due: StoredSnapshotRow?
+        if let sequence = check.snapshotDue(walk, at: entry.sequence) {
+          due = try await rows.snapshot(at: sequence)
+        }
+        return check.visit(entry, &walk, snapshot: due)
+      }
+      check.finish(walk, stackRows: stacks)
       return check.result
     }
   }
 
-  /// A session's rows read from PostgreSQL, a page of entries per statement.
-  struct PostgresSessionRows: SessionRows {
+  /// A session's rows read from PostgreSQL up to the head the check is made at, a page of
+  /// entries per statement.
+  struct PostgresSessionRows {
     let journal: PostgresJournal
     let session: SessionID
-    /// The head the check is made at, and the stack rows read with it.
     let head: Int64
-    let headStacks: [StackRecord]
 
-    func snapshotSequences() throws -> [Int64] {
-      try journal.snapshotSequences(session: session).filter { $0 <= head }
+    func snapshotSequences() async throws -> [Int64] {
+      try await journal.snapshotSequences(session: session).filter { $0 <= head }
     }
 
-    func snapshot(at sequence: Int64) throws -> StoredSnapshotRow? {
-      let rows = try journal.rows(
+    func snapshot(at sequence: Int64) async throws -> StoredSnapshotRow? {
+      let rows = try await journal.rows(
         "reading the snapshot at \(sequence) of session \(session)",
         """
         SELECT state, stacks, recorded_at FROM \(unescaped: journal.table("snapshots"))
@@ -93,10 +104,10 @@
       return StoredSnapshotRow(state: state, stacks: stacks, recordedAt: recordedAt)
     }
 
-    func entries(_ body: (StoredEntryRow) throws -> Bool) throws {
+    func entries(_ body: (StoredEntryRow) async throws -> Bool) async throws {
       var cursor: Int64 = -1
       while true {
-        let rows = try journal.rows(
+        let rows = try await journal.rows(
           "verifying the journal of session \(session)",
           """
           SELECT sequence, recorded_at, type, payload, delta
@@ -110,12 +121,10 @@
           cursor = sequence
           let entry = StoredEntryRow(
             sequence: sequence, recordedAt: recordedAt, type: type, payload: payload, delta: delta)
-          guard try body(entry) else { return }
+          guard try await body(entry) else { return }
         }
         if rows.count < PostgresJournal.inspectionPageSize { return }
       }
     }
-
-    func stackRows() throws -> [StackRecord] { headStacks }
   }
 #endif

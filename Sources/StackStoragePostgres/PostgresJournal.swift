@@ -3,7 +3,7 @@
   import Logging
   import NIOCore
   import PostgresNIO
-  import StackStorage
+  import StackJournalCore
 
   /// A journal of many sessions in one PostgreSQL database, shared by every process and machine
   /// that connects to it, with the semantics of ``SQLiteJournal``.
@@ -44,15 +44,15 @@
     /// How the journal checks stored values and names the server in errors.
     let stored: StoredValues
     let client: PostgresClient
-    let bridge: BlockingBridge
+    let deadline: OperationDeadline
     let logger = Logger(label: "StackStoragePostgres")
     private let runTask: Task<Void, Never>
     private let closed = NSLock()
     private var isClosed = false
 
     /// Opens the journal at a URL such as `postgres://user:password@host:5432/database`.
-    public convenience init(url: String, options: Options = .init()) throws {
-      try self.init(location: PostgresLocation(url: url), options: options)
+    public convenience init(url: String, options: Options = .init()) async throws {
+      try await self.init(location: PostgresLocation(url: url), options: options)
     }
 
     /// Opens the journal at `location`: checks (and unless read-only, migrates) its schema, then
@@ -62,17 +62,17 @@
     /// ``StorageError/Code/authenticationFailed``, ``StorageError/Code/databaseNotFound``,
     /// ``StorageError/Code/notStackJournal``, ``StorageError/Code/newerSchema``,
     /// ``StorageError/Code/checksumMismatch`` or ``StorageError/Code/olderSchema``.
-    public init(location: PostgresLocation, options: Options = .init()) throws {
+    public init(location: PostgresLocation, options: Options = .init()) async throws {
       self.location = location
       self.stored = .server(location.description)
       self.options = options
       self.upcasting = Upcasting(
         currentVersion: options.payloadVersion, upcasters: options.upcasters)
-      let bridge = BlockingBridge()
-      self.bridge = bridge
+      let deadline = OperationDeadline()
+      self.deadline = deadline
       let migrate = options.migrate && !options.readOnly
-      self.schemaVersion = try Self.withConnection(
-        location, options, bridge: bridge, doing: "opening the journal"
+      self.schemaVersion = try await Self.withConnection(
+        location, options, deadline: deadline, doing: "opening the journal"
       ) { connection in
         try await PostgresSchemaMigrator.prepare(
           connection, location, migrate: migrate, writing: !options.readOnly)
@@ -86,23 +86,22 @@
       configuration.options.additionalStartupParameters = Self.startupParameters(options)
       let client = PostgresClient(configuration: configuration)
       self.client = client
-      self.runTask = bridge.start { await client.run() }
+      self.runTask = Task { await client.run() }
     }
 
     deinit {
-      close()
+      runTask.cancel()
     }
 
-    /// Closes the pool's connections. Calls after this one fail.
+    /// Closes the journal: calls made after this one fail with ``StorageError/Code/closed``, and
+    /// the pool closes its connections in the background. Closing again does nothing.
     public func close() {
-      closed.lock()
-      let wasClosed = isClosed
-      isClosed = true
-      closed.unlock()
+      let wasClosed = closed.withLock {
+        defer { isClosed = true }
+        return isClosed
+      }
       guard !wasClosed else { return }
       runTask.cancel()
-      let task = runTask
-      _ = bridge.wait(timeout: .seconds(10)) { await task.value }
     }
 
     /// Runs `body` with a connection of its own, opened for it and closed after, waiting at most
@@ -110,12 +109,12 @@
     static func withConnection<T: Sendable>(
       _ location: PostgresLocation,
       _ options: Options,
-      bridge: BlockingBridge = BlockingBridge(),
+      deadline: OperationDeadline = OperationDeadline(),
       doing activity: String,
       _ body: @escaping @Sendable (PostgresConnection) async throws -> T
-    ) throws -> T {
+    ) async throws -> T {
       let configuration = connectionConfiguration(location, options)
-      let outcome = bridge.wait(timeout: options.connectTimeout + options.operationTimeout) {
+      let outcome = await deadline.run(timeout: options.connectTimeout + options.operationTimeout) {
         let connection = try await PostgresConnection.connect(
           configuration: configuration, id: 0, logger: Logger(label: "StackStoragePostgres"))
         do {
@@ -159,26 +158,19 @@
     func run<T: Sendable>(
       _ activity: @autoclosure () -> String,
       _ body: sending @escaping (PostgresClient) async throws -> T
-    ) throws -> T {
-      let client = self.client
-      return try value(
-        of: bridge.wait(timeout: options.operationTimeout, { try await body(client) }),
-        doing: activity())
-    }
-
-    /// ``run(_:_:)`` from an asynchronous context: suspends the calling task instead of blocking
-    /// its thread while the server answers.
-    func runSuspending<T: Sendable>(
-      _ activity: @autoclosure () -> String,
-      _ body: sending @escaping (PostgresClient) async throws -> T
     ) async throws -> T {
+      guard !closed.withLock({ isClosed }) else {
+        throw StorageError(
+          code: .closed,
+          message: "The journal at \(location.description) is closed; open it again to use it.")
+      }
       let client = self.client
       return try value(
-        of: await bridge.run(timeout: options.operationTimeout, { try await body(client) }),
+        of: await deadline.run(timeout: options.operationTimeout, { try await body(client) }),
         doing: activity())
     }
 
-    /// The value of work the bridge ran, or the ``StorageError`` for its failure or for no answer
+    /// The value of work run under the deadline, or the ``StorageError`` for its failure or for no answer
     /// within the operation timeout (`nil`).
     private func value<T>(of outcome: Result<T, any Error>?, doing activity: String) throws -> T {
       try Self.value(of: outcome, location, doing: activity) {
@@ -189,7 +181,7 @@
       }
     }
 
-    /// The value of work the bridge ran, or the ``StorageError`` for its failure, or, for no
+    /// The value of work run under the deadline, or the ``StorageError`` for its failure, or, for no
     /// answer in time (`nil`), a ``StorageError/Code/timedOut`` error saying `timedOut`.
     private static func value<T>(
       of outcome: Result<T, any Error>?,
@@ -208,10 +200,10 @@
     }
 
     /// The rows of one statement.
-    func rows(_ activity: @autoclosure () -> String, _ query: PostgresQuery) throws
+    func rows(_ activity: @autoclosure () -> String, _ query: PostgresQuery) async throws
       -> [PostgresRow]
     {
-      try run(activity()) { client in try await client.query(query).collect() }
+      try await run(activity()) { client in try await client.query(query).collect() }
     }
 
     /// The rows of one writing statement, once the server has committed it.
@@ -223,11 +215,11 @@
     /// that answer throws ``StorageError/Code/connectionLost``: whether the write happened is
     /// unknown. Appends, the frequent write, instead call a procedure that commits before it
     /// answers (one round trip instead of three).
-    func committedRows(_ activity: @autoclosure () -> String, _ query: PostgresQuery) throws
+    func committedRows(_ activity: @autoclosure () -> String, _ query: PostgresQuery) async throws
       -> [PostgresRow]
     {
       let logger = self.logger
-      return try run(activity()) { client in
+      return try await run(activity()) { client in
         try await client.withTransaction(logger: logger) { connection in
           try await connection.query(query, logger: logger).collect()
         }

@@ -1,5 +1,5 @@
 import Foundation
-import StackStorage
+import StackJournalCore
 
 /// Where a PostgreSQL journal lives: server, user, database and the PostgreSQL schema that holds
 /// the journal's tables, parsed from a URL such as

@@ -1,5 +1,5 @@
 import StackJournalPostgresMigrations
-import StackStorage
+import StackJournalCore
 
 /// One embedded PostgreSQL migration: `NNNN_name.sql` brings the schema to version `NNNN`.
 struct PostgresMigration: Sendable {

@@ -2,7 +2,7 @@
   import Foundation
   import Logging
   import PostgresNIO
-  import StackStorage
+  import StackJournalCore
 
   /// Checks a database's journal schema and applies the pending migrations, each in its own
   /// transaction, recording them with their checksums in `schema_migrations`.

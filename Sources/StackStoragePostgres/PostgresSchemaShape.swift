@@ -2,7 +2,7 @@
   import Foundation
   import Logging
   import PostgresNIO
-  import StackStorage
+  import StackJournalCore
 
   /// The schema the migrations made is the schema allowed: the journal's schema is compared,
   /// object by object, with a reference the same migrations build in a scratch schema inside a

@@ -2,7 +2,7 @@
   import NIOCore
   import NIOPosix
   import PostgresNIO
-  import StackStorage
+  import StackJournalCore
   import _ConnectionPoolModule
 
   /// The SQLSTATEs the journal's functions raise (see `Migrations/postgres/0001_initial.sql`).

@@ -21,9 +21,9 @@ struct Cost {
   var bytes = 0
 
   /// Runs `body`, which performs `actions` actions, and adds what it took.
-  mutating func measure(actions: Int, _ body: () throws -> Void) rethrows {
+  mutating func measure(actions: Int, _ body: () async throws -> Void) async rethrows {
     let before = bytesWritten() ?? 0
-    seconds += try Report.seconds(body)
+    seconds += try await Report.seconds(body)
     bytes += (bytesWritten() ?? 0) - before
     self.actions += actions
   }

@@ -7,7 +7,7 @@ struct Benchmark: Sendable {
   /// One line for `--help`.
   var summary: String
   /// Runs the section and prints its figures.
-  var run: @Sendable (BenchmarkOptions) throws -> Void
+  var run: @Sendable (BenchmarkOptions) async throws -> Void
 
   /// Every section, in the order `all` runs them. Add new sections here.
   static let all: [Benchmark] = [
@@ -15,6 +15,7 @@ struct Benchmark: Sendable {
     .groupCommit,
     .restore,
     .instructions,
+    .service,
     .postgres,
   ]
 }
@@ -32,4 +33,10 @@ struct BenchmarkOptions: Sendable {
   /// Where `instructions` writes its journals and leaves them, for a later look at the file;
   /// `nil`: a temporary directory, removed after.
   var keep: String?
+  /// The features `instructions` runs (`--state`).
+  var states: [BenchState] = [.article]
+  /// Whether `instructions` sends to a plain `Store` with no journal (`--plain`).
+  var plain = false
+  /// How long each measured part of `service` runs, in seconds.
+  var seconds = 10.0
 }

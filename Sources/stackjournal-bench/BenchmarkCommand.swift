@@ -8,7 +8,8 @@ enum BenchmarkCommand {
     }
     return """
       usage: stackjournal-bench [section …|all] [--count N] [--writers N] [--depths N,…]
-                                [--sizes N,…] [--keep DIR]
+                                [--sizes N,…] [--keep DIR] [--state NAME,…] [--plain]
+                                [--seconds S]
 
       sections:
       \(sections.joined(separator: "\n"))
@@ -21,11 +22,15 @@ enum BenchmarkCommand {
         --sizes N,…   journal sizes for `restore` (default 10000,100000,1000000)
         --keep DIR    `instructions` writes its journals into DIR, a new directory, and
                       leaves them (benchmarks/append-pages.py reads them)
+        --state NAME,…  the features `instructions` runs: article (the bench's own, the
+                      default), shop (written with @Reducer and a @Reducer enum Path)
+        --plain       `instructions` sends the same actions to a plain Store, no journal
+        --seconds S   how long each measured part of `service` runs (default 10)
       """
   }
 
   /// Runs the command and returns the process exit code.
-  static func run(_ arguments: [String]) -> Int32 {
+  static func run(_ arguments: [String]) async -> Int32 {
     var options = BenchmarkOptions()
     var names: [String] = []
     var remaining = arguments[...]
@@ -48,6 +53,25 @@ enum BenchmarkCommand {
         } else {
           options.depths = values.compactMap { $0 }
         }
+      case "--state":
+        guard
+          let values = remaining.popFirst()?.split(separator: ",").map({
+            BenchState(rawValue: String($0))
+          }),
+          !values.isEmpty, values.allSatisfy({ $0 != nil })
+        else {
+          let names = BenchState.allCases.map(\.rawValue).joined(separator: ", ")
+          return fail("--state needs names separated by commas, of: \(names)")
+        }
+        options.states = values.compactMap { $0 }
+      case "--plain":
+        options.plain = true
+      case "--seconds":
+        guard let value = remaining.popFirst().flatMap(Double.init), value > 0, value <= 3_600
+        else {
+          return fail("--seconds needs a number of seconds, above 0 and at most 3600")
+        }
+        options.seconds = value
       case "--keep":
         guard let directory = remaining.popFirst(), !directory.isEmpty else {
           return fail("--keep needs a directory")
@@ -75,7 +99,7 @@ enum BenchmarkCommand {
     #endif
     for benchmark in selected {
       do {
-        try benchmark.run(options)
+        try await benchmark.run(options)
       } catch {
         print("\(benchmark.name) failed: \(error)")
         return 1

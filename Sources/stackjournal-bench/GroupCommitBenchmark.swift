@@ -14,19 +14,22 @@ extension Benchmark {
     let writers = options.writers
     let depth = options.depths.first ?? 20
 
-    func stores(_ durability: Durability, file: String) throws -> (SQLiteJournal, [RecordingRun])
+    func stores(_ durability: Durability, file: String) async throws
+      -> (SQLiteJournal, [RecordingRun])
     {
       let path = directory.path(file)
       let journal = try SQLiteJournal(path: path, options: .init(durability: durability))
-      let runs = try (0..<writers).map { writer in
-        try RecordingRun(
-          journal: journal, path: path, depth: depth, session: SessionID("writer-\(writer)"),
-          seed: UInt64(writer + 1))
+      var runs: [RecordingRun] = []
+      for writer in 0..<writers {
+        runs.append(
+          try await RecordingRun(
+            journal: journal, path: path, depth: depth, session: SessionID("writer-\(writer)"),
+            seed: UInt64(writer + 1)))
       }
       return (journal, runs)
     }
     /// Every store sends `count` actions, all at once.
-    func sendConcurrently(_ runs: [RecordingRun], _ count: Int) throws {
+    func sendConcurrently(_ runs: [RecordingRun], _ count: Int) async throws {
       try runAsync {
         try await withThrowingTaskGroup(of: Void.self) { group in
           for run in runs { group.addTask { try await run.send(count) } }
@@ -35,18 +38,18 @@ extension Benchmark {
       }
     }
 
-    let (groupJournal, group) = try stores(.groupCommit(), file: "group.sqlite")
-    let (_, full) = try stores(.full, file: "full.sqlite")
+    let (groupJournal, group) = try await stores(.groupCommit(), file: "group.sqlite")
+    let (_, full) = try await stores(.full, file: "full.sqlite")
     let raw = try RawCommit(path: directory.path("raw.sqlite"), synchronous: "FULL")
     var groupCost = Cost()
     var fullCost = Cost()
     var rawCost = Cost()
     for range in Rounds.ranges(total: options.count) {
       let actions = range.count
-      try groupCost.measure(actions: writers * actions) { try sendConcurrently(group, actions) }
-      try fullCost.measure(actions: writers * actions) { try sendConcurrently(full, actions) }
+      try await groupCost.measure(actions: writers * actions) { try await sendConcurrently(group, actions) }
+      try await fullCost.measure(actions: writers * actions) { try await sendConcurrently(full, actions) }
       let rows = try JournalRow.read(group[0].path, session: "writer-0", sequences: range)
-      try rawCost.measure(actions: rows.count) { try raw.insert(rows) }
+      try await rawCost.measure(actions: rows.count) { try raw.insert(rows) }
     }
     let statistics = groupJournal.groupCommitStatistics
     Report.title(

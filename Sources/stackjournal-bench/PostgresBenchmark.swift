@@ -25,7 +25,7 @@ extension Benchmark {
             + "$(scripts/postgres.sh start))")
         return
       }
-      try PostgresBenchmark(options: options, url: url).run()
+      try await PostgresBenchmark(options: options, url: url).run()
     #else
       print("postgres: skipped: build with `--traits PostgreSQL`")
     #endif
@@ -41,16 +41,16 @@ extension Benchmark {
     let url: String
     static let snapshotInterval = 100
 
-    func run() throws {
+    func run() async throws {
       let count = options.count
       let depth = options.depths.first ?? 20
       let source = try SQLiteJournal.inMemory(
         options: .init(snapshotInterval: Self.snapshotInterval))
-      let recording = try RecordingRun(
+      let recording = try await RecordingRun(
         journal: source, path: "", depth: depth, session: "source", seed: 1)
       try runAsync { try await recording.send(count) }
       var recorded: [JournalEntry] = []
-      try source.entries(session: "source") {
+      try await source.entries(session: "source") {
         recorded.append($0)
         return true
       }
@@ -71,7 +71,7 @@ extension Benchmark {
         path: directory.path("bench.sqlite"),
         options: .init(durability: .full, snapshotInterval: Self.snapshotInterval))
       let schema = "bench_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-      let postgres = try PostgresJournal(
+      let postgres = try await PostgresJournal(
         url: url + (url.contains("?") ? "&" : "?") + "schema=\(schema)",
         options: .init(snapshotInterval: Self.snapshotInterval, maximumConnections: 32))
       defer { postgres.close() }
@@ -85,13 +85,13 @@ extension Benchmark {
         for (name, journal) in [("SQLite FULL", sqlite as any JournalBackend), ("PostgreSQL", postgres)] {
           let sessions = (0..<writers).map { SessionID("w\(writers)-\($0)") }
           for session in sessions {
-            _ = try journal.createSession(session, initial: initial, version: 1)
+            _ = try await journal.createSession(session, initial: initial, version: 1)
           }
           let failures = FailureList()
-          let seconds = Report.seconds {
-            Report.onThreads(writers) { index in
+          let seconds = await Report.seconds {
+            await Report.concurrently(writers) { index in
               do {
-                try Self.append(entries, snapshots, to: journal, session: sessions[index])
+                try await Self.append(entries, snapshots, to: journal, session: sessions[index])
               } catch {
                 failures.append("\(error)")
               }
@@ -115,12 +115,12 @@ extension Benchmark {
       for (name, journal) in [("SQLite FULL", sqlite as any JournalBackend), ("PostgreSQL", postgres)] {
         let replayer = Replayer(journal: journal) { ArticleApp() }
         var restored = 0
-        let seconds = try Report.seconds {
+        let seconds = try await Report.seconds {
           for target in targets {
-            let result = try replayer.restore(session: "w1-0", at: .sequence(target))
+            let result = try await replayer.restore(session: "w1-0", at: .sequence(target))
             restored += result.isComplete ? 1 : 0
           }
-          _ = try replayer.restore(session: "w1-0")
+          _ = try await replayer.restore(session: "w1-0")
           restored += 1
         }
         restoreRates[name] = Report.rate(
@@ -140,9 +140,9 @@ extension Benchmark {
       _ snapshots: [Int64: EncodedState],
       to journal: any JournalBackend,
       session: SessionID
-    ) throws {
+    ) async throws {
       for entry in entries {
-        let sequence = try journal.append(
+        let sequence = try await journal.append(
           session: session, expectedSequence: entry.sequence - 1,
           JournalEntryDelta(
             type: entry.type, version: entry.version, payload: entry.payload, delta: entry.delta,

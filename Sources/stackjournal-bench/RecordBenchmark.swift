@@ -11,7 +11,7 @@ extension Benchmark {
     summary: "RecordingStore (FULL, NORMAL) vs raw SQLite commits vs whole-state saves (--depths)"
   ) { options in
     for depth in options.depths {
-      try RecordComparison(depth: depth, count: options.count).run()
+      try await RecordComparison(depth: depth, count: options.count).run()
     }
   }
 }
@@ -25,19 +25,19 @@ final class RecordingRun: @unchecked Sendable {
 
   convenience init(
     path: String, durability: Durability, depth: Int, session: SessionID = "bench"
-  ) throws {
-    try self.init(
+  ) async throws {
+    try await self.init(
       journal: SQLiteJournal(path: path, options: .init(durability: durability)), path: path,
       depth: depth, session: session, seed: RecordWorkload.defaultSeed)
   }
 
   init(journal: any JournalBackend, path: String, depth: Int, session: SessionID, seed: UInt64)
-    throws
+    async throws
   {
     self.path = path
     var workload = RecordWorkload(depth: depth, seed: seed)
     let state = workload.initialState()
-    self.store = try RecordingStore.open(session: session, journal: journal, initialState: state) {
+    self.store = try await RecordingStore.open(session: session, journal: journal, initialState: state) {
       ArticleApp()
     }
     self.workload = workload
@@ -89,12 +89,12 @@ struct RecordComparison {
   let depth: Int
   let count: Int
 
-  func run() throws {
+  func run() async throws {
     let directory = try ScratchDirectory(prefix: "stackjournal-bench")
     defer { directory.remove() }
-    let full = try RecordingRun(
+    let full = try await RecordingRun(
       path: directory.path("full.sqlite"), durability: .full, depth: depth)
-    let normal = try RecordingRun(
+    let normal = try await RecordingRun(
       path: directory.path("normal.sqlite"), durability: .normal, depth: depth)
     let rawFull = try RawCommit(path: directory.path("raw-full.sqlite"), synchronous: "FULL")
     let rawNormal = try RawCommit(
@@ -111,16 +111,16 @@ struct RecordComparison {
     var rowCount = 0
     for range in Rounds.ranges(total: count) {
       let actions = range.count
-      try costs.full.measure(actions: actions) { try runAsync { try await full.send(actions) } }
+      try await costs.full.measure(actions: actions) { try runAsync { try await full.send(actions) } }
       let fullRows = try JournalRow.read(full.path, session: "bench", sequences: range)
-      try costs.rawFull.measure(actions: fullRows.count) { try rawFull.insert(fullRows) }
-      try costs.normal.measure(actions: actions) {
+      try await costs.rawFull.measure(actions: fullRows.count) { try rawFull.insert(fullRows) }
+      try await costs.normal.measure(actions: actions) {
         try runAsync { try await normal.send(actions) }
       }
       let normalRows = try JournalRow.read(normal.path, session: "bench", sequences: range)
-      try costs.rawNormal.measure(actions: normalRows.count) { try rawNormal.insert(normalRows) }
-      try costs.file.measure(actions: actions) { try runAsync { try await fileRun.send(actions) } }
-      try costs.row.measure(actions: actions) { try runAsync { try await rowRun.send(actions) } }
+      try await costs.rawNormal.measure(actions: normalRows.count) { try rawNormal.insert(normalRows) }
+      try await costs.file.measure(actions: actions) { try runAsync { try await fileRun.send(actions) } }
+      try await costs.row.measure(actions: actions) { try runAsync { try await rowRun.send(actions) } }
       rowBytes += fullRows.map(\.bytes).reduce(0, +)
       rowCount += fullRows.count
     }

@@ -97,7 +97,7 @@ struct ArticleApp: Reducer {
 
 /// The actions of a recording benchmark: half of them change an element of the stack, a
 /// quarter push a screen, a quarter pop the top one; the depth stays within ±3 of a target.
-struct RecordWorkload {
+struct RecordWorkload: BenchWorkload {
   let depth: Int
   private var generator: SeededGenerator
   private var serial = 0
@@ -109,6 +109,10 @@ struct RecordWorkload {
     self.depth = depth
     self.generator = SeededGenerator(seed: seed)
   }
+
+  static func feature() -> ArticleApp { ArticleApp() }
+
+  static func screens(of state: ArticleApp.State) -> [any Encodable] { Array(state.path) }
 
   /// A state `depth` screens deep.
   mutating func initialState() -> ArticleApp.State {
@@ -158,7 +162,7 @@ struct RecordWorkload {
         step: 0, accepted: Bool.random(using: &generator), scrollOffset: 0))
   }
 
-  private static let vocabulary = """
+  static let vocabulary = """
     stack journal navigation restore session element screen account order payment detail \
     settings profile search results filter basket checkout address delivery summary review \
     history support message thread reply draft archive label folder contact invoice receipt

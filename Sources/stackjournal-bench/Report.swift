@@ -3,28 +3,23 @@ import Foundation
 /// Timing and printing of figures.
 enum Report {
   /// Runs `body` and returns the seconds it took.
-  static func seconds(_ body: () throws -> Void) rethrows -> Double {
+  static func seconds(_ body: () async throws -> Void) async rethrows -> Double {
     let start = ContinuousClock.now
-    try body()
+    try await body()
     let elapsed = ContinuousClock.now - start
     return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
   }
 
-  /// Runs `body` on `count` threads of its own at once and waits for all of them.
-  ///
-  /// Not `DispatchQueue.concurrentPerform`, which runs as many iterations at a time as there
-  /// are cores: concurrent writers must really be concurrent for group commit to coalesce them.
-  static func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let group = DispatchGroup()
-    for index in 0..<count {
-      group.enter()
-      Thread {
-        body(index)
-        group.leave()
-      }.start()
+  /// Runs `body` in `count` tasks at once and waits for all of them: each append suspends while
+  /// it waits for the journal, so the writers are concurrent whatever the number of cores.
+  static func concurrently(_ count: Int, _ body: @escaping @Sendable (Int) async -> Void) async {
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<count {
+        group.addTask { await body(index) }
+      }
     }
-    group.wait()
   }
+
 
   /// Prints the section's title.
   static func title(_ text: String) {

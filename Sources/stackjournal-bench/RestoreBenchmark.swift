@@ -15,7 +15,7 @@ extension Benchmark {
       "Restoring a session (snapshot every \(RestoreWorkload.snapshotInterval) entries + replay)"
         + " vs replaying it all from sequence 0")
     for size in options.sizes {
-      try RestoreWorkload(size: size).run()
+      try await RestoreWorkload(size: size).run()
     }
   }
 }
@@ -24,14 +24,14 @@ struct RestoreWorkload {
   static let snapshotInterval = 100
   let size: Int
 
-  func run() throws {
+  func run() async throws {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("stackjournal-bench-restore-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("restore.sqlite").path
 
-    let buildSeconds = try Report.seconds { try record(into: path) }
+    let buildSeconds = try await Report.seconds { try record(into: path) }
     let journal = try SQLiteJournal(path: path)
     let head = try journal.headSequence(session: "bench")
     Report.note(
@@ -40,12 +40,12 @@ struct RestoreWorkload {
     let replayer = Replayer(journal: journal) { RootFeature() }
 
     var atHead: Restored<RootFeature.State>?
-    let headSeconds = try median(5) { atHead = try replayer.restore(session: "bench") }
+    let headSeconds = try await median(5) { atHead = try await replayer.restore(session: "bench") }
 
     // The sequence just below the head replays the most actions since its snapshot.
     var worst: Restored<RootFeature.State>?
-    let worstSeconds = try median(5) {
-      worst = try replayer.restore(session: "bench", at: .sequence(head - 1))
+    let worstSeconds = try await median(5) {
+      worst = try await replayer.restore(session: "bench", at: .sequence(head - 1))
     }
 
     var generator = SeededGenerator(seed: UInt64(size))
@@ -54,8 +54,8 @@ struct RestoreWorkload {
     var maxReplayed = 0
     for target in targets {
       randomSeconds.append(
-        try Report.seconds {
-          let restored = try replayer.restore(session: "bench", at: .sequence(target))
+        try await Report.seconds {
+          let restored = try await replayer.restore(session: "bench", at: .sequence(target))
           maxReplayed = max(maxReplayed, restored.replayedCount)
         })
     }
@@ -63,8 +63,8 @@ struct RestoreWorkload {
 
     let rssBefore = peakResidentKilobytes()
     var full: Restored<RootFeature.State>?
-    let fullSeconds = try Report.seconds {
-      full = try replayer.restore(session: "bench", startingAtOrBelow: 0)
+    let fullSeconds = try await Report.seconds {
+      full = try await replayer.restore(session: "bench", startingAtOrBelow: 0)
     }
     let rssAfter = peakResidentKilobytes()
     guard let atHead, let worst, let full, atHead.state == full.state else {
@@ -98,7 +98,7 @@ struct RestoreWorkload {
     let failure = LockIsolated<(any Error)?>(nil)
     Task {
       do {
-        let store = try RecordingStore.open(
+        let store = try await RecordingStore.open(
           session: "bench", journal: journal, initialState: DemoScript.deepLink
         ) {
           RootFeature()
@@ -124,9 +124,9 @@ struct RestoreWorkload {
     if let error = failure.value { throw error }
   }
 
-  private func median(_ runs: Int, _ body: () throws -> Void) rethrows -> Double {
+  private func median(_ runs: Int, _ body: () async throws -> Void) async rethrows -> Double {
     var times: [Double] = []
-    for _ in 0..<runs { times.append(try Report.seconds(body)) }
+    for _ in 0..<runs { times.append(try await Report.seconds(body)) }
     return times.sorted()[runs / 2]
   }
 

@@ -3,4 +3,4 @@
 // Prints throughput figures. Build in release: `swift run -c release stackjournal-bench`.
 import Foundation
 
-exit(BenchmarkCommand.run(Array(CommandLine.arguments.dropFirst())))
+exit(await BenchmarkCommand.run(Array(CommandLine.arguments.dropFirst())))

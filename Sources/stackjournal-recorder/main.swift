@@ -26,10 +26,10 @@ func fail(_ message: String, status: Int32) -> Never {
 }
 
 /// Opens the journal; racers write no snapshots (their entries change no stack).
-func openJournal(_ location: String, snapshotInterval: Int) throws -> any JournalBackend {
+func openJournal(_ location: String, snapshotInterval: Int) async throws -> any JournalBackend {
   if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
     #if PostgreSQL
-      return try PostgresJournal(
+      return try await PostgresJournal(
         url: location, options: .init(snapshotInterval: snapshotInterval))
     #else
       fail(
@@ -40,7 +40,7 @@ func openJournal(_ location: String, snapshotInterval: Int) throws -> any Journa
 }
 
 func record(_ journal: any JournalBackend, session: SessionID, seed: UInt64) async throws {
-  let store = try RecordingStore.open(
+  let store = try await RecordingStore.open(
     session: session, journal: journal, initialState: DemoScript.deepLink
   ) {
     RootFeature()
@@ -54,14 +54,14 @@ func record(_ journal: any JournalBackend, session: SessionID, seed: UInt64) asy
   }
 }
 
-func race(_ journal: any JournalBackend, session: SessionID, count: Int64) throws {
+func race(_ journal: any JournalBackend, session: SessionID, count: Int64) async throws {
   while true {
-    let head = try journal.headSequence(session: session)
+    let head = try await journal.headSequence(session: session)
     if head >= count { return }
     let entry = JournalEntryDelta(
       type: "race", version: 1, payload: Data(#"{"race":{}}"#.utf8), delta: StackDelta())
     do {
-      let written = try journal.append(session: session, expectedSequence: head, entry)
+      let written = try await journal.append(session: session, expectedSequence: head, entry)
       FileHandle.standardOutput.write(Data("won \(written)\n".utf8))
     } catch let error as StorageError where error.code == .sequenceConflict {
       FileHandle.standardOutput.write(Data("lost \(head + 1)\n".utf8))
@@ -77,10 +77,10 @@ guard arguments.count == 3, let number = UInt64(arguments[2]) else {
     "usage: stackjournal-recorder DB SESSION SEED | --race DB SESSION COUNT", status: 2)
 }
 do {
-  let journal = try openJournal(arguments[0], snapshotInterval: racing ? 0 : 25)
+  let journal = try await openJournal(arguments[0], snapshotInterval: racing ? 0 : 25)
   let session = SessionID(rawValue: arguments[1])
   if racing {
-    try race(journal, session: session, count: Int64(number))
+    try await race(journal, session: session, count: Int64(number))
   } else {
     try await record(journal, session: session, seed: number)
   }

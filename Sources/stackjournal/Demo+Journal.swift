@@ -10,7 +10,7 @@ import StackStorage
 extension StackJournalTool.Demo {
   /// Opens the journal to record into, with the session given if it is free: an existing
   /// file is checked read-only first, so a refusal leaves it byte-for-byte as it was.
-  func openJournal() throws -> (journal: any InspectableJournal, session: SessionID?) {
+  func openJournal() async throws -> (journal: any InspectableJournal, session: SessionID?) {
     if let session { try SessionID(session).validate() }
     var chosen = session.map(SessionID.init(rawValue:))
     if isPostgres {
@@ -20,9 +20,9 @@ extension StackJournalTool.Demo {
             "--durability is for SQLite files; PostgreSQL commits with the server's "
               + "synchronous_commit (on by default).")
         }
-        let journal = try PostgresJournal(
+        let journal = try await PostgresJournal(
           url: path, options: .init(snapshotInterval: snapshotInterval))
-        if let id = chosen, try journal.session(id) != nil {
+        if let id = chosen, try await journal.session(id) != nil {
           throw DemoError(
             "The session \(id) exists in \(journal.locationDescription) already; choose "
               + "another --session.")
@@ -58,7 +58,7 @@ extension StackJournalTool.Demo {
       }
       // The free session is found read-only too: listing the sessions reads every row, which
       // may refuse a row edited by hand, and opening the file to write already touches it.
-      if chosen == nil { chosen = try Self.freeSession(in: reader) }
+      if chosen == nil { chosen = try await Self.freeSession(in: reader) }
     }
     let journal = try SQLiteJournal(
       path: path,

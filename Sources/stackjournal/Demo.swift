@@ -81,12 +81,13 @@ extension StackJournalTool {
     }
 
     private func record() async throws {
-      let (journal, chosen) = try openJournal()
-      let id = try chosen ?? Self.freeSession(in: journal)
+      let (journal, chosen) = try await openJournal()
+      var id: SessionID
+      if let chosen { id = chosen } else { id = try await Self.freeSession(in: journal) }
       let reducer = RootFeature().dependency(
         \.numberFact,
         actions > 0 ? NumberFactClient { NumberFactClient.fact(about: $0) } : .liveValue)
-      let store = try RecordingStore<RootFeature.State, RootFeature.Action>.open(
+      let store = try await RecordingStore<RootFeature.State, RootFeature.Action>.open(
         session: id, journal: journal,
         initialState: DemoScript.deepLink,
         metadata: Data(#"{"source":"stackjournal demo"}"#.utf8)
@@ -123,14 +124,14 @@ extension StackJournalTool {
       let replayer = Replayer(journal: journal) { RootFeature() }
       var restored: [(label: String, sequence: Int64, stacks: [StackRecord])] = []
       for moment in moments {
-        let state = try replayer.restore(session: id, at: .sequence(moment.sequence)).state
+        let state = try await replayer.restore(session: id, at: .sequence(moment.sequence)).state
         restored.append((moment.label, moment.sequence, try StateEncoding.encode(state).stacks))
       }
       let commands = explorationCommands(
         session: id, scripted: scripted, database: journal.locationDescription)
 
       if json {
-        try printJSON(journal: journal, session: id, moments: restored, commands: commands)
+        try await printJSON(journal: journal, session: id, moments: restored, commands: commands)
         return
       }
       print(
@@ -139,7 +140,7 @@ extension StackJournalTool {
       print()
       print("The first actions, read back from the journal:")
       var table = Table([("SEQ", .right), ("TYPE", .left), ("STACK CHANGE", .left)])
-      try journal.journalRows(session: id, matching: JournalQuery(toSequence: 12)) { row in
+      try await journal.journalRows(session: id, matching: JournalQuery(toSequence: 12)) { row in
         table.add(
           [String(row.sequence), row.type, (try? row.decodedDelta()).map(Self.summary) ?? ""])
         return true
@@ -197,7 +198,7 @@ extension StackJournalTool {
       session: SessionID,
       moments: [(label: String, sequence: Int64, stacks: [StackRecord])],
       commands: [String]
-    ) throws {
+    ) async throws {
       struct Moment: Encodable {
         var label: String
         var sequence: Int64
@@ -214,7 +215,7 @@ extension StackJournalTool {
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       let summary = Summary(
         database: journal.locationDescription, session: session.rawValue,
-        headSequence: try journal.headSequence(session: session),
+        headSequence: try await journal.headSequence(session: session),
         moments: moments.map { Moment(label: $0.label, sequence: $0.sequence, stacks: $0.stacks) },
         commands: commands)
       print(String(decoding: try encoder.encode(summary), as: UTF8.self))
@@ -240,8 +241,8 @@ extension StackJournalTool {
       ]
     }
 
-    static func freeSession(in journal: any JournalBackend) throws -> SessionID {
-      let taken = Set(try journal.sessions().map(\.id.rawValue))
+    static func freeSession(in journal: any JournalBackend) async throws -> SessionID {
+      let taken = Set(try await journal.sessions().map(\.id.rawValue))
       var number = 1
       while taken.contains("demo-\(number)") { number += 1 }
       return SessionID("demo-\(number)")

@@ -16,7 +16,7 @@ import Testing
     let initial = RootFeature.State(items: [Item(title: "Milk"), Item(title: "Tea")])
     live.withValue { $0[0] = initial }
 
-    let store = try RecordingStore.open(
+    let store = try await RecordingStore.open(
       session: "seed-1", journal: journal, initialState: initial,
       reducer: { RootFeature() },
       onRecorded: { sequence, transition in
@@ -41,12 +41,12 @@ import Testing
 
     let replayer = Replayer(journal: journal) { RootFeature() }
     for sequence in 0...store.sequence {
-      let restored = try replayer.restore(session: "seed-1", at: .sequence(sequence))
+      let restored = try await replayer.restore(session: "seed-1", at: .sequence(sequence))
       #expect(restored.skipped.isEmpty)
       #expect(restored.state == live.value[sequence], "at sequence \(sequence)")
       #expect(restored.state.path.nextID == live.value[sequence]?.path.nextID)
     }
-    let head = try replayer.restore(session: "seed-1").state
+    let head = try await replayer.restore(session: "seed-1").state
     #expect(head.path.ids == [0, 1, 4])
     #expect(head.path[id: 4]?.addItem?.item.quantity == 6)
   }

@@ -76,14 +76,14 @@ class CLITestCase: XCTestCase {
     start: Date,
     offsets: [TimeInterval],
     snapshotInterval: Int = 100
-  ) throws {
+  ) async throws {
     let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: snapshotInterval))
     var stack = StackState<Int>()
     _ = try journal.createSession(
       session, initial: StateEncoding.encode(["path": stack]), version: 1, at: start)
     for (index, offset) in offsets.enumerated() {
       stack.append(index)
-      _ = try journal.append(
+      _ = try await journal.append(
         session: session, expectedSequence: Int64(index),
         JournalEntryDraft(
           type: "push", version: 1, payload: Data("{}".utf8),
@@ -98,7 +98,7 @@ class CLITestCase: XCTestCase {
   @discardableResult
   func recordCoordinators(at path: String) async throws -> (flow: Int64, parent: Int64) {
     let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: 2))
-    let flow = try RecordingStore.open(
+    let flow = try await RecordingStore.open(
       session: "flow", journal: journal, initialState: Coordinator.State()
     ) { Coordinator() }
     for action: Coordinator.Action in [
@@ -109,7 +109,7 @@ class CLITestCase: XCTestCase {
     ] {
       try await flow.send(action).finish()
     }
-    let parent = try RecordingStore.open(
+    let parent = try await RecordingStore.open(
       session: "parent", journal: journal, initialState: ParentCoordinator.State()
     ) { ParentCoordinator() }
     for action: ParentCoordinator.Action in [

@@ -124,7 +124,7 @@ final class LogCommandTests: CLITestCase {
     try follower.waitForLines(2)
     // An app keeps recording into the session while the follower reads it.
     let journal = try SQLiteJournal(path: path)
-    let store = try RecordingStore<RootFeature.State, RootFeature.Action>.open(
+    let store = try await RecordingStore<RootFeature.State, RootFeature.Action>.open(
       session: SessionID(session), journal: journal, initialState: RootFeature.State()
     ) { RootFeature() }
     try await store.send(.pushCounterTapped(count: 11))

@@ -191,15 +191,15 @@ final class PostgresCommandTests: CLITestCase {
     XCTAssertEqual(try dryRun.jsonObject()["currentVersion"] as? Int, 0)
     XCTAssertEqual(
       try dryRun.jsonObject()["pending"] as? [String],
-      ["0001_initial.sql", "0002_committed_append.sql"])
+      ["0001_initial.sql", "0002_committed_append.sql", "0003_checked_stack_changes.sql"])
     assertOneLineError(
       try runCLI(["sessions", "--db", url]), contains: "There is no StackJournal journal")
     let applied = try runCLI(["migrate", "--json", "--db", url])
     XCTAssertEqual(applied.status, 0, applied.stderr)
     XCTAssertEqual(
       try applied.jsonObject()["applied"] as? [String],
-      ["0001_initial.sql", "0002_committed_append.sql"])
-    XCTAssertEqual(try applied.jsonObject()["version"] as? Int, 2)
+      ["0001_initial.sql", "0002_committed_append.sql", "0003_checked_stack_changes.sql"])
+    XCTAssertEqual(try applied.jsonObject()["version"] as? Int, 3)
     XCTAssertEqual(try runCLI(["sessions", "--db", url]).status, 0)
     let again = try runCLI(["migrate", "--db", url])
     XCTAssertTrue(again.stdout.contains("Up to date: nothing to migrate."), again.stdout)

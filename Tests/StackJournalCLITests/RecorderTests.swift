@@ -117,10 +117,10 @@ final class RecorderTests: CLITestCase {
 
   /// Two racers on one SQLite session, started together: each sequence is won by exactly one,
   /// and a lost append lost to the other.
-  func testTwoRacersOnOneSQLiteSessionEachWinDistinctSequences() throws {
+  func testTwoRacersOnOneSQLiteSessionEachWinDistinctSequences() async throws {
     let db = directory.path("j.sqlite")
     let journal = try SQLiteJournal(path: db)
-    _ = try journal.createSession(
+    _ = try await journal.createSession(
       "shared", initial: EncodedState(json: Data("{}".utf8), stacks: []), version: 1)
     let racers = try (0..<2).map { _ in
       try RunningRecorder(["--race", db, "shared", "200"], in: directory)
@@ -143,7 +143,7 @@ final class RecorderTests: CLITestCase {
     XCTAssertTrue(lost[1].allSatisfy(won[0].contains), "racer 2 lost only to racer 1")
     XCTAssertEqual(try journal.headSequence(session: "shared"), 200)
     var sequences: [Int64] = []
-    try journal.entries(session: "shared") {
+    try await journal.entries(session: "shared") {
       sequences.append($0.sequence)
       return true
     }

@@ -549,7 +549,7 @@ final class ReliabilityTests: CLITestCase {
     defer { follow.stop() }
     try follow.waitForLines(10)
     let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: 3))
-    let store = try RecordingStore.open(
+    let store = try await RecordingStore.open(
       session: SessionID(session), journal: journal, initialState: RootFeature.State()
     ) { RootFeature() }
     for count in 1...6 { try await store.send(.pushCounterTapped(count: count)) }

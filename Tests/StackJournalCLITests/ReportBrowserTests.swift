@@ -190,8 +190,8 @@ final class ReportBrowserTests: CLITestCase {
       "2 of 10 match")
   }
 
-  func testHostileJournalContentsAreTextAndNothingRuns() throws {
-    let path = try HostileJournal.make(in: directory)
+  func testHostileJournalContentsAreTextAndNothingRuns() async throws {
+    let path = try await HostileJournal.make(in: directory)
     let tab = try open(HostileJournal.session, db: path, hash: "seq=1")
     XCTAssertNil(try tab.evaluate("window.__pwned"), "no script from the journal ran")
     XCTAssertEqual(try tab.string("document.title"), "StackJournal · \(HostileJournal.session)")
@@ -244,7 +244,7 @@ final class ReportBrowserTests: CLITestCase {
       violations?.contains { $0.hasPrefix("script-src") } == true, "\(violations ?? [])")
   }
 
-  func testNestedStacksAreDrawnInsideTheirElement() throws {
+  func testNestedStacksAreDrawnInsideTheirElement() async throws {
     struct Folder: Codable, Equatable {
       var name: String
       var path = StackState<Int>()
@@ -253,27 +253,27 @@ final class ReportBrowserTests: CLITestCase {
     do {
       let journal = try SQLiteJournal(path: db)
       var root = StackState<Folder>([Folder(name: "inbox")])
-      _ = try journal.createSession(
+      _ = try await journal.createSession(
         "nested", initial: StateEncoding.encode(["path": root]), version: 1)
       var sequence: Int64 = 0
-      func record(_ type: String) throws {
-        sequence = try journal.append(
+      func record(_ type: String) async throws {
+        sequence = try await journal.append(
           session: "nested", expectedSequence: sequence,
           JournalEntryDraft(
             type: type, version: 1, payload: Data("{}".utf8),
             state: try StateEncoding.encode(["path": root])))
       }
       root[id: 0]?.path.append(7)
-      try record("inbox.push")
+      try await record("inbox.push")
       root.append(Folder(name: "archive"))
-      try record("push")
+      try await record("push")
       root[id: 1]?.path.append(8)
       root[id: 1]?.path.append(9)
-      try record("archive.push")
+      try await record("archive.push")
       root[id: 1]?.name = "old"
-      try record("rename")
+      try await record("rename")
       root.pop(from: 1)
-      try record("pop")
+      try await record("pop")
     }
     let tab = try open("nested", db: db, hash: "seq=3")
     for sequence in 0...5 {
@@ -298,12 +298,12 @@ final class ReportBrowserTests: CLITestCase {
       #"name "archive" → "old""#)
   }
 
-  func testPausesInTimeAreMarkedAndTimesShowOnHover() throws {
+  func testPausesInTimeAreMarkedAndTimesShowOnHover() async throws {
     let db = directory.path("paused.sqlite")
     let t0 = Date(timeIntervalSince1970: 1_700_000_000)
     // Entries 1…4 a quarter of a second apart, then 5 after a pause of 90 s, then 6.
     let offsets = [0.25, 0.5, 0.75, 1.0, 91.0, 91.25]
-    try recordPushes("paused", at: db, start: t0, offsets: offsets)
+    try await recordPushes("paused", at: db, start: t0, offsets: offsets)
     let tab = try open("paused", db: db)
     XCTAssertEqual(
       try tab.evaluate("[...document.querySelectorAll('.row.gap')].map((r) => r.dataset.seq)")

@@ -54,10 +54,10 @@ final class ReportCommandTests: CLITestCase {
       "payloads as `log` prints them")
   }
 
-  func testSinceAndUntilPickTheEntriesRecordedBetween() throws {
+  func testSinceAndUntilPickTheEntriesRecordedBetween() async throws {
     let path = directory.path("timed.sqlite")
     let t0 = Date(timeIntervalSince1970: 1_700_000_000)
-    try recordPushes(
+    try await recordPushes(
       "timed", at: path, start: t0, offsets: (1...6).map { Double($0) * 10 })
     // Entries 1…6 at t0 + 10 s … t0 + 60 s; t0 is 2023-11-14T22:13:20Z.
     let page = directory.path("timed.html")
@@ -145,8 +145,8 @@ final class ReportCommandTests: CLITestCase {
       try String(contentsOfFile: directory.path("demo-1.html"), encoding: .utf8).count)
   }
 
-  func testHostileTextIsEscapedInTheFile() throws {
-    let path = try HostileJournal.make(in: directory)
+  func testHostileTextIsEscapedInTheFile() async throws {
+    let path = try await HostileJournal.make(in: directory)
     let page = directory.path("hostile.html")
     let result = try runCLI(["report", HostileJournal.session, "--db", path, "-o", page])
     XCTAssertEqual(result.status, 0, result.stderr)
@@ -175,30 +175,30 @@ enum HostileJournal {
   static let stackKey = "<svg onload=\"window.__pwned='path'\">"
 
   /// Creates the journal in `directory` and returns its path.
-  static func make(in directory: TemporaryDirectory) throws -> String {
+  static func make(in directory: TemporaryDirectory) async throws -> String {
     let path = directory.path("hostile.sqlite")
     let journal = try SQLiteJournal(path: path)
     var stack = StackState<[String: String]>()
     stack.append([caseName: link])
-    func state() throws -> EncodedState {
+    func state() async throws -> EncodedState {
       try StateEncoding.encode([stackKey: stack])
     }
     let metadata = try JSONSerialization.data(
       withJSONObject: ["note": script, "url": link], options: [.sortedKeys])
-    _ = try journal.createSession(
-      SessionID(session), initial: state(), version: 1, metadata: metadata)
+    _ = try await journal.createSession(
+      SessionID(session), initial: await state(), version: 1, metadata: metadata)
     stack.append([caseName: script])
     let payload = try JSONSerialization.data(
       withJSONObject: ["note": script, "href": link], options: [.sortedKeys])
-    _ = try journal.append(
+    _ = try await journal.append(
       session: SessionID(session), expectedSequence: 0,
       JournalEntryDraft(
         type: "push.</script><b onmouseover=alert(1)>", version: 1, payload: payload,
-        state: try state()))
+        state: try await state()))
     stack[id: 0] = [caseName: script + link]
-    _ = try journal.append(
+    _ = try await journal.append(
       session: SessionID(session), expectedSequence: 1,
-      JournalEntryDraft(type: "change", version: 1, payload: payload, state: try state()))
+      JournalEntryDraft(type: "change", version: 1, payload: payload, state: try await state()))
     return path
   }
 }

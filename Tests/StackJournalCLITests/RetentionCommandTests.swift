@@ -37,10 +37,10 @@ final class RetentionCommandTests: CLITestCase {
     XCTAssertEqual(try runCLI(["show", session, "--at", "6", "--db", path]).status, 0)
   }
 
-  func testShowAtATimeBetweenTheKeptSnapshotAndTheNextEntryShowsTheSnapshot() throws {
+  func testShowAtATimeBetweenTheKeptSnapshotAndTheNextEntryShowsTheSnapshot() async throws {
     let path = directory.path("timed.sqlite")
     let t0 = Date(timeIntervalSince1970: 1_700_000_000)
-    try recordPushes(
+    try await recordPushes(
       "timed", at: path, start: t0, offsets: (1...5).map { Double($0) * 10 }, snapshotInterval: 2)
     let compacted = try runCLI(["compact", "timed", "--keep-snapshots", "2", "--db", path])
     XCTAssertEqual(compacted.status, 0, compacted.stderr)
@@ -80,11 +80,11 @@ final class RetentionCommandTests: CLITestCase {
     XCTAssertEqual(try runCLI(["verify", "--db", path]).status, 0)
   }
 
-  func testPruneForksKeepsTheirSource() throws {
+  func testPruneForksKeepsTheirSource() async throws {
     let (path, session) = try makeDemo()
     do {
       let journal = try SQLiteJournal(path: path)
-      _ = try RecordingStore<RootFeature.State, RootFeature.Action>.fork(
+      _ = try await RecordingStore<RootFeature.State, RootFeature.Action>.fork(
         SessionID(session), at: .sequence(5), into: "what-if", journal: journal
       ) { RootFeature() }
     }

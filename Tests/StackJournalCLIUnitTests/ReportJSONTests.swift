@@ -1,4 +1,5 @@
 import Foundation
+@testable import StackJournalCore
 @testable import StackStorage
 import Testing
 

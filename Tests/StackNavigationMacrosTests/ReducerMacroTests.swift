@@ -45,6 +45,7 @@ private func compileCleanly(
       compilation.expansion("Reducer", .member, on: "Path") == #"""
         @CasePaths.CasePathable
         @dynamicMemberLookup
+        @StackNavigation._JournalCaseNamed
         enum State: StackNavigation.CaseReducerState {
           typealias StateReducer = Path
           case addItem(AddFeature.State)
@@ -52,6 +53,7 @@ private func compileCleanly(
         }
 
         @CasePaths.CasePathable
+        @StackNavigation._JournalCaseNamed
         enum Action {
           case addItem(AddFeature.Action)
           case detailItem(DetailFeature.Action)
@@ -122,12 +124,14 @@ private func compileCleanly(
       compilation.expansion("Reducer", .member, on: "Destination") == #"""
         @CasePaths.CasePathable
         @dynamicMemberLookup
+        @StackNavigation._JournalCaseNamed
         public enum State: StackNavigation.CaseReducerState {
           public typealias StateReducer = Destination
           case counter(Features.Counter.State)
         }
 
         @CasePaths.CasePathable
+        @StackNavigation._JournalCaseNamed
         public enum Action {
           case counter(Features.Counter.Action)
         }
@@ -201,11 +205,13 @@ private func compileCleanly(
     // `state.path[id: id]?.counter` need; an attribute already there is not added twice.
     #expect(
       compilation.expansion("Reducer", .memberAttribute, on: "Feature.Path.State")
-        == "@CasePaths.CasePathable @dynamicMemberLookup")
-    #expect(compilation.expansion("Reducer", .memberAttribute, on: "Feature.Path.Action") == "")
+        == "@CasePaths.CasePathable @dynamicMemberLookup @StackNavigation._JournalCaseNamed")
+    #expect(
+      compilation.expansion("Reducer", .memberAttribute, on: "Feature.Path.Action")
+        == "@StackNavigation._JournalCaseNamed")
     #expect(
       compilation.expansion("Reducer", .memberAttribute, on: "Feature.Action")
-        == "@CasePaths.CasePathable")
+        == "@CasePaths.CasePathable @StackNavigation._JournalCaseNamed")
     // A struct `State` is left alone.
     #expect(compilation.expansion("Reducer", .memberAttribute, on: "Feature.State") == "")
     #expect(compilation.expansion("Reducer", .member, on: "Feature") == "")
@@ -234,7 +240,7 @@ private func compileCleanly(
     #expect(compilation.expansion("Reducer", .extension, on: "Feature") == "")
     #expect(
       compilation.expansion("Reducer", .memberAttribute, on: "Feature.Action")
-        == "@CasePaths.CasePathable")
+        == "@CasePaths.CasePathable @StackNavigation._JournalCaseNamed")
   }
 
   @Test func caseWithoutAFeatureIsDiagnosed() throws {
@@ -308,6 +314,85 @@ private func compileCleanly(
           message: "'@Reducer' applies to a struct (a feature) or an enum of features "
             + "('@Reducer enum Path { case counter(CounterFeature) }')")
       ])
+  }
+}
+
+@Suite struct JournalCaseNamedMacroTests {
+  @Test func namesEachCaseAndHandsItsValuesOn() throws {
+    let compilation = try compileCleanly(
+      """
+      @Reducer
+      struct Feature {
+        struct State: Equatable {}
+        enum Action {
+          case tapped, `default`
+          case scrolled(offset: Double)
+          case element(id: Int, action: Sort)
+        }
+        enum Sort { case name, date }
+        var body: some ReducerOf<Self> { EmptyReducer() }
+      }
+      """)
+    #expect(
+      compilation.expansion("_JournalCaseNamed", .extension, on: "Feature.Action") == """
+        extension Feature.Action: StackNavigation._JournalCaseNamed {
+          func _appendJournalCaseName(to name: inout StackNavigation._JournalCaseName) {
+            switch self {
+            case .tapped:
+                name._case("tapped")
+            case .`default`:
+                name._case("default")
+            case let .scrolled(v0):
+                name._case("scrolled", v0)
+            case let .element(v0, v1):
+                name._case("element", lastEnumOf: v0, v1)
+            }
+          }
+        }
+        """)
+  }
+
+  @Test func aPublicEnumGetsAPublicWitnessAndAPrivateOneNothing() throws {
+    let compilation = try compileCleanly(
+      """
+      @Reducer
+      public struct Feature {
+        public struct State: Equatable {}
+        public enum Action { case tapped }
+        public init() {}
+        public var body: some ReducerOf<Self> { EmptyReducer() }
+      }
+
+      @_JournalCaseNamed
+      private enum Hidden { case tapped }
+      """)
+    #expect(
+      compilation.expansion("_JournalCaseNamed", .extension, on: "Feature.Action") == """
+        extension Feature.Action: StackNavigation._JournalCaseNamed {
+          public func _appendJournalCaseName(to name: inout StackNavigation._JournalCaseName) {
+            switch self {
+            case .tapped:
+                name._case("tapped")
+            }
+          }
+        }
+        """)
+    // A private enum's buffer is named with a discriminator: look for its text instead.
+    #expect(!compilation.expansions.contains { $0.text.contains("extension Hidden") })
+  }
+
+  @Test func anEnumWithCasesInsideIfConfigGetsNothing() throws {
+    let compilation = try compileCleanly(
+      """
+      @_JournalCaseNamed
+      enum Action {
+        case tapped
+        #if DEBUG
+          case debugTapped
+        #endif
+      }
+      """)
+    #expect(compilation.expansion("_JournalCaseNamed", .extension, on: "Action") == "")
   }
 }
 

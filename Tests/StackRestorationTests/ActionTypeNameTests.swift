@@ -159,6 +159,133 @@ import Testing
   }
 }
 
+/// A feature as a Composable Architecture user writes one: the `@Reducer` macro names its enums'
+/// cases (and those of its `@Reducer enum Path`) for the journal, without reflection.
+@Reducer
+struct MacroShop {
+  struct State: Equatable {
+    var path = StackState<Path.State>()
+  }
+  enum Action {
+    case path(StackActionOf<Path>)
+    case opened(Product.State)
+    case pair(Int, ActionTypeNameTests.Flag)
+    case described(Described.Action)
+    case handWritten(ActionTypeNameTests.Counter)
+    case tapped
+  }
+  @Reducer
+  enum Path {
+    case product(Product)
+    case list(ProductList)
+  }
+  var body: some ReducerOf<Self> {
+    EmptyReducer().forEach(\.path, action: \.path)
+  }
+
+  @Reducer
+  struct Product {
+    struct State: Equatable { var rating = 0 }
+    enum Action {
+      case review(Review.Action)
+      case maybeReview(Review.Action?)
+      case scrolled(offset: Double)
+      case moved(from: Int, to: ActionTypeNameTests.Flag, by: Double)
+    }
+  }
+
+  @Reducer
+  struct Review {
+    struct State: Equatable {}
+    enum Action {
+      case ratingChanged(Int)
+      case cleared
+    }
+  }
+
+  @Reducer
+  struct ProductList {
+    struct State: Equatable { var query = "" }
+    enum Action {
+      case sorted(ActionTypeNameTests.Flag)
+      case nested((Int, Review.Action))
+    }
+  }
+
+  /// A conforming enum that describes itself: named by reflection, so its description stays.
+  @Reducer
+  struct Described {
+    struct State: Equatable {}
+    enum Action: CustomStringConvertible {
+      case first
+      var description: String { "first-described" }
+    }
+  }
+}
+
+extension MacroShop.Path.State: Equatable {}
+
+@Suite struct MacroActionTypeNameTests {
+  static let actions: [any Sendable] = [
+    MacroShop.Action.path(.element(id: 1, action: .product(.review(.ratingChanged(3))))),
+    MacroShop.Action.path(.element(id: 1, action: .product(.review(.cleared)))),
+    MacroShop.Action.path(.element(id: 1, action: .product(.maybeReview(.cleared)))),
+    MacroShop.Action.path(.element(id: 1, action: .product(.maybeReview(nil)))),
+    MacroShop.Action.path(.element(id: 1, action: .product(.scrolled(offset: 120.5)))),
+    MacroShop.Action.path(.element(id: 1, action: .product(.moved(from: 1, to: .on, by: 2)))),
+    MacroShop.Action.path(.element(id: 2, action: .list(.sorted(.level(2))))),
+    MacroShop.Action.path(.element(id: 2, action: .list(.nested((1, .cleared))))),
+    MacroShop.Action.path(.push(id: 3, state: .list(.init(query: "shoes")))),
+    MacroShop.Action.path(.push(id: 3, state: .product(.init()))),
+    MacroShop.Action.path(.popFrom(id: 3)),
+    MacroShop.Action.opened(.init(rating: 2)),
+    MacroShop.Action.pair(1, .off),
+    MacroShop.Action.described(.first),
+    MacroShop.Action.handWritten(.maybe(.on)),
+    MacroShop.Action.handWritten(.set(2)),
+    MacroShop.Action.tapped,
+    MacroShop.Review.Action.cleared,
+    MacroShop.Path.State.product(.init()),
+  ]
+
+  @Test func theMacroNamesTheEnumsItSees() {
+    #expect(MacroShop.Action.self is any _JournalCaseNamed.Type)
+    #expect(MacroShop.Path.Action.self is any _JournalCaseNamed.Type)
+    #expect(MacroShop.Path.State.self is any _JournalCaseNamed.Type)
+    #expect(MacroShop.Product.Action.self is any _JournalCaseNamed.Type)
+    #expect(!(ActionTypeNameTests.Counter.self is any _JournalCaseNamed.Type))
+  }
+
+  @Test func namesAreWhatReflectingEveryLevelGives() {
+    for round in 1...2 {
+      for action in Self.actions {
+        #expect(
+          actionTypeName(action) == reflectedTypeName(action),
+          "round \(round): \(String(reflecting: action))")
+      }
+    }
+  }
+
+  @Test func namesOfNestedPathActions() {
+    #expect(
+      actionTypeName(
+        MacroShop.Action.path(.element(id: 1, action: .product(.review(.ratingChanged(3))))))
+        == "path.element.product.review.ratingChanged")
+    #expect(
+      actionTypeName(MacroShop.Action.path(.push(id: 3, state: .list(.init()))))
+        == "path.push.list")
+    #expect(
+      actionTypeName(MacroShop.Action.path(.element(id: 1, action: .product(.maybeReview(nil)))))
+        == "path.element.product.maybeReview")
+    #expect(
+      actionTypeName(MacroShop.Action.path(.element(id: 2, action: .list(.sorted(.off)))))
+        == "path.element.list.sorted.off")
+    // An enum written without the macro, below one the macro named, is read by reflection.
+    #expect(actionTypeName(MacroShop.Action.handWritten(.maybe(.on))) == "handWritten.maybe")
+    #expect(actionTypeName(MacroShop.Action.described(.first)) == "described.first-described")
+  }
+}
+
 /// The journal type read by reflecting every level: the definition `actionTypeName` keeps to.
 private func reflectedTypeName(_ action: Any) -> String {
   var names: [String] = []

@@ -55,7 +55,7 @@ final class ChangedTypesTests: XCTestCase {
 
   /// Records: the deep link (#0 #1 #2), a number fact (#3), a counter (#4), taps on both.
   func recordMixedSession(_ journal: any JournalBackend) async throws {
-    let store = try RecordingStore.open(
+    let store = try await RecordingStore.open(
       session: "mixed", journal: journal, initialState: DemoScript.deepLink
     ) {
       RootFeature()
@@ -74,7 +74,7 @@ final class ChangedTypesTests: XCTestCase {
     let replayer = Replayer(journal: journal) { RootWithoutNumberFacts() }
 
     // At the head: snapshot 3 holds the number fact at #3; the stack is cut there.
-    let head = try replayer.restore(session: "mixed")
+    let head = try await replayer.restore(session: "mixed")
     XCTAssertEqual(head.state.path.ids, [0, 1, 2])
     XCTAssertEqual(head.state.path[id: 1], .counter(.init(count: 1728)))
     XCTAssertEqual(head.state.path.nextID, 5, "IDs #3 and #4 are never handed out again")
@@ -88,7 +88,7 @@ final class ChangedTypesTests: XCTestCase {
 
     // At sequence 2, from snapshot 0: entry 1 (the number fact's push) does not decode, so
     // the stack comes from the journal's record of it, cut at the number fact.
-    let atTwo = try replayer.restore(session: "mixed", at: .sequence(2))
+    let atTwo = try await replayer.restore(session: "mixed", at: .sequence(2))
     XCTAssertEqual(atTwo.state.path.ids, [0, 1, 2])
     XCTAssertEqual(atTwo.state.path.nextID, 5)
     XCTAssertEqual(atTwo.skipped.map(\.kind), [
@@ -101,7 +101,8 @@ final class ChangedTypesTests: XCTestCase {
     XCTAssertEqual(next.path.ids.last, 5)
 
     // Sequence 0 decodes completely.
-    XCTAssertTrue(try replayer.restore(session: "mixed", at: .sequence(0)).isComplete)
+    let sequenceResult = try await replayer.restore(session: "mixed", at: .sequence(0)).isComplete
+    XCTAssertTrue(sequenceResult)
 
     XCTAssertEqual(try fileBytes(path), before, "restoring never changes the file")
   }
@@ -111,19 +112,19 @@ final class ChangedTypesTests: XCTestCase {
     defer { directory.remove() }
     let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: 3))
 
-    XCTAssertThrowsError(
-      try RecordingStore.open(
+    await XCTAssertThrowsErrorAsync({
+      try await RecordingStore.open(
         session: "mixed", journal: journal, initialState: RootWithoutNumberFacts.State()
       ) {
         RootWithoutNumberFacts()
       }
-    ) { error in
+    }) { error in
       XCTAssertEqual((error as? RestorationError)?.code, .incompleteRestore)
       XCTAssertTrue("\(error)".contains("stack element #3"), "\(error)")
     }
     XCTAssertEqual(try fileBytes(path), before, "a refused open changes nothing")
 
-    let store = try RecordingStore.open(
+    let store = try await RecordingStore.open(
       session: "mixed", journal: journal, initialState: RootWithoutNumberFacts.State(),
       acceptingIncompleteRestore: true
     ) {
@@ -131,7 +132,7 @@ final class ChangedTypesTests: XCTestCase {
     }
     XCTAssertEqual(store.sequence, 6)
     var repair: JournalEntry?
-    try journal.entries(session: "mixed", after: 5) { repair = $0; return false }
+    try await journal.entries(session: "mixed", after: 5) { repair = $0; return false }
     XCTAssertEqual(repair?.type, "stackjournal.repair")
     XCTAssertEqual(repair?.delta.changes.first?.popped, [3, 4], "the loss is the repair's")
 
@@ -140,14 +141,15 @@ final class ChangedTypesTests: XCTestCase {
     XCTAssertEqual(live.path.ids, [0, 1, 2, 5], "no ID is handed out twice")
 
     let replayer = Replayer(journal: journal) { RootWithoutNumberFacts() }
-    let restored = try replayer.restore(session: "mixed")
+    let restored = try await replayer.restore(session: "mixed")
     assertRestored(restored.state, equals: live)
     XCTAssertTrue(restored.isComplete)
-    XCTAssertTrue(try replayer.verify(session: "mixed", from: 6).isClean)
+    let verifyResult = try await replayer.verify(session: "mixed", from: 6).isClean
+    XCTAssertTrue(verifyResult)
     XCTAssertTrue(try JournalVerifier().verify(journal).isClean)
 
     // The app version that wrote the history still restores it, repair included.
-    let original = try Replayer(journal: journal) { RootFeature() }.restore(session: "mixed")
+    let original = try await Replayer(journal: journal) { RootFeature() }.restore(session: "mixed")
     XCTAssertEqual(original.state.path.ids, [0, 1, 2, 5])
   }
 
@@ -157,7 +159,7 @@ final class ChangedTypesTests: XCTestCase {
     enum V1: Equatable, Codable, Sendable { case legacy, openDetail }
     enum V2: Equatable, Codable, Sendable { case openDetail }
     let journal = try SQLiteJournal.inMemory()
-    let store = try RecordingStore.open(session: "detail", journal: journal, initialState: State()) {
+    let store = try await RecordingStore.open(session: "detail", journal: journal, initialState: State()) {
       Reduce<State, V1> { state, action in
         if action == .openDetail { state.detail = Detail(inner: [1, 2]) }
         return .none
@@ -165,7 +167,7 @@ final class ChangedTypesTests: XCTestCase {
     }
     try await store.send(.legacy)
     try await store.send(.openDetail)
-    let restored = try Replayer<State, V2>(journal: journal) {
+    let restored = try await Replayer<State, V2>(journal: journal) {
       Reduce<State, V2> { state, _ in
         state.detail = Detail(inner: [1, 2])
         return .none
@@ -183,13 +185,13 @@ final class ChangedTypesTests: XCTestCase {
     struct RenamedCounter: Codable, Equatable, Sendable { var value: Int }
     struct Root: Codable, Equatable, Sendable { var path: StackState<RenamedCounter> }
     let journal = try SQLiteJournal.inMemory()
-    let store = try RecordingStore.open(
+    let store = try await RecordingStore.open(
       session: "renamed", journal: journal, initialState: DemoScript.deepLink
     ) {
       RootFeature()
     }
     try await store.send(.pushCounterTapped(count: 1))
-    let restored = try Replayer<Root, Never>(journal: journal) {
+    let restored = try await Replayer<Root, Never>(journal: journal) {
       EmptyReducer<Root, Never>()
     }.restore(session: "renamed", at: .sequence(0))
     XCTAssertEqual(restored.state.path.ids, [])
@@ -200,20 +202,21 @@ final class ChangedTypesTests: XCTestCase {
 
   func testANewerPayloadVersionIsRefused() async throws {
     let journal = try SQLiteJournal.inMemory()
-    let store = try RecordingStore.open(
+    let store = try await RecordingStore.open(
       session: "future", journal: journal, initialState: DemoScript.deepLink,
       payloadVersion: 3
     ) {
       RootFeature()
     }
     try await store.send(.pushCounterTapped(count: 1))
-    XCTAssertThrowsError(
-      try Replayer(journal: journal, payloadVersion: 2) { RootFeature() }.restore(session: "future")
-    ) { error in
+    await XCTAssertThrowsErrorAsync({
+      try await Replayer(journal: journal, payloadVersion: 2) { RootFeature() }
+        .restore(session: "future")
+    }) { error in
       XCTAssertEqual((error as? RestorationError)?.code, .newerPayloadVersion)
       XCTAssertTrue("\(error)".contains("payload version 3"), "\(error)")
     }
-    XCTAssertNoThrow(
-      try Replayer(journal: journal, payloadVersion: 3) { RootFeature() }.restore(session: "future"))
+    _ = try await Replayer(journal: journal, payloadVersion: 3) { RootFeature() }
+      .restore(session: "future")
   }
 }

@@ -19,7 +19,7 @@ private func record<R: Reducer>(
 ) async throws -> [Int64: R.State]
 where R.State: Codable & Sendable & Equatable, R.Action: Codable & Sendable {
   let live = LockIsolated<[Int64: R.State]>([0: initialState])
-  let store = try RecordingStore.open(
+  let store = try await RecordingStore.open(
     session: session, journal: journal, initialState: initialState,
     reducer: { reducer() },
     onRecorded: { sequence, transition in
@@ -40,24 +40,24 @@ private func checkRestoresEverySequence<R: Reducer>(
   in journal: SQLiteJournal,
   live: [Int64: R.State],
   reducer: @escaping () -> R
-) throws where R.State: Codable & Sendable & Equatable, R.Action: Codable & Sendable {
+) async throws where R.State: Codable & Sendable & Equatable, R.Action: Codable & Sendable {
   let replayer = Replayer<R.State, R.Action>(journal: journal, reducer: reducer)
   let head = try journal.headSequence(session: session)
   #expect(head == Int64(live.count - 1))
   for sequence in 0...head {
-    let restored = try replayer.restore(session: session, at: .sequence(sequence))
+    let restored = try await replayer.restore(session: session, at: .sequence(sequence))
     #expect(restored.skipped.isEmpty)
     #expect(restored.state == live[sequence], "at sequence \(sequence)")
     // The rows the journal rebuilds without the app's types are those of the live state.
     let expected = try StateEncoding.encode(try #require(live[sequence])).stacks
     #expect(try journal.stacks(session: session, at: sequence) == expected, "at \(sequence)")
     // From the initial snapshot only, too: the deltas alone lead to the same state.
-    let replayed = try replayer.restore(
+    let replayed = try await replayer.restore(
       session: session, at: .sequence(sequence), startingAtOrBelow: 0)
     #expect(replayed.state == live[sequence], "replayed from 0 to \(sequence)")
   }
   #expect(try journal.headStacks(session: session) == journal.stacks(session: session, at: head))
-  #expect(try replayer.verify(session: session).isClean)
+  #expect(try await replayer.verify(session: session).isClean)
   let storage = try JournalVerifier().verify(journal)
   #expect(storage.isClean, "\(storage)")
 }
@@ -88,7 +88,7 @@ private func checkRestoresEverySequence<R: Reducer>(
       reducer: { Coordinator() }, script: Self.script)
     // Ten sends, one effect's answer, two `updateRoutes` sent by routeWithDelaysIfUnsupported.
     #expect(live.count == 14)
-    try checkRestoresEverySequence("coordinator", in: journal, live: live) { Coordinator() }
+    try await checkRestoresEverySequence("coordinator", in: journal, live: live) { Coordinator() }
 
     // After the push of 42: three routes, each stored with its style as its case.
     let stacks = try journal.stacks(session: "coordinator", at: 2)
@@ -120,18 +120,18 @@ private func checkRestoresEverySequence<R: Reducer>(
     let live = try await record(
       "identified", into: journal, initialState: IdentifiedCoordinator.State(),
       reducer: { IdentifiedCoordinator() }, script: script)
-    try checkRestoresEverySequence("identified", in: journal, live: live) {
+    try await checkRestoresEverySequence("identified", in: journal, live: live) {
       IdentifiedCoordinator()
     }
     let replayer = Replayer<IdentifiedCoordinator.State, IdentifiedCoordinator.Action>(
       journal: journal
     ) { IdentifiedCoordinator() }
     for (sequence, state) in live {
-      let restored = try replayer.restore(session: "identified", at: .sequence(sequence)).state
+      let restored = try await replayer.restore(session: "identified", at: .sequence(sequence)).state
       #expect(restored.routes.ids == state.routes.ids, "at \(sequence)")
       #expect(restored.nextScreenID == state.nextScreenID)
     }
-    let head = try replayer.restore(session: "identified").state
+    let head = try await replayer.restore(session: "identified").state
     #expect(head.routes.ids == [0, 1, 4])
     // A later screen gets a new ID after a restore: the counter is part of the state.
     var restoredState = head
@@ -161,7 +161,7 @@ private func checkRestoresEverySequence<R: Reducer>(
     let live = try await record(
       "child", into: journal, initialState: ParentCoordinator.State(),
       reducer: { ParentCoordinator() }, script: script)
-    try checkRestoresEverySequence("child", in: journal, live: live) { ParentCoordinator() }
+    try await checkRestoresEverySequence("child", in: journal, live: live) { ParentCoordinator() }
 
     let stacks = try journal.stacks(session: "child", at: 5)
     #expect(stacks.map(\.path) == ["routes", "routes[#1].numbersFlow.routes"])

@@ -8,7 +8,7 @@ import XCTest
 
 /// Kills a recording process at random moments and checks what it leaves behind.
 final class CrashTests: XCTestCase {
-  func testKilledRecorderLeavesAVerifiableJournalWithEveryAcknowledgedAction() throws {
+  func testKilledRecorderLeavesAVerifiableJournalWithEveryAcknowledgedAction() async throws {
     let recorder = try builtExecutable("stackjournal-recorder")
     let directory = try TemporaryDirectory()
     let path = directory.path("crash.sqlite")
@@ -53,7 +53,7 @@ final class CrashTests: XCTestCase {
       XCTAssertGreaterThanOrEqual(head, acknowledgedHead, "round \(round)")
       let storage = try JournalVerifier().verify(journal)
       XCTAssertTrue(storage.isClean, "round \(round): \(storage)")
-      let replay = try Replayer(journal: journal) { RootFeature() }.verify(session: "crashy")
+      let replay = try await Replayer(journal: journal) { RootFeature() }.verify(session: "crashy")
       XCTAssertTrue(replay.isClean, "round \(round): \(String(describing: replay.divergence))")
       acknowledgedHead = head
     }

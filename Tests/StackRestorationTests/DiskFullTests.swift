@@ -3,6 +3,7 @@ import StackJournalDemo
 import StackJournalTestSupport
 import StackNavigation
 import StackRestoration
+@testable import StackJournalCore
 @testable import StackStorage
 import XCTest
 
@@ -11,7 +12,7 @@ final class DiskFullTests: XCTestCase {
   /// keeps everything recorded before, and recording resumes once there is room.
   func testAFullDiskRejectsTheActionAndLosesNothing() async throws {
     let test = try TestJournal.onDisk()
-    let store = try RecordingStore.open(
+    let store = try await RecordingStore.open(
       session: "full", journal: test.journal, initialState: DemoScript.deepLink
     ) {
       RootFeature()
@@ -36,15 +37,17 @@ final class DiskFullTests: XCTestCase {
     let head = try test.journal.headSequence(session: "full")
     XCTAssertEqual(head, store.sequence, "the rejected action is not in the journal")
     let live = await store.state
+    let restoreResult = try await Replayer(journal: test.journal) { RootFeature() }.restore(session: "full").state
     XCTAssertEqual(
-      try Replayer(journal: test.journal) { RootFeature() }.restore(session: "full").state, live,
+      restoreResult, live,
       "the store kept the state the journal holds")
 
     try setPageLimit(of: test.journal, toCurrentSize: false)
     try await store.send(.pushCounterTapped(count: 2))
     XCTAssertEqual(try test.journal.headSequence(session: "full"), head + 1)
     XCTAssertTrue(try JournalVerifier().verify(test.journal).isClean)
-    XCTAssertTrue(try Replayer(journal: test.journal) { RootFeature() }.verify(session: "full").isClean)
+    let verifyResult = try await Replayer(journal: test.journal) { RootFeature() }.verify(session: "full").isClean
+    XCTAssertTrue(verifyResult)
   }
 
   private func setPageLimit(of journal: SQLiteJournal, toCurrentSize: Bool) throws {

@@ -11,13 +11,13 @@ import XCTest
 /// state with the same next IDs.
 final class ExplicitPushTests: XCTestCase {
   func testAJournalWithPushesOfIDsPoppedEarlierRestoresExactlyAtEverySequence() async throws {
-    for test in try Backends.all(.init(snapshotInterval: 4)) {
+    for test in try await Backends.all(.init(snapshotInterval: 4)) {
       let live = LiveStates()
       live.set(0, DemoScript.deepLink)  // #0 #1 #2, next #3
       var issues: [String] = []
       let head: Int64
       do {
-        let store = try RecordingStore.open(
+        let store = try await RecordingStore.open(
           session: "explicit", journal: test.journal, initialState: DemoScript.deepLink,
           reducer: { RootFeature() }, onRecorded: { live.record($0, $1) })
         issues = try await collectIssues {
@@ -46,23 +46,25 @@ final class ExplicitPushTests: XCTestCase {
 
       let replayer = replayer(test.journal)
       for sequence in 0...head {
-        let restored = try replayer.restore(session: "explicit", at: .sequence(sequence))
+        let restored = try await replayer.restore(session: "explicit", at: .sequence(sequence))
         assertRestored(restored.state, equals: live[sequence], "\(test.name) at \(sequence)")
         XCTAssertTrue(restored.isComplete, "\(test.name) at \(sequence)")
         // The stacks the journal records, without the app's types, agree.
-        let recorded = try test.journal.stacks(session: "explicit", at: sequence)
+        let recorded = try await test.journal.stacks(session: "explicit", at: sequence)
         XCTAssertEqual(recorded.first?.ids, live[sequence]?.path.ids, "\(test.name) at \(sequence)")
         XCTAssertEqual(
           recorded.first?.nextID, live[sequence]?.path.nextID, "\(test.name) at \(sequence)")
       }
-      XCTAssertTrue(try replayer.verify(session: "explicit").isClean, test.name)
+      let verifyResult = try await replayer.verify(session: "explicit").isClean
+      XCTAssertTrue(verifyResult, test.name)
       if let sqlite = test.journal as? SQLiteJournal {
         let storage = try JournalVerifier().verify(sqlite, session: "explicit")
         XCTAssertTrue(storage.isClean, "\(test.name): \(storage.sessions.flatMap(\.problems))")
       }
 
       // A decoded stack hands out the recorded next ID, not an ID it held before.
-      let snapshot = try XCTUnwrap(try test.journal.snapshot(session: "explicit", atOrBelow: 9))
+      let snapshotResult = try await test.journal.snapshot(session: "explicit", atOrBelow: 9)
+      let snapshot = try XCTUnwrap(snapshotResult)
       XCTAssertEqual(snapshot.sequence, 8, test.name)
       var decoded = try JSONDecoder().decode(RootFeature.State.self, from: snapshot.state)
       XCTAssertEqual(decoded.path.ids, [0, 3], test.name)
@@ -71,7 +73,7 @@ final class ExplicitPushTests: XCTestCase {
       XCTAssertEqual(decoded.path.ids, [0, 3, 5], test.name)
 
       // Reopening the session continues where the recording left off.
-      let reopened = try RecordingStore.open(
+      let reopened = try await RecordingStore.open(
         session: "explicit", journal: test.journal, initialState: DemoScript.deepLink
       ) {
         RootFeature()

@@ -22,7 +22,7 @@ import Testing
       for index in 0..<stores {
         group.addTask {
           let live = LockIsolated<[Int64: RootFeature.State]>([0: RootFeature.State()])
-          let store = try RecordingStore.open(
+          let store = try await RecordingStore.open(
             session: SessionID("user-\(index)"), journal: journal,
             initialState: RootFeature.State(), reducer: { RootFeature() },
             onRecorded: { sequence, transition in
@@ -57,10 +57,10 @@ import Testing
       let live = try #require(lives[index])
       #expect(head == Int64(live.count - 1))
       for sequence in 0...head {
-        let restored = try replayer.restore(session: session, at: .sequence(sequence))
+        let restored = try await replayer.restore(session: session, at: .sequence(sequence))
         #expect(restored.state == live[sequence], "\(session) at \(sequence)")
       }
-      #expect(try replayer.verify(session: session).isClean)
+      await #expect(try replayer.verify(session: session).isClean)
     }
   }
 
@@ -69,7 +69,7 @@ import Testing
     defer { directory.remove() }
     let path = directory.path("closed.sqlite")
     let journal = try SQLiteJournal(path: path, options: .init(durability: .groupCommit()))
-    let store = try RecordingStore.open(
+    let store = try await RecordingStore.open(
       session: "user", journal: journal, initialState: RootFeature.State(),
       reducer: { RootFeature() })
     try await store.send(.pushCounterTapped(count: 1))

@@ -63,7 +63,7 @@ func recordScriptedSession(
 ) async throws -> LiveStates {
   let live = LiveStates()
   live.set(0, DemoScript.deepLink)
-  let store = try RecordingStore.open(
+  let store = try await RecordingStore.open(
     session: session, journal: journal, initialState: DemoScript.deepLink,
     reducer: { RootFeature() },
     onRecorded: { live.record($0, $1) })
@@ -93,4 +93,21 @@ func assertRestored<State: Equatable & Encodable>(
 
 func replayer(_ journal: any JournalBackend) -> Replayer<RootFeature.State, RootFeature.Action> {
   Replayer(journal: journal) { RootFeature() }
+}
+
+/// `XCTAssertThrowsError` for an expression that suspends: fails when `expression` returns,
+/// and hands the error to `handler` otherwise.
+func XCTAssertThrowsErrorAsync<T>(
+  _ expression: () async throws -> T,
+  _ message: @autoclosure () -> String = "",
+  file: StaticString = #filePath,
+  line: UInt = #line,
+  _ handler: (any Error) -> Void = { _ in }
+) async {
+  do {
+    _ = try await expression()
+    XCTFail("XCTAssertThrowsError failed: did not throw an error. \(message())", file: file, line: line)
+  } catch {
+    handler(error)
+  }
 }

@@ -7,27 +7,27 @@ import XCTest
 
 final class RestoreTests: XCTestCase {
   func testRestoreAtEverySequenceEqualsTheLiveState() async throws {
-    for test in try Backends.all(.init(snapshotInterval: 16)) {
+    for test in try await Backends.all(.init(snapshotInterval: 16)) {
       let live = try await recordScriptedSession("user-1", into: test.journal, count: 200)
-      let head = try test.journal.headSequence(session: "user-1")
+      let head = try await test.journal.headSequence(session: "user-1")
       XCTAssertGreaterThanOrEqual(head, 200)
       XCTAssertEqual(live.count, Int(head) + 1)
       let replayer = replayer(test.journal)
       for sequence in 0...head {
-        let restored = try replayer.restore(session: "user-1", at: .sequence(sequence))
+        let restored = try await replayer.restore(session: "user-1", at: .sequence(sequence))
         assertRestored(restored.state, equals: live[sequence], "\(test.name) at \(sequence)")
         XCTAssertTrue(restored.isComplete)
         XCTAssertLessThan(restored.replayedCount, 16, "bounded by the snapshot interval")
       }
-      let atHead = try replayer.restore(session: "user-1")
+      let atHead = try await replayer.restore(session: "user-1")
       assertRestored(atHead.state, equals: live[head])
       XCTAssertEqual(atHead.sequence, head)
     }
   }
 
   func testDeepLinkPushPopAndSelfDismissal() async throws {
-    for test in try Backends.all(.init(snapshotInterval: 16)) {
-      let store = try RecordingStore.open(
+    for test in try await Backends.all(.init(snapshotInterval: 16)) {
+      let store = try await RecordingStore.open(
         session: "deep-link", journal: test.journal, initialState: DemoScript.deepLink
       ) {
         RootFeature()
@@ -43,7 +43,7 @@ final class RestoreTests: XCTestCase {
       XCTAssertEqual(store.sequence, 8)
 
       var types: [String] = []
-      try test.journal.entries(session: "deep-link") { types.append($0.type); return true }
+      try await test.journal.entries(session: "deep-link") { types.append($0.type); return true }
       XCTAssertEqual(types, [
         "pushCounterTapped",
         "path.element.counter.incrementButtonTapped",
@@ -56,35 +56,35 @@ final class RestoreTests: XCTestCase {
       ])
 
       let replayer = replayer(test.journal)
-      func restored(at sequence: Int64) throws -> RootFeature.State {
-        try replayer.restore(session: "deep-link", at: .sequence(sequence)).state
+      func restored(at sequence: Int64) async throws -> RootFeature.State {
+        try await replayer.restore(session: "deep-link", at: .sequence(sequence)).state
       }
       var expected = DemoScript.deepLink
-      assertRestored(try restored(at: 0), equals: expected)
+      await assertRestored(try restored(at: 0), equals: expected)
       expected.path.append(.counter(.init(count: 3)))
-      assertRestored(try restored(at: 1), equals: expected)
+      await assertRestored(try restored(at: 1), equals: expected)
       expected.path[id: 3, case: \.counter]?.count = 5
-      assertRestored(try restored(at: 3), equals: expected)
+      await assertRestored(try restored(at: 3), equals: expected)
       expected.path.pop(from: 3)
-      assertRestored(try restored(at: 4), equals: expected)
+      await assertRestored(try restored(at: 4), equals: expected)
       expected.path.pop(from: 1)
-      assertRestored(try restored(at: 5), equals: expected)
+      await assertRestored(try restored(at: 5), equals: expected)
       expected.path.append(
         .numberFact(.init(number: 7, fact: NumberFactClient.fact(about: 7), isLoading: false)))
-      let atHead = try replayer.restore(session: "deep-link")
+      let atHead = try await replayer.restore(session: "deep-link")
       assertRestored(atHead.state, equals: expected)
       XCTAssertEqual(atHead.state.path.ids, [0, 4])
       XCTAssertEqual(atHead.state.path.nextID, 5)
-      let rows = try test.journal.headStacks(session: "deep-link")
+      let rows = try await test.journal.headStacks(session: "deep-link")
       XCTAssertEqual(rows.first?.elements.map(\.id), [0, 4])
       XCTAssertEqual(rows.first?.elements.map(\.caseName), ["counter", "numberFact"])
     }
   }
 
   func testAPushAfterRestoringGetsTheIDTheOriginalRunHandedOut() async throws {
-    for test in try Backends.all(.init(snapshotInterval: 16)) {
+    for test in try await Backends.all(.init(snapshotInterval: 16)) {
       let live = try await recordScriptedSession("ids", into: test.journal, count: 200, seed: 11)
-      let head = try test.journal.headSequence(session: "ids")
+      let head = try await test.journal.headSequence(session: "ids")
       let replayer = replayer(test.journal)
       var checked = 0
       for sequence in 0..<head {
@@ -93,7 +93,7 @@ final class RestoreTests: XCTestCase {
         case .pushCounterTapped, .pushNumberFactTapped: break
         default: continue
         }
-        var restored = try replayer.restore(session: "ids", at: .sequence(sequence)).state
+        var restored = try await replayer.restore(session: "ids", at: .sequence(sequence)).state
         _ = RootFeature().reduce(into: &restored, action: next)
         XCTAssertEqual(restored.path.ids.last, live[sequence + 1]?.path.ids.last, "after \(sequence)")
         assertRestored(restored, equals: live[sequence + 1])
@@ -102,11 +102,11 @@ final class RestoreTests: XCTestCase {
       XCTAssertGreaterThan(checked, 10)
 
       var everyID: Set<StackElementID> = []
-      try test.journal.entries(session: "ids") { entry in
+      try await test.journal.entries(session: "ids") { entry in
         for change in entry.delta.changes { everyID.formUnion(change.pushed.map(\.id)) }
         return true
       }
-      var atHead = try replayer.restore(session: "ids").state
+      var atHead = try await replayer.restore(session: "ids").state
       atHead.path.append(.counter(.init()))
       XCTAssertGreaterThan(atHead.path.ids.last!, everyID.max()!)
     }
@@ -115,7 +115,7 @@ final class RestoreTests: XCTestCase {
   func testReplayDoesNotRunEffects() async throws {
     let runs = LockIsolated(0)
     let test = try TestJournal.inMemory()
-    let store = try RecordingStore.open(
+    let store = try await RecordingStore.open(
       session: "effects", journal: test.journal, initialState: DemoScript.deepLink
     ) {
       RootFeature()
@@ -131,7 +131,7 @@ final class RestoreTests: XCTestCase {
     XCTAssertEqual(store.sequence, 3)
 
     runs.setValue(0)
-    let restored = try Replayer(journal: test.journal) {
+    let restored = try await Replayer(journal: test.journal) {
       RootFeature()
         .dependency(\.numberFact, NumberFactClient { number in
           runs.withValue { $0 += 1 }
@@ -144,8 +144,8 @@ final class RestoreTests: XCTestCase {
   }
 
   func testRestoreAtADate() async throws {
-    for test in try Backends.all(.init(snapshotInterval: 16)) {
-      let store = try RecordingStore.open(
+    for test in try await Backends.all(.init(snapshotInterval: 16)) {
+      let store = try await RecordingStore.open(
         session: "dates", journal: test.journal, initialState: RootFeature.State()
       ) {
         RootFeature()
@@ -159,7 +159,7 @@ final class RestoreTests: XCTestCase {
       }
       let replayer = replayer(test.journal)
       for (index, moment) in moments.enumerated() {
-        let restored = try replayer.restore(session: "dates", at: .date(moment))
+        let restored = try await replayer.restore(session: "dates", at: .date(moment))
         XCTAssertEqual(restored.sequence, Int64(index + 1))
         XCTAssertEqual(restored.state.path.count, index + 1)
       }
@@ -167,14 +167,14 @@ final class RestoreTests: XCTestCase {
   }
 
   func testRestoringPastTheHeadIsAClearError() async throws {
-    for test in try Backends.all() {
-      _ = try RecordingStore.open(
+    for test in try await Backends.all() {
+      _ = try await RecordingStore.open(
         session: "short", journal: test.journal, initialState: RootFeature.State()
       ) {
         RootFeature()
       }
-      XCTAssertThrowsError(
-        try replayer(test.journal).restore(session: "short", at: .sequence(3)), test.name
+      await XCTAssertThrowsErrorAsync(
+        { try await replayer(test.journal).restore(session: "short", at: .sequence(3)) }, test.name
       ) {
         XCTAssertEqual(
           "\($0)", "Session 'short' has sequences 0…0; 3 is not one of them.", test.name)
@@ -183,9 +183,9 @@ final class RestoreTests: XCTestCase {
   }
 
   func testReopeningASessionRehydratesItsHead() async throws {
-    for test in try Backends.all(.init(snapshotInterval: 16)) where test.canReopen {
+    for test in try await Backends.all(.init(snapshotInterval: 16)) where test.canReopen {
       do {
-        let store = try RecordingStore.open(
+        let store = try await RecordingStore.open(
           session: "reopen", journal: test.journal, initialState: DemoScript.deepLink
         ) {
           RootFeature()
@@ -193,8 +193,8 @@ final class RestoreTests: XCTestCase {
         try await store.send(.path(.popFrom(id: 2)))
         try await store.send(.pushCounterTapped(count: 9))
       }
-      let reopened = try test.reopen()
-      let store = try RecordingStore.open(
+      let reopened = try await test.reopen()
+      let store = try await RecordingStore.open(
         session: "reopen", journal: reopened, initialState: RootFeature.State()
       ) {
         RootFeature()
@@ -209,10 +209,10 @@ final class RestoreTests: XCTestCase {
   }
 
   func testForkContinuesFromASequenceAndLeavesTheOriginalUntouched() async throws {
-    for test in try Backends.all(.init(snapshotInterval: 16)) {
+    for test in try await Backends.all(.init(snapshotInterval: 16)) {
       let live = try await recordScriptedSession("original", into: test.journal, count: 40)
-      let head = try test.journal.headSequence(session: "original")
-      let fork = try RecordingStore.fork(
+      let head = try await test.journal.headSequence(session: "original")
+      let fork = try await RecordingStore.fork(
         "original", at: .sequence(20), into: "fork", journal: test.journal
       ) {
         RootFeature()
@@ -221,13 +221,15 @@ final class RestoreTests: XCTestCase {
       assertRestored(forkState, equals: live[20])
       try await fork.send(.pushCounterTapped(count: 100))
       XCTAssertEqual(fork.sequence, 1)
-      XCTAssertEqual(try test.journal.headSequence(session: "original"), head)
-      assertRestored(
-        try replayer(test.journal).restore(session: "original").state, equals: live[head])
-      let info = try XCTUnwrap(test.journal.session("fork"))
+      let headSequenceResult1 = try await test.journal.headSequence(session: "original")
+      XCTAssertEqual(headSequenceResult1, head)
+      let original = try await replayer(test.journal).restore(session: "original").state
+      assertRestored(original, equals: live[head])
+      let forkInfo = try await test.journal.session("fork")
+      let info = try XCTUnwrap(forkInfo)
       XCTAssertEqual(info.forkedFrom, "original")
       XCTAssertEqual(info.forkedAt, 20)
-      var restoredFork = try replayer(test.journal).restore(session: "fork").state
+      var restoredFork = try await replayer(test.journal).restore(session: "fork").state
       XCTAssertEqual(restoredFork.path.ids.last, live[20]!.path.nextID)
       restoredFork.path.append(.counter(.init()))
       XCTAssertEqual(
@@ -236,13 +238,13 @@ final class RestoreTests: XCTestCase {
   }
 
   func testASecondWriterOnTheSameSessionIsRejectedAndChangesNothing() async throws {
-    for test in try Backends.all(.init(snapshotInterval: 16)) where test.canReopen {
-      let first = try RecordingStore.open(
+    for test in try await Backends.all(.init(snapshotInterval: 16)) where test.canReopen {
+      let first = try await RecordingStore.open(
         session: "shared", journal: test.journal, initialState: RootFeature.State()
       ) {
         RootFeature()
       }
-      let second = try RecordingStore.open(
+      let second = try await RecordingStore.open(
         session: "shared", journal: test.reopen(),
         initialState: RootFeature.State()
       ) {
@@ -257,9 +259,11 @@ final class RestoreTests: XCTestCase {
       }
       let secondState = await second.state
       XCTAssertEqual(secondState, RootFeature.State(), "the rejected action was not applied")
-      XCTAssertEqual(try test.journal.headSequence(session: "shared"), 1)
+      let headSequenceResult = try await test.journal.headSequence(session: "shared")
+      XCTAssertEqual(headSequenceResult, 1)
+      let restoreResult = try await replayer(test.journal).restore(session: "shared").state.path[id: 0]
       XCTAssertEqual(
-        try replayer(test.journal).restore(session: "shared").state.path[id: 0],
+        restoreResult,
         .counter(.init(count: 1)))
     }
   }

@@ -6,6 +6,7 @@ import StackNavigation
 import StackRestoration
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 /// A journal recorded with schema version 1 opens with this build: it is migrated, verifies,
@@ -63,10 +64,12 @@ final class SchemaUpgradeTests: XCTestCase {
     XCTAssertEqual(journal.schemaVersion, SQLiteJournal.latestSchemaVersion)
     XCTAssertEqual(try journal.headSequence(session: "old"), oldHead)
     XCTAssertTrue(try JournalVerifier().verify(journal).isClean)
-    XCTAssertTrue(try replayer(journal).verify(session: "old").isClean)
-    XCTAssertEqual(try replayer(journal).restore(session: "old").state, live[oldHead])
+    let verifyResult1 = try await replayer(journal).verify(session: "old").isClean
+    XCTAssertTrue(verifyResult1)
+    let restoreResult1 = try await replayer(journal).restore(session: "old").state
+    XCTAssertEqual(restoreResult1, live[oldHead])
 
-    let store = try RecordingStore.open(
+    let store = try await RecordingStore.open(
       session: "old", journal: journal, initialState: RootFeature.State()
     ) {
       RootFeature()
@@ -78,9 +81,11 @@ final class SchemaUpgradeTests: XCTestCase {
     XCTAssertEqual(store.sequence, oldHead + 3)
     XCTAssertEqual(try journal.headSequence(session: "old"), oldHead + 3)
     let state = await store.state
-    XCTAssertEqual(try replayer(journal).restore(session: "old").state, state)
+    let restoreResult = try await replayer(journal).restore(session: "old").state
+    XCTAssertEqual(restoreResult, state)
     XCTAssertTrue(try JournalVerifier().verify(journal).isClean)
-    XCTAssertTrue(try replayer(journal).verify(session: "old").isClean)
+    let verifyResult = try await replayer(journal).verify(session: "old").isClean
+    XCTAssertTrue(verifyResult)
   }
 }
 

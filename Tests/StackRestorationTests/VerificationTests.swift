@@ -7,17 +7,18 @@ import XCTest
 
 final class VerificationTests: XCTestCase {
   func testACleanJournalVerifies() async throws {
-    for test in try Backends.all(.init(snapshotInterval: 16)) {
+    for test in try await Backends.all(.init(snapshotInterval: 16)) {
       _ = try await recordScriptedSession("clean", into: test.journal, count: 120)
-      let report = try replayer(test.journal).verify(session: "clean")
+      let report = try await replayer(test.journal).verify(session: "clean")
       XCTAssertTrue(report.isClean, "\(test.name): \(String(describing: report.divergence))")
-      XCTAssertEqual(Int64(report.checkedCount), try test.journal.headSequence(session: "clean"))
+      let headSequenceResult = try await test.journal.headSequence(session: "clean")
+      XCTAssertEqual(Int64(report.checkedCount), headSequenceResult)
     }
   }
 
   func testAChangedReducerIsReportedAtTheFirstDivergentSequence() async throws {
     let test = try TestJournal.inMemory(snapshotInterval: 4)
-    let store = try RecordingStore.open(
+    let store = try await RecordingStore.open(
       session: "changed", journal: test.journal, initialState: DemoScript.deepLink
     ) {
       RootFeature()
@@ -38,7 +39,7 @@ final class VerificationTests: XCTestCase {
       }
       RootFeature()
     }
-    let report = try changed.verify(session: "changed")
+    let report = try await changed.verify(session: "changed")
     let divergence = try XCTUnwrap(report.divergence)
     XCTAssertEqual(divergence.sequence, 4)
     XCTAssertEqual(divergence.kind, .changedReducer)
@@ -50,14 +51,14 @@ final class VerificationTests: XCTestCase {
     XCTAssertEqual(report.checkedCount, 4)
 
     // A range starting at snapshot 4 starts from the recorded state.
-    let fromFour = try changed.verify(session: "changed", from: 4)
+    let fromFour = try await changed.verify(session: "changed", from: 4)
     XCTAssertEqual(fromFour.divergence?.sequence, 5)
     XCTAssertEqual(fromFour.range, 4...5)
   }
 
   func testANondeterministicReducerIsReportedAsSuch() async throws {
     let test = try TestJournal.inMemory()
-    let store = try RecordingStore.open(
+    let store = try await RecordingStore.open(
       session: "random", journal: test.journal, initialState: RootFeature.State()
     ) {
       RootFeature()
@@ -71,21 +72,21 @@ final class VerificationTests: XCTestCase {
         return .none
       }
     }
-    let report = try nondeterministic.verify(session: "random")
+    let report = try await nondeterministic.verify(session: "random")
     XCTAssertEqual(report.divergence?.sequence, 1)
     XCTAssertEqual(report.divergence?.kind, .nondeterministicReducer)
   }
 
   func testAnEntryThatNoLongerDecodesIsReported() async throws {
     let test = try TestJournal.inMemory()
-    let store = try RecordingStore.open(
+    let store = try await RecordingStore.open(
       session: "types", journal: test.journal, initialState: RootFeature.State()
     ) {
       RootFeature()
     }
     try await store.send(.pushCounterTapped(count: 1))
     try await store.send(.pushNumberFactTapped(number: 1))
-    let report = try Replayer(journal: test.journal) { RootWithoutNumberFacts() }
+    let report = try await Replayer(journal: test.journal) { RootWithoutNumberFacts() }
       .verify(session: "types")
     XCTAssertEqual(report.divergence?.sequence, 2)
     XCTAssertEqual(report.divergence?.kind, .undecodableEntry)

@@ -1,5 +1,6 @@
 #if PostgreSQL
   import Foundation
+  import StackJournalTestSupport
   import StackStorage
   import StackStoragePostgres
   import XCTest
@@ -76,8 +77,9 @@
     ) async throws {
       try await assertLostAtCommit(append, file: file, line: line)
       // The pool may hand out the broken connection once more before it notices.
+      let readHeadOnceTheServerAnswersResult = try await readHeadOnceTheServerAnswers(journal, session: session)
       XCTAssertEqual(
-        try readHeadOnceTheServerAnswers(journal, session: session), 0, "nothing was committed",
+        readHeadOnceTheServerAnswersResult, 0, "nothing was committed",
         file: file, line: line)
     }
 
@@ -87,43 +89,44 @@
       let empty = self.empty
       // Both opened before the test's trigger is added: a journal whose schema has a trigger
       // nobody's migration made is refused when it is opened to write.
-      let suspending = try PostgresJournal(url: url)
+      let suspending = try await PostgresJournal(url: url)
       defer { suspending.close() }
-      let blocking = try PostgresJournal(url: url)
+      let blocking = try await PostgresJournal(url: url)
       defer { blocking.close() }
-      _ = try suspending.createSession("suspending", initial: empty, version: 1)
+      _ = try await suspending.createSession("suspending", initial: empty, version: 1)
       try await slowCommits(of: "suspending")
       try await assertNotAcknowledged("suspending", in: suspending) {
-        try await suspending.appendSuspending(
+        try await suspending.append(
           session: "suspending", expectedSequence: 0,
           JournalEntryDelta(type: "tick", version: 1, payload: Data("1".utf8), delta: StackDelta()))
       }
 
-      _ = try blocking.createSession("blocking", initial: empty, version: 1)
+      _ = try await blocking.createSession("blocking", initial: empty, version: 1)
       try await slowCommits(of: "blocking")
       try await assertNotAcknowledged("blocking", in: blocking) {
-        try blocking.append(
+        try await blocking.append(
           session: "blocking", expectedSequence: 0,
           JournalEntryDraft(type: "tick", version: 1, payload: Data("1".utf8), state: empty))
       }
 
       // Once the pool has let the broken connection go, appends go through.
       _ = try await execute(["DROP TRIGGER slow_commit ON \(location.schema).journal"])
-      XCTAssertEqual(
-        try blocking.append(
+      let appendResult = try await blocking.append(
           session: "blocking", expectedSequence: 0,
-          JournalEntryDraft(type: "tick", version: 1, payload: Data("1".utf8), state: empty)), 1)
+          JournalEntryDraft(type: "tick", version: 1, payload: Data("1".utf8), state: empty))
+      XCTAssertEqual(
+        appendResult, 1)
     }
 
     /// Creating a session (a transaction waiting for `COMMIT`'s answer) whose backend is
     /// terminated while it commits fails as a lost connection, and there is no session.
     func testASessionWhoseCommitDiesIsNotAcknowledged() async throws {
       let empty = self.empty
-      let journal = try PostgresJournal(url: url)
+      let journal = try await PostgresJournal(url: url)
       defer { journal.close() }
       try await slowCommits(of: "doomed", into: "sessions", column: "id")
       try await assertLostAtCommit {
-        try journal.createSession("doomed", initial: empty, version: 1).id
+        try await journal.createSession("doomed", initial: empty, version: 1).id
       }
       let found = try await execute([
         "SELECT count(*)::text FROM \(location.schema).sessions WHERE id = 'doomed'"

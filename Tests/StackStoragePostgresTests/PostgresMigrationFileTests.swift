@@ -2,6 +2,7 @@ import Foundation
 import StackJournalPostgresMigrations
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStoragePostgres
 
 final class PostgresMigrationFileTests: XCTestCase {

@@ -9,7 +9,8 @@
   import StackStorage
   import XCTest
 
-  @testable import StackStoragePostgres
+  @testable import StackJournalCore
+@testable import StackStoragePostgres
 
   /// Several OS processes (`stackjournal-recorder`) writing into one PostgreSQL database at
   /// once: each recording its own session, two racing on one; killed with SIGKILL, and with the
@@ -62,7 +63,7 @@
       _ session: SessionID, in journal: PostgresJournal, acknowledged: Int64,
       replay: Bool = true, _ message: String
     ) async throws {
-      let head = try journal.headSequence(session: session)
+      let head = try await journal.headSequence(session: session)
       XCTAssertGreaterThanOrEqual(head, acknowledged, "\(message): an acknowledged action is lost")
       let shape = try await execute([
         "SELECT count(*)::text || ' ' || count(DISTINCT sequence)::text || ' ' || "
@@ -70,33 +71,36 @@
           + "FROM \(location.schema).journal WHERE session = '\(session.rawValue)'"
       ])
       XCTAssertEqual(shape, [["\(head) \(head) \(head > 0 ? 1 : 0) \(head)"]], message)
-      let storage = try journal.verifyStorage(session: session, maxProblemsPerSession: 5)
+      let storage = try await journal.verifyStorage(session: session, maxProblemsPerSession: 5)
       XCTAssertTrue(storage.isClean, "\(message): \(storage.sessions.flatMap(\.problems))")
 
+      let snapshotResult = try await journal.snapshot(session: session, atOrBelow: 0)
       var rebuilt = try XCTUnwrap(
-        try journal.snapshot(session: session, atOrBelow: 0), "\(message): snapshot 0"
+        snapshotResult, "\(message): snapshot 0"
       ).stacks
-      XCTAssertEqual(try journal.stacks(session: session, at: 0), rebuilt, "\(message) at 0")
+      let stacksResult = try await journal.stacks(session: session, at: 0)
+      XCTAssertEqual(stacksResult, rebuilt, "\(message) at 0")
       var sequences: [Int64] = []
-      try journal.entries(session: session, after: 0, through: head) { entry in
+      try await journal.entries(session: session, after: 0, through: head) { entry in
         sequences.append(entry.sequence)
         try entry.delta.apply(to: &rebuilt)
-        let restored = try journal.stacks(session: session, at: entry.sequence)
+        let restored = try await journal.stacks(session: session, at: entry.sequence)
         XCTAssertEqual(restored, rebuilt, "\(message): the stacks restored at \(entry.sequence)")
         return restored == rebuilt
       }
       XCTAssertEqual(sequences, Array((0...head).dropFirst()), "\(message): entries 1…\(head)")
-      XCTAssertEqual(try journal.headStacks(session: session), rebuilt, "\(message): head rows")
+      let headStacksResult = try await journal.headStacks(session: session)
+      XCTAssertEqual(headStacksResult, rebuilt, "\(message): head rows")
       if replay {
-        let verification = try Replayer(journal: journal) { RootFeature() }.verify(session: session)
+        let verification = try await Replayer(journal: journal) { RootFeature() }.verify(session: session)
         XCTAssertTrue(verification.isClean, "\(message): \(verification)")
       }
     }
 
     func testSeveralProcessesRecordAtOnceAndTwoRaceOnOneSession() async throws {
-      let journal = try PostgresJournal(url: url)
+      let journal = try await PostgresJournal(url: url)
       let empty = EncodedState(json: Data("{}".utf8), stacks: [])
-      _ = try journal.createSession("shared", initial: empty, version: 1)
+      _ = try await journal.createSession("shared", initial: empty, version: 1)
       let recorders = try (1...4).map { number in
         try BackgroundCommand(
           [recorder, url, "recorder-\(number)", "\(number)"],
@@ -126,7 +130,8 @@
       XCTAssertTrue(lost[1].allSatisfy(won[0].contains), "racer 2 lost only to racer 1")
       XCTAssertFalse(won[0].isEmpty || won[1].isEmpty, "both racers wrote")
       print("race: \(won[0].count) + \(won[1].count) won, \(lost[0].count + lost[1].count) lost")
-      XCTAssertEqual(try journal.headSequence(session: "shared"), 300)
+      let headSequenceResult = try await journal.headSequence(session: "shared")
+      XCTAssertEqual(headSequenceResult, 300)
       // The racers' entries are not demo actions: no replay.
       try await assertSound(
         "shared", in: journal, acknowledged: 300, replay: false, "the raced session")
@@ -138,16 +143,18 @@
         try await assertSound(
           session, in: journal, acknowledged: acknowledged.max() ?? 0, "recorder \(number)")
       }
-      XCTAssertTrue(try journal.verifyStorage(session: nil, maxProblemsPerSession: 5).isClean)
+      let verifyStorageResult = try await journal.verifyStorage(session: nil, maxProblemsPerSession: 5).isClean
+      XCTAssertTrue(verifyStorageResult)
       // A killed recorder's session reopens where it was and records on.
-      let store = try RecordingStore.open(
+      let store = try await RecordingStore.open(
         session: "recorder-1", journal: journal, initialState: DemoScript.deepLink
       ) { RootFeature() }
       let head = store.sequence
       try await store.send(.pushCounterTapped(count: 1)).finish()
       XCTAssertEqual(store.sequence, head + 1)
+      let verifyResult = try await Replayer(journal: journal) { RootFeature() }.verify(session: "recorder-1").isClean
       XCTAssertTrue(
-        try Replayer(journal: journal) { RootFeature() }.verify(session: "recorder-1").isClean)
+        verifyResult)
     }
 
     /// Four rounds of three recorders on three sessions, each round killed with SIGKILL at a
@@ -164,7 +171,7 @@
           "\(name): SIGKILL rounds only; set STACKJOURNAL_TEST_POSTGRES_RESTART=1 for the round "
             + "that restarts the server")
       }
-      _ = try PostgresJournal(url: url)
+      _ = try await PostgresJournal(url: url)
       var generator = SeededGenerator(seed: 99)
       var acknowledged: [Int64] = [0, 0, 0]
       for round in 0..<4 {
@@ -217,16 +224,16 @@
           "kill round \(round)\(restarted ? " (server restarted)" : ""): exit statuses "
             + "\(statuses), acknowledged \(acknowledged)"
             + (failure.map { "; a recorder's last line: \($0)" } ?? ""))
-        let journal = try reopenOnceTheServerAnswers()
+        let journal = try await reopenOnceTheServerAnswers()
         for number in 0..<3 {
           try await assertSound(
             SessionID("killed-\(number)"), in: journal, acknowledged: acknowledged[number],
             "round \(round), recorder \(number)")
         }
       }
-      let journal = try reopenOnceTheServerAnswers()
+      let journal = try await reopenOnceTheServerAnswers()
       for number in 0..<3 {
-        let store = try RecordingStore.open(
+        let store = try await RecordingStore.open(
           session: SessionID("killed-\(number)"), journal: journal,
           initialState: DemoScript.deepLink
         ) { RootFeature() }
@@ -238,11 +245,11 @@
     }
 
     /// Opens the journal, waiting up to 60 s for the server to accept connections again.
-    private func reopenOnceTheServerAnswers() throws -> PostgresJournal {
+    private func reopenOnceTheServerAnswers() async throws -> PostgresJournal {
       let deadline = Date().addingTimeInterval(60)
       while true {
         do {
-          return try PostgresJournal(url: url)
+          return try await PostgresJournal(url: url)
         } catch let error as StorageError where Date() < deadline {
           _ = error
           usleep(200_000)

@@ -13,7 +13,7 @@
 
   final class PostgresRecordingTests: PostgresTestCase {
     func testManyStoresAppendAtOnceAndEachSessionRestoresAtEverySequence() async throws {
-      let journal = try PostgresJournal(url: url, options: .init(snapshotInterval: 7))
+      let journal = try await PostgresJournal(url: url, options: .init(snapshotInterval: 7))
       defer { journal.close() }
       let stores = 12
       let actions = 25
@@ -23,7 +23,7 @@
         for index in 0..<stores {
           group.addTask {
             let live = LockIsolated<[Int64: RootFeature.State]>([0: RootFeature.State()])
-            let store = try RecordingStore.open(
+            let store = try await RecordingStore.open(
               session: SessionID("pg-\(index)"), journal: journal,
               initialState: RootFeature.State(), reducer: { RootFeature() },
               onRecorded: { sequence, transition in
@@ -49,19 +49,20 @@
       for index in 0..<stores {
         let session = SessionID("pg-\(index)")
         let live = try XCTUnwrap(lives[index])
-        let head = try journal.headSequence(session: session)
+        let head = try await journal.headSequence(session: session)
         XCTAssertEqual(head, Int64(live.count - 1), "\(session)")
         for sequence in 0...head {
-          let restored = try replayer.restore(session: session, at: .sequence(sequence))
+          let restored = try await replayer.restore(session: session, at: .sequence(sequence))
           XCTAssertEqual(restored.state, live[sequence], "\(session) at \(sequence)")
         }
-        XCTAssertTrue(try replayer.verify(session: session).isClean, "\(session)")
+        let verifyResult = try await replayer.verify(session: session).isClean
+        XCTAssertTrue(verifyResult, "\(session)")
       }
     }
 
     func testASuspendingAppendAfterCloseFailsInOneLine() async throws {
-      let journal = try PostgresJournal(url: url)
-      let store = try RecordingStore.open(
+      let journal = try await PostgresJournal(url: url)
+      let store = try await RecordingStore.open(
         session: "closing", journal: journal, initialState: RootFeature.State(),
         reducer: { RootFeature() })
       try await store.send(.pushCounterTapped(count: 1))
@@ -74,9 +75,10 @@
       }
       let state = await store.state
       XCTAssertEqual(state.path.count, 1, "the rejected action changed nothing")
-      let reopened = try PostgresJournal(url: url)
+      let reopened = try await PostgresJournal(url: url)
       defer { reopened.close() }
-      XCTAssertEqual(try reopened.headSequence(session: "closing"), 1)
+      let headSequenceResult = try await reopened.headSequence(session: "closing")
+      XCTAssertEqual(headSequenceResult, 1)
     }
   }
 #endif

@@ -1,6 +1,7 @@
 #if PostgreSQL
   import Foundation
-  @testable import StackStoragePostgres
+  @testable import StackJournalCore
+@testable import StackStoragePostgres
   import NIOCore
   import NIOPosix
   import StackStorage
@@ -18,10 +19,10 @@
       defer { proxy.stop() }
       components.host = "127.0.0.1"
       components.port = Int(proxy.port)
-      let journal = try PostgresJournal(url: try XCTUnwrap(components.string))
+      let journal = try await PostgresJournal(url: try XCTUnwrap(components.string))
       defer { journal.close() }
       let empty = EncodedState(json: Data("{}".utf8), stacks: [])
-      _ = try journal.createSession("reset", initial: empty, version: 1)
+      _ = try await journal.createSession("reset", initial: empty, version: 1)
 
       // The append's commit waits in a deferred trigger, so it is in flight when the reset comes.
       let schema = location.schema
@@ -36,7 +37,7 @@
         """,
       ])
       let appending = Task {
-        try await journal.appendSuspending(
+        try await journal.append(
           session: "reset", expectedSequence: 0,
           JournalEntryDelta(type: "tick", version: 1, payload: Data("1".utf8), delta: StackDelta()))
       }
@@ -60,7 +61,8 @@
       // The server went on and committed: "cannot connect" would have been wrong.
       _ = try await execute(["DROP TRIGGER slow_commit ON \(schema).journal"])
       try await Task.sleep(for: .seconds(3))
-      XCTAssertEqual(try readHeadOnceTheServerAnswers(journal, session: "reset"), 1)
+      let readHeadOnceTheServerAnswersResult = try await readHeadOnceTheServerAnswers(journal, session: "reset")
+      XCTAssertEqual(readHeadOnceTheServerAnswersResult, 1)
     }
 
     /// What tells a failure to connect (nothing sent) from a connection that broke in use.

@@ -9,21 +9,21 @@
     /// `scripts/postgres.sh restart` (an immediate restart, as after a crash) while one writer
     /// appends as fast as it can: the call in flight fails with `connectionLost`, the next one
     /// connects again, and every acknowledged sequence is in the journal, with no gap.
-    func testAServerRestartUnderAWriterLosesNothingAcknowledged() throws {
+    func testAServerRestartUnderAWriterLosesNothingAcknowledged() async throws {
       let script = try restartScript()
-      let journal = try PostgresJournal(
+      let journal = try await PostgresJournal(
         url: url, options: .init(snapshotInterval: 10, operationTimeout: .seconds(10)))
       let empty = EncodedState(json: Data("{}".utf8), stacks: [])
-      _ = try journal.createSession("writer", initial: empty, version: 1)
+      _ = try await journal.createSession("writer", initial: empty, version: 1)
 
       // A restart between two calls is survived without an error (the pool replaces the broken
       // idle connection); the server is restarted again, up to five times, until one restart
       // hits a call in flight.
       var restarts: [BackgroundCommand] = []
-      // Whatever happens below, the server is up again before the next test runs.
+      // Whatever happens below, the restarts are over before the next test runs (and, when the
+      // test ends normally, the server answers again).
       defer {
         for restart in restarts { _ = restart.wait() }
-        waitUntilTheServerAnswers(journal)
       }
       var acknowledged: [Int64] = []
       var head: Int64 = 0
@@ -38,7 +38,7 @@
           appendsSinceTheLastRestartOrLoss = 0
         }
         do {
-          let sequence = try journal.append(
+          let sequence = try await journal.append(
             session: "writer", expectedSequence: head,
             JournalEntryDraft(
               type: "tick", version: 1, payload: Data("\(head + 1)".utf8), state: empty))
@@ -52,13 +52,14 @@
           // read the head once the server answers again.
           lost.append(error)
           appendsSinceTheLastRestartOrLoss = 0
-          head = try readHeadOnceTheServerAnswers(journal, session: "writer")
+          head = try await readHeadOnceTheServerAnswers(journal, session: "writer")
         }
       }
       XCTAssertFalse(restarts.isEmpty, "the server was restarted")
       for restart in restarts {
         XCTAssertEqual(restart.wait(), 0, "scripts/postgres.sh restart succeeded")
       }
+      await waitUntilTheServerAnswers(journal)
       XCTAssertGreaterThanOrEqual(
         appendsSinceTheLastRestartOrLoss, 200, "appends went on after the restarts")
       XCTAssertFalse(lost.isEmpty, "a restart hit a call in flight")
@@ -71,7 +72,7 @@
         XCTAssertFalse(error.description.contains("Generic description"), error.description)
       }
       var recorded: [Int64] = []
-      try journal.entries(session: "writer") {
+      try await journal.entries(session: "writer") {
         recorded.append($0.sequence)
         XCTAssertEqual(String(decoding: $0.payload, as: UTF8.self), "\($0.sequence)")
         return true
@@ -86,8 +87,8 @@
     /// What a call in flight during a restart meets: the connection broke (connectionLost), no
     /// connection could be made yet (connectionRefused), or no answer came before the
     /// operation timeout (timedOut: a query whose connection died without the client seeing it).
-    private func waitUntilTheServerAnswers(_ journal: PostgresJournal) {
-      _ = try? readHeadOnceTheServerAnswers(journal, session: "writer")
+    private func waitUntilTheServerAnswers(_ journal: PostgresJournal) async {
+      _ = try? await readHeadOnceTheServerAnswers(journal, session: "writer")
     }
   }
 

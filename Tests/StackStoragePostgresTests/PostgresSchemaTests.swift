@@ -3,15 +3,17 @@
   #if canImport(Glibc)
     import Glibc
   #endif
+  import StackJournalPostgresMigrations
   import StackJournalTestSupport
   import StackStorage
   import XCTest
 
-  @testable import StackStoragePostgres
+  @testable import StackJournalCore
+@testable import StackStoragePostgres
 
   final class PostgresSchemaTests: PostgresTestCase {
     func testAFreshSchemaIsMigratedAndRecordedWithChecksums() async throws {
-      let journal = try PostgresJournal(url: url)
+      let journal = try await PostgresJournal(url: url)
       XCTAssertEqual(journal.schemaVersion, PostgresJournal.latestSchemaVersion)
       journal.close()
       let schema = location.schema
@@ -24,8 +26,9 @@
         PostgresMigration.all.map { "\($0.version) \($0.name) \($0.checksum)" })
       XCTAssertEqual(recorded[1], ["StackJournal journal"])
       // Opening again applies nothing and keeps the sessions.
-      let again = try PostgresJournal(url: url)
-      XCTAssertEqual(try again.sessions().count, 0)
+      let again = try await PostgresJournal(url: url)
+      let sessionsResult = try await again.sessions().count
+      XCTAssertEqual(sessionsResult, 0)
       let count = try await execute(["SELECT count(*)::text FROM \(schema).schema_migrations"])
       XCTAssertEqual(count[0], ["\(PostgresMigration.latestVersion)"])
     }
@@ -34,31 +37,43 @@
     /// when opened to write: version 2's procedure appends after the session's entries.
     func testAVersion1JournalIsMigratedAndAppendsGoOn() async throws {
       let empty = EncodedState(json: Data("{}".utf8), stacks: [])
-      let journal = try PostgresJournal(url: url)
-      _ = try journal.createSession("old", initial: empty, version: 1)
-      XCTAssertEqual(
-        try journal.append(
+      let journal = try await PostgresJournal(url: url)
+      _ = try await journal.createSession("old", initial: empty, version: 1)
+      let appendResult1 = try await journal.append(
           session: "old", expectedSequence: 0,
-          JournalEntryDraft(type: "tick", version: 1, payload: Data("1".utf8), state: empty)), 1)
+          JournalEntryDraft(type: "tick", version: 1, payload: Data("1".utf8), state: empty))
+      XCTAssertEqual(
+        appendResult1, 1)
       journal.close()
-      // Back to version 1: without the procedure and its record.
+      // Back to version 1: without the procedure, with version 1's apply_stack_change (which
+      // version 3 replaced), and without the records of the versions after 1.
       let schema = location.schema
+      let initial = String(decoding: EmbeddedPostgresMigrations.files[0].bytes, as: UTF8.self)
+      let start = try XCTUnwrap(initial.range(of: "CREATE FUNCTION apply_stack_change"))
+      let end = try XCTUnwrap(
+        initial.range(of: "\n$$;", range: start.upperBound..<initial.endIndex))
       _ = try await execute([
         "DROP PROCEDURE \(schema).append_entry_committed",
-        "DELETE FROM \(schema).schema_migrations WHERE version = 2",
+        "SET search_path TO \(schema)",
+        "CREATE OR REPLACE"
+          + initial[initial.index(start.lowerBound, offsetBy: 6)..<end.upperBound],
+        "DELETE FROM \(schema).schema_migrations WHERE version >= 2",
       ])
-      assertStorageError(.olderSchema) {
-        try PostgresJournal(url: url, options: .init(readOnly: true))
+      await assertStorageError(.olderSchema) {
+        try await PostgresJournal(url: url, options: .init(readOnly: true))
       }
-      let migrated = try PostgresJournal(url: url)
+      let migrated = try await PostgresJournal(url: url)
       defer { migrated.close() }
-      XCTAssertEqual(migrated.schemaVersion, 2)
-      XCTAssertEqual(
-        try migrated.append(
+      XCTAssertEqual(migrated.schemaVersion, PostgresJournal.latestSchemaVersion)
+      let appendResult = try await migrated.append(
           session: "old", expectedSequence: 1,
-          JournalEntryDraft(type: "tick", version: 1, payload: Data("2".utf8), state: empty)), 2)
-      XCTAssertEqual(try migrated.headSequence(session: "old"), 2)
-      XCTAssertTrue(try migrated.verifyStorage(session: nil, maxProblemsPerSession: 5).isClean)
+          JournalEntryDraft(type: "tick", version: 1, payload: Data("2".utf8), state: empty))
+      XCTAssertEqual(
+        appendResult, 2)
+      let headSequenceResult1 = try await migrated.headSequence(session: "old")
+      XCTAssertEqual(headSequenceResult1, 2)
+      let verifyStorageResult = try await migrated.verifyStorage(session: nil, maxProblemsPerSession: 5).isClean
+      XCTAssertTrue(verifyStorageResult)
     }
 
     func testASchemaThatIsNotOursIsRefusedAndLeftUnchanged() async throws {
@@ -67,7 +82,7 @@
         "CREATE SCHEMA \(schema)", "CREATE TABLE \(schema).sessions (id int)",
         "INSERT INTO \(schema).sessions VALUES (7)",
       ])
-      let error = assertStorageError(.notStackJournal) { try PostgresJournal(url: url) }
+      let error = await assertStorageError(.notStackJournal) { try await PostgresJournal(url: url) }
       XCTAssertTrue(error?.message.contains("`\(schema)`") ?? false, "\(String(describing: error))")
       let tables = try await execute([
         "SELECT string_agg(relname, ',' ORDER BY relname) FROM pg_class "
@@ -78,54 +93,56 @@
     }
 
     func testANewerSchemaIsRefusedAndLeftUnchanged() async throws {
-      let journal = try PostgresJournal(url: url)
+      let journal = try await PostgresJournal(url: url)
       journal.close()
       let schema = location.schema
       _ = try await execute([
         "INSERT INTO \(schema).schema_migrations VALUES "
           + "(\(PostgresMigration.latestVersion + 1), '9999_future.sql', 'abc', 'now')"
       ])
-      let error = assertStorageError(.newerSchema) { try PostgresJournal(url: url) }
+      let error = await assertStorageError(.newerSchema) { try await PostgresJournal(url: url) }
       XCTAssertTrue(error?.message.contains("9999_future.sql") ?? false)
-      assertStorageError(.newerSchema) {
-        try PostgresJournal(url: url, options: .init(readOnly: true))
+      await assertStorageError(.newerSchema) {
+        try await PostgresJournal(url: url, options: .init(readOnly: true))
       }
       let rows = try await execute(["SELECT count(*)::text FROM \(schema).schema_migrations"])
       XCTAssertEqual(rows[0], ["\(PostgresMigration.latestVersion + 1)"])
     }
 
     func testAnEditedMigrationIsRefused() async throws {
-      try PostgresJournal(url: url).close()
+      try await PostgresJournal(url: url).close()
       _ = try await execute([
         "UPDATE \(location.schema).schema_migrations SET checksum = 'edited' WHERE version = 1"
       ])
-      let error = assertStorageError(.checksumMismatch) { try PostgresJournal(url: url) }
+      let error = await assertStorageError(.checksumMismatch) { try await PostgresJournal(url: url) }
       XCTAssertTrue(error?.message.contains("edited") ?? false, "\(String(describing: error))")
     }
 
     func testReadOnlyNeitherCreatesNorWrites() async throws {
-      let missing = assertStorageError(.olderSchema) {
-        try PostgresJournal(url: url, options: .init(readOnly: true))
+      let missing = await assertStorageError(.olderSchema) {
+        try await PostgresJournal(url: url, options: .init(readOnly: true))
       }
       XCTAssertTrue(missing?.message.contains("no schema") ?? false, "\(String(describing: missing))")
       let rows = try await execute([
         "SELECT count(*)::text FROM pg_namespace WHERE nspname = '\(location.schema)'"
       ])
       XCTAssertEqual(rows[0], ["0"])
-      let writer = try PostgresJournal(url: url)
-      _ = try writer.createSession(
+      let writer = try await PostgresJournal(url: url)
+      _ = try await writer.createSession(
         "s", initial: EncodedState(json: Data("{}".utf8), stacks: []), version: 1)
-      let reader = try PostgresJournal(url: url, options: .init(readOnly: true))
-      XCTAssertEqual(try reader.headSequence(session: "s"), 0)
-      assertStorageError(.readOnly) { try reader.deleteSession("s") }
-      XCTAssertNotNil(try reader.session("s"))
+      let reader = try await PostgresJournal(url: url, options: .init(readOnly: true))
+      let headSequenceResult = try await reader.headSequence(session: "s")
+      XCTAssertEqual(headSequenceResult, 0)
+      await assertStorageError(.readOnly) { try await reader.deleteSession("s") }
+      let sessionResult = try await reader.session("s")
+      XCTAssertNotNil(sessionResult)
     }
 
-    func testConnectionFailuresAreOneLineErrorsThatNameTheServer() throws {
+    func testConnectionFailuresAreOneLineErrorsThatNameTheServer() async throws {
       var refused = try XCTUnwrap(location)
       refused.port = try freePort()
-      let noServer = assertStorageError(.connectionRefused) {
-        try PostgresJournal(location: refused)
+      let noServer = await assertStorageError(.connectionRefused) {
+        try await PostgresJournal(location: refused)
       }
       XCTAssertTrue(
         noServer?.message.contains("\(refused.host):\(refused.port)") ?? false,
@@ -134,24 +151,24 @@
 
       var wrongPassword = try XCTUnwrap(location)
       wrongPassword.password = "not-the-password"
-      let auth = assertStorageError(.authenticationFailed) {
-        try PostgresJournal(location: wrongPassword)
+      let auth = await assertStorageError(.authenticationFailed) {
+        try await PostgresJournal(location: wrongPassword)
       }
       XCTAssertTrue(auth?.message.contains("user \(location.user)") ?? false)
       XCTAssertFalse(auth?.message.contains("not-the-password") ?? true, "no password shown")
 
       var missing = try XCTUnwrap(location)
       missing.database = "no_such_database_\(UInt32.random(in: 0...UInt32.max))"
-      let database = assertStorageError(.databaseNotFound) {
-        try PostgresJournal(location: missing)
+      let database = await assertStorageError(.databaseNotFound) {
+        try await PostgresJournal(location: missing)
       }
       XCTAssertTrue(database?.message.contains(missing.database) ?? false)
 
       for error in [noServer, auth, database] {
         XCTAssertFalse(error?.message.contains("\n") ?? true, "one line: \(String(describing: error))")
       }
-      let badURL = assertStorageError(.invalidData) {
-        try PostgresJournal(url: "postgres://host-without-user/db")
+      let badURL = await assertStorageError(.invalidData) {
+        try await PostgresJournal(url: "postgres://host-without-user/db")
       }
       XCTAssertTrue(badURL?.message.contains("names no user") ?? false)
     }

@@ -44,16 +44,16 @@
 
     /// The session's head, retried while the server restarts (up to 60 seconds).
     func readHeadOnceTheServerAnswers(_ journal: PostgresJournal, session: SessionID)
-      throws -> Int64
+      async throws -> Int64
     {
       let deadline = Date().addingTimeInterval(60)
       while true {
         do {
-          return try journal.headSequence(session: session)
+          return try await journal.headSequence(session: session)
         } catch let error as StorageError
           where Self.serverUnavailable.contains(error.code) && Date() < deadline
         {
-          Thread.sleep(forTimeInterval: 0.05)
+          try await Task.sleep(for: .milliseconds(50))
         }
       }
     }
@@ -85,10 +85,10 @@
       _ code: StorageError.Code,
       file: StaticString = #filePath,
       line: UInt = #line,
-      _ body: () throws -> T
-    ) -> StorageError? {
+      _ body: () async throws -> T
+    ) async -> StorageError? {
       do {
-        _ = try body()
+        _ = try await body()
         XCTFail("Expected a StorageError \(code), got no error", file: file, line: line)
       } catch let error as StorageError {
         XCTAssertEqual(error.code, code, "\(error)", file: file, line: line)

@@ -7,7 +7,8 @@
   import Synchronization
   import XCTest
 
-  @testable import StackStoragePostgres
+  @testable import StackJournalCore
+@testable import StackStoragePostgres
 
   /// `verifyStorage` on PostgreSQL: the checks SQLite's verifier makes, on rows damaged behind
   /// the journal's back, and no false finding while an app appends.
@@ -34,7 +35,7 @@
   final class PostgresVerifyTests: PostgresTestCase {
     /// Records `count` demo actions into session `v` and returns the journal.
     private func recorded(count: Int, snapshotInterval: Int = 10) async throws -> PostgresJournal {
-      let journal = try PostgresJournal(
+      let journal = try await PostgresJournal(
         url: url, options: .init(snapshotInterval: snapshotInterval))
       try await Self.record(count, session: "v", into: journal)
       return journal
@@ -43,7 +44,7 @@
     private static func record(_ count: Int, session: SessionID, into journal: PostgresJournal)
       async throws
     {
-      let store = try RecordingStore.open(
+      let store = try await RecordingStore.open(
         session: session, journal: journal, initialState: DemoScript.deepLink
       ) { RootFeature() }
       var generator = SeededGenerator(seed: 11)
@@ -54,32 +55,36 @@
       }
     }
 
-    private func problems(_ journal: PostgresJournal) throws -> [String] {
-      let report = try journal.verifyStorage(session: nil, maxProblemsPerSession: 20)
+    private func problems(_ journal: PostgresJournal) async throws -> [String] {
+      let report = try await journal.verifyStorage(session: nil, maxProblemsPerSession: 20)
       return report.sessions.flatMap(\.problems).map(\.kind.name)
         + report.migrations.filter { !$0.isSound }.map { "migration \($0.name)" }
     }
 
     func testARecordedJournalVerifiesClean() async throws {
       let journal = try await recorded(count: 45)
-      let report = try journal.verifyStorage(session: "v", maxProblemsPerSession: 20)
+      let report = try await journal.verifyStorage(session: "v", maxProblemsPerSession: 20)
       XCTAssertTrue(report.isClean, "\(report.sessions.flatMap(\.problems))")
       let session = try XCTUnwrap(report.sessions.first)
-      let head = try journal.headSequence(session: "v")
+      let head = try await journal.headSequence(session: "v")
       XCTAssertEqual(Int64(session.checkedEntries), head)
       XCTAssertEqual(session.headSequence, head)
       XCTAssertEqual(session.checkedSnapshots, Int(head / 10) + 1, "the initial one and each 10th")
       XCTAssertEqual(report.migrations.map(\.version), Array(1...PostgresJournal.latestSchemaVersion))
-      XCTAssertThrowsError(try journal.verifyStorage(session: "nope", maxProblemsPerSession: 5))
+      do {
+        _ = try await journal.verifyStorage(session: "nope", maxProblemsPerSession: 5)
+        XCTFail("verifying an unknown session did not throw")
+      } catch {}
     }
 
     func testDamagedRowsAreReportedByKind() async throws {
       let journal = try await recorded(count: 45)
       let s = location.schema
       try await Self.record(25, session: "w", into: journal)
-      XCTAssertEqual(try problems(journal), [])
+      let problemsResult1 = try await problems(journal)
+      XCTAssertEqual(problemsResult1, [])
       _ = try await execute(["DELETE FROM \(s).journal WHERE session = 'v' AND sequence = 30"])
-      var report = try journal.verifyStorage(session: "v", maxProblemsPerSession: 20)
+      var report = try await journal.verifyStorage(session: "v", maxProblemsPerSession: 20)
       XCTAssertEqual(report.sessions.first?.problems.first?.kind, .sequenceGap)
       XCTAssertEqual(report.sessions.first?.problems.first?.sequence, 31)
       // A delta that moves the next ID back does not apply to the stacks before it.
@@ -88,17 +93,18 @@
           + "\"nextID\":0,\"path\":\"path\",\"popped\":[],\"pushed\":[],"
           + "\"removed\":false}]}' WHERE session = 'w' AND sequence = 5"
       ])
-      report = try journal.verifyStorage(session: "w", maxProblemsPerSession: 20)
+      report = try await journal.verifyStorage(session: "w", maxProblemsPerSession: 20)
       XCTAssertEqual(report.sessions.first?.problems.first?.kind, .inconsistentDelta)
       XCTAssertEqual(report.sessions.first?.problems.first?.sequence, 5)
       _ = try await execute([
         "UPDATE \(s).journal SET payload = 'not json' WHERE session = 'w' AND sequence = 7",
         "UPDATE \(s).schema_migrations SET checksum = 'edited' WHERE version = 1",
       ])
-      let found = try problems(journal)
+      let found = try await problems(journal)
       XCTAssertTrue(found.contains("invalidData"), "\(found)")
       XCTAssertTrue(found.contains("migration 0001_initial.sql"), "\(found)")
-      XCTAssertFalse(try journal.verifyStorage(session: nil, maxProblemsPerSession: 1).isClean)
+      let verifyStorageResult = try await journal.verifyStorage(session: nil, maxProblemsPerSession: 1).isClean
+      XCTAssertFalse(verifyStorageResult)
     }
 
     func testASessionThatDoesNotVerifyIsNotCompacted() async throws {
@@ -108,8 +114,8 @@
       let counts = "SELECT (SELECT count(*) FROM \(s).journal)::text || '/' || "
         + "(SELECT count(*) FROM \(s).snapshots)::text"
       let before = try await execute([counts])
-      let error = assertStorageError(.inconsistentDelta) {
-        try journal.compact("v", keepSnapshots: 1, dryRun: false)
+      let error = await assertStorageError(.inconsistentDelta) {
+        try await journal.compact("v", keepSnapshots: 1, dryRun: false)
       }
       XCTAssertTrue(error?.message.contains("was not compacted") ?? false)
       let after = try await execute([counts])
@@ -122,17 +128,18 @@
       _ = try await execute([
         "UPDATE \(s).snapshots SET stacks = '[]' WHERE session = 'v' AND sequence = 20"
       ])
-      XCTAssertEqual(
-        Set(try problems(journal)), ["snapshotMismatch", "snapshotStateMismatch"])
+      let found = try await problems(journal)
+      XCTAssertEqual(Set(found), ["snapshotMismatch", "snapshotStateMismatch"])
       _ = try await execute([
         "UPDATE \(s).stacks SET next_id = next_id + 5 WHERE session = 'v'"
       ])
-      XCTAssertTrue(try problems(journal).contains("stackRowsMismatch"))
+      let containsResult = try await problems(journal).contains("stackRowsMismatch")
+      XCTAssertTrue(containsResult)
     }
 
     func testVerifyingWhileAnAppAppendsFindsNothing() async throws {
       let journal = try await recorded(count: 5, snapshotInterval: 7)
-      let writer = try PostgresJournal(url: url, options: .init(snapshotInterval: 7))
+      let writer = try await PostgresJournal(url: url, options: .init(snapshotInterval: 7))
       let appending = FinishingTask { [writer] in
         try await PostgresVerifyTests.record(60, session: "v", into: writer)
       }
@@ -142,14 +149,16 @@
       var rounds = 0
       repeat {
         rounds += 1
-        let report = try journal.verifyStorage(session: "v", maxProblemsPerSession: 20)
+        let report = try await journal.verifyStorage(session: "v", maxProblemsPerSession: 20)
         XCTAssertTrue(report.isClean, "round \(rounds): \(report.sessions.flatMap(\.problems))")
         heads.insert(try XCTUnwrap(report.sessions.first).headSequence)
       } while rounds < 5 || (rounds < 500 && !appending.isFinished)
       try await appending.value
       XCTAssertGreaterThan(heads.count, 2, "verification ran while the head moved")
-      XCTAssertEqual(try problems(journal), [])
-      XCTAssertGreaterThanOrEqual(try journal.headSequence(session: "v"), 65)
+      let problemsResult = try await problems(journal)
+      XCTAssertEqual(problemsResult, [])
+      let headSequenceResult = try await journal.headSequence(session: "v")
+      XCTAssertGreaterThanOrEqual(headSequenceResult, 65)
     }
   }
 #endif

@@ -5,41 +5,42 @@ import Foundation
 import StackNavigation
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 final class CloseTests: StorageTestCase {
   /// A journal at `path` with session `s` of three pushes; `afterEach` runs after each.
   func journalOfThreePushes(
-    at path: String, afterEach: (SQLiteJournal, Int64) throws -> Void = { _, _ in }
-  ) throws -> (SQLiteJournal, Root) {
+    at path: String, afterEach: (SQLiteJournal, Int64) async throws -> Void = { _, _ in }
+  ) async throws -> (SQLiteJournal, Root) {
     let journal = try SQLiteJournal(path: path)
     var root = Root()
-    _ = try journal.createSession("s", initial: StateEncoding.encode(root), version: 1)
+    _ = try await journal.createSession("s", initial: StateEncoding.encode(root), version: 1)
     for sequence in 0..<3 {
       root.tabA.append(.counter(Counter(count: sequence)))
-      _ = try journal.append(
+      _ = try await journal.append(
         session: "s", expectedSequence: Int64(sequence), .test("push", state: root))
-      try afterEach(journal, Int64(sequence + 1))
+      try await afterEach(journal, Int64(sequence + 1))
     }
     return (journal, root)
   }
 
-  func testCallsAfterCloseThrowClosedAndTheFileKeepsEverything() throws {
+  func testCallsAfterCloseThrowClosedAndTheFileKeepsEverything() async throws {
     let path = directory.path("closed.sqlite")
-    let (journal, root) = try journalOfThreePushes(at: path)
+    let (journal, root) = try await journalOfThreePushes(at: path)
     try journal.close()
     try journal.close()  // again: nothing happens
 
-    let error = assertStorageError(.closed) { try journal.headSequence(session: "s") }
+    let error = await assertStorageError(.closed) { try journal.headSequence(session: "s") }
     XCTAssertEqual(
       error?.message,
       "The journal at \(path) was closed before reading the head of session s. Open it again "
         + "to go on.")
-    assertStorageError(.closed) {
-      try journal.append(session: "s", expectedSequence: 3, .test("push", state: root))
+    await assertStorageError(.closed) {
+      try await journal.append(session: "s", expectedSequence: 3, .test("push", state: root))
     }
-    assertStorageError(.closed) { try journal.sessions() }
-    assertStorageError(.closed) { try JournalRetention().vacuum(journal) }
+    await assertStorageError(.closed) { try journal.sessions() }
+    await assertStorageError(.closed) { try JournalRetention().vacuum(journal) }
 
     let reopened = try SQLiteJournal(path: path)
     XCTAssertEqual(try reopened.headSequence(session: "s"), 3)
@@ -49,9 +50,9 @@ final class CloseTests: StorageTestCase {
 
   /// A pool closes its writer before its readers; a read-only connection closing last would
   /// leave the write-ahead log beside the file, and another process could then not write it.
-  func testCloseFoldsTheLogIntoTheFileAfterReadsAndWrites() throws {
+  func testCloseFoldsTheLogIntoTheFileAfterReadsAndWrites() async throws {
     let path = directory.path("folded.sqlite")
-    let (journal, _) = try journalOfThreePushes(at: path) { journal, head in
+    let (journal, _) = try await journalOfThreePushes(at: path) { journal, head in
       // Reads open the pool's reader connections.
       XCTAssertEqual(try journal.headSequence(session: "s"), head)
       XCTAssertEqual(try journal.sessions().count, 1)
@@ -76,7 +77,7 @@ final class CloseTests: StorageTestCase {
     let journal = try SQLiteJournal(path: path, options: .init(durability: .groupCommit()))
     let writers = 8
     for writer in 0..<writers {
-      _ = try journal.createSession(
+      _ = try await journal.createSession(
         SessionID("w\(writer)"), initial: StateEncoding.encode(Root()), version: 1)
     }
     let acknowledged = LockIsolated([Int](repeating: 0, count: writers))
@@ -88,7 +89,7 @@ final class CloseTests: StorageTestCase {
           for sequence in 0..<10_000 {
             root.tabA.append(.counter(Counter(count: sequence)))
             do {
-              _ = try await journal.appendSuspending(
+              _ = try await journal.append(
                 session: SessionID("w\(writer)"), expectedSequence: Int64(sequence),
                 .test("push", state: root))
               acknowledged.withValue { $0[writer] += 1 }
@@ -129,7 +130,7 @@ final class CloseTests: StorageTestCase {
     let writers = 8
     let appends = 40
     for writer in 0..<writers {
-      _ = try journal.createSession(
+      _ = try await journal.createSession(
         SessionID("w\(writer)"), initial: StateEncoding.encode(Root()), version: 1)
     }
     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -138,7 +139,7 @@ final class CloseTests: StorageTestCase {
           var root = Root()
           for sequence in 0..<appends {
             root.tabA.append(.counter(Counter(count: sequence)))
-            let appended = try await journal.appendSuspending(
+            let appended = try await journal.append(
               session: SessionID("w\(writer)"), expectedSequence: Int64(sequence),
               .test("push", state: root))
             XCTAssertEqual(appended, Int64(sequence + 1))

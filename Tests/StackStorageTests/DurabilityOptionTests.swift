@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 final class DurabilityOptionTests: StorageTestCase {

@@ -4,6 +4,7 @@ import GRDB
 import StackNavigation
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 final class DurabilityTests: StorageTestCase {
@@ -19,23 +20,23 @@ final class DurabilityTests: StorageTestCase {
     }
   }
 
-  func testGroupCommitGivesEveryConcurrentWriterAGaplessJournal() throws {
+  func testGroupCommitGivesEveryConcurrentWriterAGaplessJournal() async throws {
     for storage in Storage.allCases {
       let journal = try makeJournal(storage, options: .init(durability: .groupCommit(maxBatch: 16)))
       let writers = 8
       let appendsPerWriter = 100
       for writer in 0..<writers {
-        _ = try journal.createSession(
+        _ = try await journal.createSession(
           SessionID("writer-\(writer)"), initial: StateEncoding.encode(Root()), version: 1)
       }
       let failures = LockedCounter()
-      runOnThreads(writers) { writer in
+      await runConcurrently(writers) { writer in
         var root = Root()
         for sequence in 0..<appendsPerWriter {
           root.tabA.append(.counter(Counter(count: sequence)))
           if root.tabA.count > 5 { root.tabA.removeFirst() }
           do {
-            let appended = try journal.append(
+            let appended = try await journal.append(
               session: SessionID("writer-\(writer)"), expectedSequence: Int64(sequence),
               .test("push", state: root))
             if appended != Int64(sequence + 1) { failures.increment() }
@@ -53,7 +54,7 @@ final class DurabilityTests: StorageTestCase {
       for writer in 0..<writers {
         let session = SessionID("writer-\(writer)")
         var sequences: [Int64] = []
-        try journal.entries(session: session) {
+        try await journal.entries(session: session) {
           sequences.append($0.sequence)
           return true
         }
@@ -69,20 +70,20 @@ final class DurabilityTests: StorageTestCase {
     }
   }
 
-  func testRacingWritersOnOneSessionNeverFork() throws {
+  func testRacingWritersOnOneSessionNeverFork() async throws {
     for durability in [Durability.full, .groupCommit(maxBatch: 8)] {
       let journal = try makeJournal(.onDisk, options: .init(durability: durability))
-      _ = try journal.createSession("shared", initial: StateEncoding.encode(Root()), version: 1)
+      _ = try await journal.createSession("shared", initial: StateEncoding.encode(Root()), version: 1)
       let conflicts = LockedCounter()
       let successes = LockedCounter()
-      runOnThreads(4) { writer in
+      await runConcurrently(4) { writer in
         for _ in 0..<50 {
           while true {
             do {
               let head = try journal.headSequence(session: "shared")
               var root = Root()
               root.selectedTab = "\(writer)-\(head)"
-              _ = try journal.append(
+              _ = try await journal.append(
                 session: "shared", expectedSequence: head,
                 .test("write", payload: #"{"writer":\#(writer)}"#, state: root))
               successes.increment()
@@ -99,7 +100,7 @@ final class DurabilityTests: StorageTestCase {
       XCTAssertEqual(successes.value, 200)
       XCTAssertEqual(try journal.headSequence(session: "shared"), 200, "\(durability)")
       var sequences: [Int64] = []
-      try journal.entries(session: "shared") {
+      try await journal.entries(session: "shared") {
         sequences.append($0.sequence)
         return true
       }
@@ -107,15 +108,15 @@ final class DurabilityTests: StorageTestCase {
     }
   }
 
-  func testAConflictInABatchDoesNotUndoTheOthers() throws {
+  func testAConflictInABatchDoesNotUndoTheOthers() async throws {
     let journal = try makeJournal(.inMemory, options: .init(durability: .groupCommit()))
-    _ = try journal.createSession("a", initial: StateEncoding.encode(Root()), version: 1)
-    _ = try journal.createSession("b", initial: StateEncoding.encode(Root()), version: 1)
+    _ = try await journal.createSession("a", initial: StateEncoding.encode(Root()), version: 1)
+    _ = try await journal.createSession("b", initial: StateEncoding.encode(Root()), version: 1)
     let batcher = try XCTUnwrap(journal.batcher)
     let results = LockedResults()
-    runOnThreads(2) { index in
+    await runConcurrently(2) { index in
       do {
-        let sequence = try journal.append(
+        let sequence = try await journal.append(
           session: index == 0 ? "a" : "b", expectedSequence: index == 0 ? 0 : 7,
           .test("x", state: Root()))
         results.append("ok \(sequence)")
@@ -131,10 +132,10 @@ final class DurabilityTests: StorageTestCase {
     XCTAssertGreaterThan(batcher.statistics.batches, 0)
   }
 
-  func testReadersDoNotBlockTheWriter() throws {
+  func testReadersDoNotBlockTheWriter() async throws {
     let journal = try makeJournal(.onDisk)
     var root = Root()
-    _ = try journal.createSession("s", initial: StateEncoding.encode(root), version: 1)
+    _ = try await journal.createSession("s", initial: StateEncoding.encode(root), version: 1)
     let readerStarted = DispatchSemaphore(value: 0)
     let writerDone = DispatchSemaphore(value: 0)
     let readerSawHead = LockedResults()
@@ -152,7 +153,7 @@ final class DurabilityTests: StorageTestCase {
     readerStarted.wait()
     root.tabA.append(.home)
     let started = Date()
-    _ = try journal.append(session: "s", expectedSequence: 0, .test("push", state: root))
+    _ = try await journal.append(session: "s", expectedSequence: 0, .test("push", state: root))
     XCTAssertLessThan(Date().timeIntervalSince(started), 5)
     writerDone.signal()
     while readerSawHead.values.count < 2 { usleep(1000) }
@@ -163,16 +164,12 @@ final class DurabilityTests: StorageTestCase {
 
 /// Runs `body` on `count` threads of its own at once (not on a pool that may run fewer at a
 /// time), and waits for all of them.
-func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-  let group = DispatchGroup()
-  for index in 0..<count {
-    group.enter()
-    Thread {
-      body(index)
-      group.leave()
-    }.start()
+func runConcurrently(_ count: Int, _ body: @escaping @Sendable (Int) async -> Void) async {
+  await withTaskGroup(of: Void.self) { group in
+    for index in 0..<count {
+      group.addTask { await body(index) }
+    }
   }
-  group.wait()
 }
 
 final class LockedCounter: @unchecked Sendable {

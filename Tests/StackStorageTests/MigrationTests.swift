@@ -4,6 +4,7 @@ import StackJournalTestSupport
 import StackNavigation
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 final class MigrationTests: StorageTestCase {
@@ -32,8 +33,8 @@ final class MigrationTests: StorageTestCase {
     }
   }
 
-  func testReopeningAnUpToDateFileChangesNothing() throws {
-    let path = try makeClosedJournalFile("current.sqlite", appends: 3)
+  func testReopeningAnUpToDateFileChangesNothing() async throws {
+    let path = try await makeClosedJournalFile("current.sqlite", appends: 3)
     let before = try fileBytes(path)
     do {
       let journal = try SQLiteJournal(path: path, options: .init(readOnly: true))
@@ -45,9 +46,9 @@ final class MigrationTests: StorageTestCase {
     XCTAssertEqual(unmigrated.schemaVersion, SQLiteJournal.latestSchemaVersion)
   }
 
-  func testAMissingDirectoryIsAnIOError() {
+  func testAMissingDirectoryIsAnIOError() async {
     let path = directory.path("missing/journal.sqlite")
-    let error = assertStorageError(.io) { try SQLiteJournal(path: path) }
+    let error = await assertStorageError(.io) { try SQLiteJournal(path: path) }
     XCTAssertTrue(error?.message.contains(path) ?? false, "\(String(describing: error))")
   }
 
@@ -56,7 +57,7 @@ final class MigrationTests: StorageTestCase {
   /// reads back the same stacks. With one migration so far, the older versions are version 0
   /// (marked as ours, no tables); the version-1 fixture runs at the latest version, and runs
   /// as an older version once migration 0002 exists.
-  func testADatabaseAtEachOlderVersionIsMigratedAndReadsBackTheSameStacks() throws {
+  func testADatabaseAtEachOlderVersionIsMigratedAndReadsBackTheSameStacks() async throws {
     for version in 0...SQLiteJournal.latestSchemaVersion {
       let path = directory.path("version-\(version).sqlite")
       try makeDatabase(atVersion: version, path: path)
@@ -79,7 +80,7 @@ final class MigrationTests: StorageTestCase {
             "version \(version), sequence \(sequence)")
         }
         var types: [String] = []
-        try journal.entries(session: "fixture") {
+        try await journal.entries(session: "fixture") {
           types.append($0.type)
           return true
         }
@@ -88,10 +89,10 @@ final class MigrationTests: StorageTestCase {
 
       var root = Root()
       root.tabA.append(.counter(Counter()))
-      _ = try journal.createSession(
+      _ = try await journal.createSession(
         "after-migration", initial: StateEncoding.encode(root), version: 1)
       root.tabA.append(.home)
-      _ = try journal.append(
+      _ = try await journal.append(
         session: "after-migration", expectedSequence: 0, .test("tabA.push", state: root))
       XCTAssertEqual(
         try journal.headStacks(session: "after-migration"), try StateEncoding.encode(root).stacks)
@@ -177,8 +178,8 @@ final class MigrationTests: StorageTestCase {
 
   // MARK: - Refusing
 
-  func testANewerSchemaIsRefusedNamingBothVersions() throws {
-    let path = try makeClosedJournalFile("newer.sqlite")
+  func testANewerSchemaIsRefusedNamingBothVersions() async throws {
+    let path = try await makeClosedJournalFile("newer.sqlite")
     let newer = SQLiteJournal.latestSchemaVersion + 1
     try withQueue(path) { db in
       try db.execute(
@@ -188,7 +189,7 @@ final class MigrationTests: StorageTestCase {
         ])
       try db.execute(sql: "PRAGMA user_version = \(newer)")
     }
-    let error = try assertRefused(path, .newerSchema)
+    let error = try await assertRefused(path, .newerSchema)
     XCTAssertTrue(
       error?.message.contains("version \(newer)") ?? false, "\(String(describing: error))")
     XCTAssertTrue(
@@ -196,81 +197,81 @@ final class MigrationTests: StorageTestCase {
       "\(String(describing: error))")
   }
 
-  func testAnEditedMigrationIsRefused() throws {
-    let path = try makeClosedJournalFile("edited.sqlite")
+  func testAnEditedMigrationIsRefused() async throws {
+    let path = try await makeClosedJournalFile("edited.sqlite")
     try withQueue(path) { db in
       try db.execute(
         sql: "UPDATE schema_migrations SET checksum = ? WHERE version = 1",
         arguments: [String(repeating: "a", count: 64)])
     }
-    let error = try assertRefused(path, .checksumMismatch)
+    let error = try await assertRefused(path, .checksumMismatch)
     XCTAssertTrue(error?.message.contains(Migration.all[0].name) ?? false)
   }
 
-  func testATextFileIsRefused() throws {
+  func testATextFileIsRefused() async throws {
     let path = directory.path("notes.txt")
     try Data("These are notes, not a database.\n".utf8).write(to: URL(fileURLWithPath: path))
-    try assertRefused(path, .notADatabase)
+    try await assertRefused(path, .notADatabase)
   }
 
-  func testAnEmptyFileIsRefused() throws {
+  func testAnEmptyFileIsRefused() async throws {
     let path = directory.path("empty.sqlite")
     XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data()))
-    let error = try assertRefused(path, .emptyFile)
+    let error = try await assertRefused(path, .emptyFile)
     XCTAssertTrue(
       error?.message.contains("empty file, not a StackJournal database") ?? false)
   }
 
-  func testATruncatedDatabaseIsRefused() throws {
-    let path = try makeClosedJournalFile("truncated.sqlite", appends: 300)
+  func testATruncatedDatabaseIsRefused() async throws {
+    let path = try await makeClosedJournalFile("truncated.sqlite", appends: 300)
     let bytes = try fileBytes(path)
     let pageSize = 4096
     XCTAssertGreaterThan(bytes.count, 8 * pageSize)
     for length in [bytes.count / pageSize / 2 * pageSize, bytes.count - 1000, 50] {
       try bytes.prefix(length).write(to: URL(fileURLWithPath: path))
-      try assertRefused(path, .truncated)
+      try await assertRefused(path, .truncated)
     }
   }
 
-  func testAnotherApplicationsDatabaseIsRefused() throws {
+  func testAnotherApplicationsDatabaseIsRefused() async throws {
     let path = directory.path("other.sqlite")
     try withQueue(path) { db in
       try db.execute(sql: "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('hi')")
     }
-    try assertRefused(path, .notStackJournal)
+    try await assertRefused(path, .notStackJournal)
   }
 
-  func testReadOnlyAndNoMigrateRefuseAnOlderSchema() throws {
+  func testReadOnlyAndNoMigrateRefuseAnOlderSchema() async throws {
     let path = directory.path("old.sqlite")
     try makeDatabase(atVersion: 0, path: path)
     let before = try fileBytes(path)
-    let error = assertStorageError(.olderSchema) {
+    let error = await assertStorageError(.olderSchema) {
       try SQLiteJournal(path: path, options: .init(readOnly: true))
     }
     XCTAssertTrue(error?.message.contains("stackjournal migrate") ?? false)
-    assertStorageError(.olderSchema) {
+    await assertStorageError(.olderSchema) {
       try SQLiteJournal(path: path, options: .init(migrate: false))
     }
     XCTAssertEqual(try fileBytes(path), before)
     XCTAssertEqual(try SQLiteJournal(path: path).schemaVersion, SQLiteJournal.latestSchemaVersion)
   }
 
-  func testReadOnlyNeverCreatesAFileNorWrites() throws {
+  func testReadOnlyNeverCreatesAFileNorWrites() async throws {
     let path = directory.path("missing.sqlite")
-    assertStorageError(.fileNotFound) {
+    await assertStorageError(.fileNotFound) {
       try SQLiteJournal(path: path, options: .init(readOnly: true))
     }
-    assertStorageError(.fileNotFound) { try SQLiteJournal.pendingMigrations(at: path) }
+    await assertStorageError(.fileNotFound) { try SQLiteJournal.pendingMigrations(at: path) }
     XCTAssertFalse(FileManager.default.fileExists(atPath: path))
 
-    let existing = try makeClosedJournalFile("existing.sqlite", appends: 1)
+    let existing = try await makeClosedJournalFile("existing.sqlite", appends: 1)
     let journal = try SQLiteJournal(path: existing, options: .init(readOnly: true))
     XCTAssertEqual(try journal.headStacks(session: "s").map(\.path), ["tabA", "tabB"])
-    assertStorageError(.readOnly) {
-      try journal.append(session: "s", expectedSequence: 1, .test("x", state: Root()))
+    await assertStorageError(.readOnly) {
+      try await journal.append(session: "s", expectedSequence: 1, .test("x", state: Root()))
     }
-    assertStorageError(.readOnly) { try journal.deleteSession("s") }
-    assertStorageError(.readOnly) { try SQLiteJournal.inMemory(options: .init(readOnly: true)) }
+    await assertStorageError(.readOnly) { try journal.deleteSession("s") }
+    await assertStorageError(.readOnly) { try SQLiteJournal.inMemory(options: .init(readOnly: true)) }
   }
 
   func testEveryMigrationFileIsListedAndEmbedded() throws {
@@ -308,15 +309,15 @@ final class MigrationTests: StorageTestCase {
   // MARK: - Helpers
 
   /// A journal file with a session `s` and `appends` entries, closed (its WAL checkpointed).
-  func makeClosedJournalFile(_ name: String, appends: Int = 0) throws -> String {
+  func makeClosedJournalFile(_ name: String, appends: Int = 0) async throws -> String {
     let path = directory.path(name)
     do {
       let journal = try SQLiteJournal(path: path)
       var root = Root()
-      _ = try journal.createSession("s", initial: StateEncoding.encode(root), version: 1)
+      _ = try await journal.createSession("s", initial: StateEncoding.encode(root), version: 1)
       for sequence in 0..<appends {
         root.tabA.append(.counter(Counter(count: sequence)))
-        _ = try journal.append(
+        _ = try await journal.append(
           session: "s", expectedSequence: Int64(sequence),
           .test(
             "tabA.push", payload: "\"\(String(repeating: "x", count: 198))\"", state: root))
@@ -358,15 +359,15 @@ final class MigrationTests: StorageTestCase {
     _ code: StorageError.Code,
     file: StaticString = #filePath,
     line: UInt = #line
-  ) throws -> StorageError? {
+  ) async throws -> StorageError? {
     let before = try fileBytes(path)
     let siblings = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
-    let error = assertStorageError(code, file: file, line: line) { try SQLiteJournal(path: path) }
+    let error = await assertStorageError(code, file: file, line: line) { try SQLiteJournal(path: path) }
     XCTAssertEqual(error?.path, path, file: file, line: line)
-    assertStorageError(code, file: file, line: line) {
+    await assertStorageError(code, file: file, line: line) {
       try SQLiteJournal(path: path, options: .init(readOnly: true))
     }
-    assertStorageError(code, file: file, line: line) {
+    await assertStorageError(code, file: file, line: line) {
       try SQLiteJournal.pendingMigrations(at: path)
     }
     XCTAssertEqual(try fileBytes(path), before, "the file is unchanged", file: file, line: line)

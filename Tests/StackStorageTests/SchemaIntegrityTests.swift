@@ -3,6 +3,7 @@ import GRDB
 import StackJournalTestSupport
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 /// The schema the migrations made is the schema allowed, for the library as for the CLI: a
@@ -20,11 +21,11 @@ final class SchemaIntegrityTests: StorageTestCase {
     return path
   }
 
-  func testAJournalWithAnAddedTriggerIsRefusedForWritingAndReportedByTheVerifier() throws {
+  func testAJournalWithAnAddedTriggerIsRefusedForWritingAndReportedByTheVerifier() async throws {
     let path = try journalFile(
       "CREATE TRIGGER forget AFTER INSERT ON journal BEGIN DELETE FROM stack_elements; END")
     let before = try fileBytes(path)
-    let refused = assertStorageError(.alteredSchema) { try SQLiteJournal(path: path) }
+    let refused = await assertStorageError(.alteredSchema) { try SQLiteJournal(path: path) }
     XCTAssertEqual(refused?.message.contains("trigger forget on journal"), true)
     XCTAssertEqual(try fileBytes(path), before)
 
@@ -36,10 +37,10 @@ final class SchemaIntegrityTests: StorageTestCase {
       ["the trigger forget on journal is not part of the schema the migrations made"])
   }
 
-  func testAViewInPlaceOfATableIsRefusedForReading() throws {
+  func testAViewInPlaceOfATableIsRefusedForReading() async throws {
     let path = try journalFile(
       "ALTER TABLE stacks RENAME TO stacks_kept; CREATE VIEW stacks AS SELECT * FROM stacks_kept")
-    let refused = assertStorageError(.alteredSchema) {
+    let refused = await assertStorageError(.alteredSchema) {
       try SQLiteJournal(path: path, options: .init(readOnly: true))
     }
     XCTAssertEqual(

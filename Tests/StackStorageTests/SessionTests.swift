@@ -4,13 +4,14 @@ import StackJournalTestSupport
 import StackNavigation
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 final class SessionTests: StorageTestCase {
-  func testCreateListAndMetadata() throws {
-    try forEachBackend { journal, _ in
+  func testCreateListAndMetadata() async throws {
+    try await forEachBackend { journal, _ in
       let t0 = Date(timeIntervalSince1970: 1_700_000_000.1234)
-      let info = try journal.createSession(
+      let info = try await journal.createSession(
         "first", initial: StateEncoding.encode(Root()), version: 1,
         metadata: Data(#"{"user":"ada"}"#.utf8), forkedFrom: nil, at: t0)
       XCTAssertEqual(info.id, "first")
@@ -18,19 +19,19 @@ final class SessionTests: StorageTestCase {
       XCTAssertEqual(info.headSequence, 0)
       XCTAssertEqual(info.entryCount, 0)
       XCTAssertNil(info.firstActivity)
-      _ = try journal.createSession(
+      _ = try await journal.createSession(
         "second", initial: StateEncoding.encode(Root()), version: 1,
         metadata: nil, forkedFrom: nil, at: t0.addingTimeInterval(60))
 
       var root = Root()
       for sequence in 0..<3 {
         root.tabB.append(.home)
-        _ = try journal.append(
+        _ = try await journal.append(
           session: "first", expectedSequence: Int64(sequence),
           .test("push", state: root, at: t0.addingTimeInterval(Double(sequence + 1))))
       }
 
-      let sessions = try journal.sessions()
+      let sessions = try await journal.sessions()
       XCTAssertEqual(sessions.map(\.id), ["first", "second"])
       let first = sessions[0]
       XCTAssertEqual(first.entryCount, 3)
@@ -41,15 +42,18 @@ final class SessionTests: StorageTestCase {
       XCTAssertEqual(sessions[1].entryCount, 0)
       XCTAssertNil(sessions[1].metadata)
 
-      try journal.setMetadata(Data(#"{"user":"grace"}"#.utf8), session: "second")
-      XCTAssertEqual(try journal.session("second")?.metadata, Data(#"{"user":"grace"}"#.utf8))
-      try journal.setMetadata(nil, session: "first")
-      XCTAssertNil(try journal.session("first")?.metadata)
-      XCTAssertNil(try journal.session("third"))
-      assertStorageError(.unknownSession) { try journal.setMetadata(nil, session: "third") }
-      assertStorageError(.unknownSession) { try journal.deleteSession("third") }
+      try await journal.setMetadata(Data(#"{"user":"grace"}"#.utf8), session: "second")
+      let sessionResult9 = try await journal.session("second")?.metadata
+      XCTAssertEqual(sessionResult9, Data(#"{"user":"grace"}"#.utf8))
+      try await journal.setMetadata(nil, session: "first")
+      let sessionResult8 = try await journal.session("first")?.metadata
+      XCTAssertNil(sessionResult8)
+      let sessionResult7 = try await journal.session("third")
+      XCTAssertNil(sessionResult7)
+      await assertStorageError(.unknownSession) { try await journal.setMetadata(nil, session: "third") }
+      await assertStorageError(.unknownSession) { try await journal.deleteSession("third") }
       guard let journal = journal as? SQLiteJournal else { return }
-      let stored = try journal.database.read { db in
+      let stored = try await journal.database.read { db in
         try String.fetchOne(
           db, sql: "SELECT json_extract(metadata, '$.user') FROM sessions WHERE id = 'second'")
       }
@@ -57,78 +61,85 @@ final class SessionTests: StorageTestCase {
     }
   }
 
-  func testDeltaAppendsRefusePayloadsAndSnapshotStatesThatAreNotJSON() throws {
-    try forEachBackend(.init(snapshotInterval: 1)) { journal, backend in
-      _ = try journal.createSession("d", initial: StateEncoding.encode(Root()), version: 1)
+  func testDeltaAppendsRefusePayloadsAndSnapshotStatesThatAreNotJSON() async throws {
+    try await forEachBackend(.init(snapshotInterval: 1)) { journal, backend in
+      _ = try await journal.createSession("d", initial: StateEncoding.encode(Root()), version: 1)
       let state = try StateEncoding.encode(Root())
       func entry(payload: String, state json: String) -> JournalEntryDelta {
         JournalEntryDelta(
           type: "x", version: 1, payload: Data(payload.utf8), delta: StackDelta(),
           snapshot: EncodedState(json: Data(json.utf8), stacks: state.stacks))
       }
-      let payload = assertStorageError(.invalidData) {
-        try journal.append(session: "d", expectedSequence: 0, entry(payload: "hello", state: "{}"))
+      let payload = await assertStorageError(.invalidData) {
+        try await journal.append(session: "d", expectedSequence: 0, entry(payload: "hello", state: "{}"))
       }
       XCTAssertEqual(
         payload?.message.hasPrefix("The payload of the `x` action is not JSON"), true, backend)
-      let snapshot = assertStorageError(.invalidData) {
-        try journal.append(session: "d", expectedSequence: 0, entry(payload: "{}", state: "{"))
+      let snapshot = await assertStorageError(.invalidData) {
+        try await journal.append(session: "d", expectedSequence: 0, entry(payload: "{}", state: "{"))
       }
       XCTAssertEqual(
         snapshot?.message.hasPrefix("The state after `x` is not JSON"), true, backend)
-      XCTAssertEqual(try journal.headSequence(session: "d"), 0, backend)
+      let headSequenceResult1 = try await journal.headSequence(session: "d")
+      XCTAssertEqual(headSequenceResult1, 0, backend)
       let json = String(decoding: state.json, as: UTF8.self)
+      let appendResult = try await journal.append(session: "d", expectedSequence: 0, entry(payload: "{}", state: json))
       XCTAssertEqual(
-        try journal.append(session: "d", expectedSequence: 0, entry(payload: "{}", state: json)),
+        appendResult,
         1, backend)
     }
   }
 
-  func testMetadataPayloadsAndStatesThatAreNotJSONAreRefused() throws {
-    try forEachBackend { journal, _ in
-      let refused = assertStorageError(.invalidData) {
-        try journal.createSession(
+  func testMetadataPayloadsAndStatesThatAreNotJSONAreRefused() async throws {
+    try await forEachBackend { journal, _ in
+      let refused = await assertStorageError(.invalidData) {
+        try await journal.createSession(
           "s", initial: StateEncoding.encode(Root()), version: 1, metadata: Data("hello".utf8))
       }
       XCTAssertEqual(
         refused?.message.hasPrefix("The metadata of session s is not JSON: `hello`."), true,
         refused?.message ?? "")
-      XCTAssertNil(try journal.session("s"))
-      _ = try journal.createSession(
+      let sessionResult6 = try await journal.session("s")
+      XCTAssertNil(sessionResult6)
+      _ = try await journal.createSession(
         "s", initial: StateEncoding.encode(Root()), version: 1,
         metadata: Data(#"{"user":"ada"}"#.utf8))
-      assertStorageError(.invalidData) {
-        try journal.setMetadata(Data("hello".utf8), session: "s")
+      await assertStorageError(.invalidData) {
+        try await journal.setMetadata(Data("hello".utf8), session: "s")
       }
-      XCTAssertEqual(try journal.session("s")?.metadata, Data(#"{"user":"ada"}"#.utf8))
-      assertStorageError(.invalidData) {
-        try journal.createSession(
+      let sessionResult5 = try await journal.session("s")?.metadata
+      XCTAssertEqual(sessionResult5, Data(#"{"user":"ada"}"#.utf8))
+      await assertStorageError(.invalidData) {
+        try await journal.createSession(
           "t", initial: EncodedState(json: Data("hello".utf8), stacks: []), version: 1)
       }
-      XCTAssertNil(try journal.session("t"))
+      let sessionResult4 = try await journal.session("t")
+      XCTAssertNil(sessionResult4)
 
       for payload in ["hello", #"{"a":"#, "+1", "01", "1."] {
-        assertStorageError(.invalidData) {
-          try journal.append(
+        await assertStorageError(.invalidData) {
+          try await journal.append(
             session: "s", expectedSequence: 0, .test("x", payload: payload, state: Root()))
         }
       }
-      XCTAssertEqual(try journal.headSequence(session: "s"), 0)
-      assertStorageError(.invalidData) {
-        try journal.writeSnapshot(
+      let headSequenceResult = try await journal.headSequence(session: "s")
+      XCTAssertEqual(headSequenceResult, 0)
+      await assertStorageError(.invalidData) {
+        try await journal.writeSnapshot(
           session: "s", sequence: 0, state: EncodedState(json: Data("{".utf8), stacks: []),
           version: 1)
       }
 
       // A JSON fragment is one JSON value, and an export of it imports again.
-      try journal.setMetadata(Data(#""note""#.utf8), session: "s")
-      _ = try journal.append(
+      try await journal.setMetadata(Data(#""note""#.utf8), session: "s")
+      _ = try await journal.append(
         session: "s", expectedSequence: 0, .test("x", payload: "42", state: Root()))
-      XCTAssertEqual(try journal.session("s")?.metadata, Data(#""note""#.utf8))
+      let sessionResult3 = try await journal.session("s")?.metadata
+      XCTAssertEqual(sessionResult3, Data(#""note""#.utf8))
       guard let journal = journal as? SQLiteJournal else { return }
       let file = directory.path("s-\(UUID().uuidString).ndjson")
       var export = Data()
-      _ = try SessionExporter().export("s", of: journal) { export.append($0) }
+      _ = try await SessionExporter().export("s", of: journal) { export.append($0) }
       try export.write(to: URL(fileURLWithPath: file))
       let imported = try SessionImporter().importSession(
         SessionExportFile.read(path: file), as: "copy", into: journal)
@@ -137,32 +148,37 @@ final class SessionTests: StorageTestCase {
     }
   }
 
-  func testIdentifiersAreUniqueAndForksNameTheirSource() throws {
-    try forEachBackend { journal, _ in
+  func testIdentifiersAreUniqueAndForksNameTheirSource() async throws {
+    try await forEachBackend { journal, _ in
       var root = Root()
-      _ = try journal.createSession("source", initial: StateEncoding.encode(root), version: 1)
+      _ = try await journal.createSession("source", initial: StateEncoding.encode(root), version: 1)
       root.tabA.append(.home)
-      _ = try journal.append(session: "source", expectedSequence: 0, .test("push", state: root))
-      assertStorageError(.sessionExists) {
-        try journal.createSession("source", initial: StateEncoding.encode(Root()), version: 1)
+      _ = try await journal.append(session: "source", expectedSequence: 0, .test("push", state: root))
+      await assertStorageError(.sessionExists) {
+        try await journal.createSession("source", initial: StateEncoding.encode(Root()), version: 1)
       }
-      let fork = try journal.createSession(
+      let fork = try await journal.createSession(
         "fork", initial: StateEncoding.encode(root), version: 1, forkedFrom: ("source", 1))
       XCTAssertEqual(fork.forkedFrom, "source")
       XCTAssertEqual(fork.forkedAt, 1)
-      XCTAssertEqual(try journal.session("fork")?.forkedFrom, "source")
-      XCTAssertEqual(try journal.session("fork")?.forkedAt, 1)
+      let sessionResult2 = try await journal.session("fork")?.forkedFrom
+      XCTAssertEqual(sessionResult2, "source")
+      let sessionResult1 = try await journal.session("fork")?.forkedAt
+      XCTAssertEqual(sessionResult1, 1)
+      let headStacksResult = try await journal.headStacks(session: "fork")
+      let stacksResult = try await journal.stacks(session: "source", at: 1)
       XCTAssertEqual(
-        try journal.headStacks(session: "fork"), try journal.stacks(session: "source", at: 1))
-      assertStorageError(.sequenceOutOfRange) {
-        try journal.createSession(
+        headStacksResult, stacksResult)
+      await assertStorageError(.sequenceOutOfRange) {
+        try await journal.createSession(
           "bad-fork", initial: StateEncoding.encode(root), version: 1, forkedFrom: ("source", 2))
       }
-      assertStorageError(.unknownSession) {
-        try journal.createSession(
+      await assertStorageError(.unknownSession) {
+        try await journal.createSession(
           "bad-fork", initial: StateEncoding.encode(root), version: 1, forkedFrom: ("none", 0))
       }
-      XCTAssertNil(try journal.session("bad-fork"))
+      let sessionResult = try await journal.session("bad-fork")
+      XCTAssertNil(sessionResult)
     }
   }
 

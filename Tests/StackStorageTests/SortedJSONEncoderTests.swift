@@ -6,6 +6,7 @@ import StackJournalDemo
 import StackNavigation
 import Testing
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 @Suite struct SortedJSONEncoderTests {

@@ -2,6 +2,7 @@ import Foundation
 import StackNavigation
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 /// One bound on the elements of a stack where stacks enter a journal: `import` refuses an
@@ -51,12 +52,12 @@ final class StackBoundTests: StorageTestCase {
     return path
   }
 
-  func testImportRefusesAStackAboveTheBoundWithOneLine() throws {
+  func testImportRefusesAStackAboveTheBoundWithOneLine() async throws {
     // A small bound stands for `StackRecord.maximumElements`, so the files stay small.
     let atBound = try export(count: 3)
     XCTAssertNoThrow(try SessionExportFile.read(path: atBound, maximumStackElements: 3))
     let inSnapshot = try export(count: 4)
-    let snapshot = assertStorageError(.stackTooLarge) {
+    let snapshot = await assertStorageError(.stackTooLarge) {
       try SessionExportFile.read(path: inSnapshot, maximumStackElements: 3)
     }
     XCTAssertEqual(
@@ -64,7 +65,7 @@ final class StackBoundTests: StorageTestCase {
       "Line 2 of \(inSnapshot) holds the stack `path` with 4 elements, more than the 3 one "
         + "stack may hold; nothing was imported.")
     let pushed = try export(count: 3, pushes: 1)
-    let entry = assertStorageError(.stackTooLarge) {
+    let entry = await assertStorageError(.stackTooLarge) {
       try SessionExportFile.read(path: pushed, maximumStackElements: 3)
     }
     XCTAssertEqual(entry?.message.hasPrefix("Line 3 of \(pushed) holds the stack `path`"), true)
@@ -76,35 +77,37 @@ final class StackBoundTests: StorageTestCase {
     XCTAssertEqual(StackRecord.maximumElements, 100_000)
   }
 
-  func testAppendsAndSessionCreationRefuseAStackAboveTheBound() throws {
+  func testAppendsAndSessionCreationRefuseAStackAboveTheBound() async throws {
     let limit = StackRecord.maximumElements
     let elements = (0...limit).map {
       StoredElement(id: StackElementID(generation: $0), caseName: nil, state: "{}")
     }
     let tooLarge = StackRecord(
       path: "path", nextID: StackElementID(generation: limit + 1), elements: elements)
-    try forEachBackend { journal, backend in
-      let created = assertStorageError(.stackTooLarge) {
-        try journal.createSession(
+    try await forEachBackend { journal, backend in
+      let created = await assertStorageError(.stackTooLarge) {
+        try await journal.createSession(
           "big", initial: EncodedState(json: Data("{}".utf8), stacks: [tooLarge]), version: 1,
           metadata: nil)
       }
       XCTAssertEqual(created?.message.contains("more than the \(limit) one stack"), true)
-      XCTAssertNil(try journal.session("big"), backend)
+      let sessionResult = try await journal.session("big")
+      XCTAssertNil(sessionResult, backend)
 
-      _ = try journal.createSession(
+      _ = try await journal.createSession(
         "s", initial: StateEncoding.encode(Root()), version: 1, metadata: nil)
       let push = StackChange(
         path: "path", nextID: tooLarge.nextID, ids: tooLarge.ids, pushed: elements)
-      let appended = assertStorageError(.stackTooLarge) {
-        try journal.append(
+      let appended = await assertStorageError(.stackTooLarge) {
+        try await journal.append(
           session: "s", expectedSequence: 0,
           JournalEntryDelta(
             type: "push", version: 1, payload: Data("{}".utf8),
             delta: StackDelta(changes: [push])))
       }
       XCTAssertEqual(appended?.message.contains("\n"), false, appended?.message ?? "")
-      XCTAssertEqual(try journal.headSequence(session: "s"), 0, backend)
+      let headSequenceResult = try await journal.headSequence(session: "s")
+      XCTAssertEqual(headSequenceResult, 0, backend)
     }
   }
 }

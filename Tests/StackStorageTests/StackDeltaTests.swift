@@ -1,6 +1,7 @@
 import StackNavigation
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 final class StackDeltaTests: XCTestCase {

@@ -4,6 +4,7 @@ import StackJournalTestSupport
 import StackNavigation
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 /// The incremental append path (a ``StackTracker`` computing deltas from the stacks' IDs and
@@ -102,7 +103,7 @@ final class StackTrackerTests: StorageTestCase {
     XCTAssertEqual(step.delta, expected)
   }
 
-  func testDeltaAppendsWriteTheSameRowsAsWholeStateAppends() throws {
+  func testDeltaAppendsWriteTheSameRowsAsWholeStateAppends() async throws {
     let options = SQLiteJournal.Options(snapshotInterval: 7)
     let reference = try makeJournal(.onDisk, options: options)
     let incremental = try makeJournal(.onDisk, options: options)
@@ -122,14 +123,14 @@ final class StackTrackerTests: StorageTestCase {
         let payload = Data(#"{"operation":"\#(operation)"}"#.utf8)
         let encoded = try StateEncoding.encode(simulation.root)
         let recordedAt = date.addingTimeInterval(Double(sequence))
-        _ = try reference.append(
+        _ = try await reference.append(
           session: session, expectedSequence: Int64(sequence - 1),
           JournalEntryDraft(
             type: operation, version: 1, payload: payload, state: encoded,
             recordedAt: recordedAt))
         let step = try tracker.step(to: simulation.root)
         let due = incremental.snapshotDue(at: Int64(sequence))
-        _ = try incremental.append(
+        _ = try await incremental.append(
           session: session, expectedSequence: Int64(sequence - 1),
           JournalEntryDelta(
             type: operation, version: 1, payload: payload, delta: step.delta,
@@ -146,11 +147,11 @@ final class StackTrackerTests: StorageTestCase {
     }
   }
 
-  func testADeltaThatDoesNotFitTheRowsIsRefusedAndWritesNothing() throws {
-    try forEachBackend { journal, storage in
+  func testADeltaThatDoesNotFitTheRowsIsRefusedAndWritesNothing() async throws {
+    try await forEachBackend { journal, storage in
       var root = Root()
       root.tabA.append(.home)
-      _ = try journal.createSession("s", initial: try StateEncoding.encode(root), version: 1)
+      _ = try await journal.createSession("s", initial: try StateEncoding.encode(root), version: 1)
       let cases: [(String, StackChange)] = [
         ("pops an element it does not hold", StackChange(
           path: "tabA", nextID: 1, ids: [], popped: [5])),
@@ -165,17 +166,20 @@ final class StackTrackerTests: StorageTestCase {
           path: "nowhere", nextID: 0, ids: [], removed: true)),
       ]
       for (problem, change) in cases {
-        let error = assertStorageError(.inconsistentDelta) {
-          try journal.append(
+        let error = await assertStorageError(.inconsistentDelta) {
+          try await journal.append(
             session: "s", expectedSequence: 0,
             JournalEntryDelta(
               type: "bad", version: 1, payload: Data("{}".utf8),
               delta: StackDelta(changes: [change])))
         }
         XCTAssertNotNil(error, "\(storage): \(problem)")
-        XCTAssertEqual(try journal.headSequence(session: "s"), 0, "\(storage): \(problem)")
+        let headSequenceResult = try await journal.headSequence(session: "s")
+        XCTAssertEqual(headSequenceResult, 0, "\(storage): \(problem)")
+        let headStacksResult = try await journal.headStacks(session: "s")
+        let encodeResult = try await StateEncoding.encode(root).stacks
         XCTAssertEqual(
-          try journal.headStacks(session: "s"), try StateEncoding.encode(root).stacks,
+          headStacksResult, encodeResult,
           "\(storage): \(problem)")
       }
     }

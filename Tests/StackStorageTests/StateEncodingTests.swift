@@ -4,6 +4,7 @@ import StackJournalTestSupport
 import StackNavigation
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 final class StateEncodingTests: StorageTestCase {
@@ -101,8 +102,8 @@ final class StateEncodingTests: StorageTestCase {
     XCTAssertNil(JSONText.caseName(of: Data(#"{"a":{"#.utf8)))
   }
 
-  func testRoundTripKeepsEveryIDAndNextIDAndReadsWithPlainSQL() throws {
-    try forEachStorage { journal, _ in
+  func testRoundTripKeepsEveryIDAndNextIDAndReadsWithPlainSQL() async throws {
+    try await forEachStorage { journal, _ in
       let root = makeRoot()
       let encoded = try StateEncoding.encode(root)
       _ = try journal.createSession("round-trip", initial: encoded, version: 1)
@@ -156,7 +157,7 @@ final class StateEncodingTests: StorageTestCase {
     }
   }
 
-  func testDuplicateStackPathsAreRefused() {
+  func testDuplicateStackPathsAreRefused() async {
     struct Clash: Encodable {
       var a = StackState<Screen>()
       var nested = ["a": StackState<Screen>()]
@@ -166,6 +167,6 @@ final class StateEncodingTests: StorageTestCase {
         case nested = ""
       }
     }
-    assertStorageError(.duplicateStackPath) { try StateEncoding.encode(Clash()) }
+    await assertStorageError(.duplicateStackPath) { try StateEncoding.encode(Clash()) }
   }
 }

@@ -3,6 +3,7 @@ import GRDB
 import StackJournalTestSupport
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 /// A test case with a fresh temporary directory per test, deleted after, that runs storage
@@ -45,10 +46,10 @@ class StorageTestCase: XCTestCase {
   /// Runs `body` once with an in-memory journal and once with an on-disk one.
   func forEachStorage(
     options: SQLiteJournal.Options = .init(),
-    _ body: (SQLiteJournal, Storage) throws -> Void
-  ) throws {
+    _ body: (SQLiteJournal, Storage) async throws -> Void
+  ) async throws {
     for storage in Storage.allCases {
-      try body(try makeJournal(storage, options: options), storage)
+      try await body(try makeJournal(storage, options: options), storage)
     }
   }
 
@@ -57,10 +58,10 @@ class StorageTestCase: XCTestCase {
   /// `STACKJOURNAL_TEST_POSTGRES_URL` names a server (otherwise a line says it was skipped).
   func forEachBackend(
     _ options: BackendOptions = .init(),
-    _ body: (any JournalBackend, String) throws -> Void
-  ) throws {
-    for backend in try Backends.all(options) {
-      try body(backend.journal, backend.name)
+    _ body: (any JournalBackend, String) async throws -> Void
+  ) async throws {
+    for backend in try await Backends.all(options) {
+      try await body(backend.journal, backend.name)
     }
   }
 
@@ -70,10 +71,10 @@ class StorageTestCase: XCTestCase {
     _ code: StorageError.Code,
     file: StaticString = #filePath,
     line: UInt = #line,
-    _ body: () throws -> T
-  ) -> StorageError? {
+    _ body: () async throws -> T
+  ) async -> StorageError? {
     do {
-      _ = try body()
+      _ = try await body()
       XCTFail("Expected a StorageError \(code), got no error", file: file, line: line)
     } catch let error as StorageError {
       XCTAssertEqual(error.code, code, "\(error)", file: file, line: line)

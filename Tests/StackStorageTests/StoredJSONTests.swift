@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 /// One bound on nesting where JSON enters a journal: metadata, payloads and states nested
@@ -11,18 +12,19 @@ final class StoredJSONTests: StorageTestCase {
     Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
   }
 
-  func testJSONNestedDeeperThanTheBoundIsRefusedWhereItEntersAndTheBoundItselfIsKept() throws {
+  func testJSONNestedDeeperThanTheBoundIsRefusedWhereItEntersAndTheBoundItselfIsKept() async throws {
     let limit = JSONText.maximumNesting
-    try forEachBackend(.init(snapshotInterval: 1)) { journal, backend in
-      let metadata = assertStorageError(.invalidData) {
-        try journal.createSession(
+    try await forEachBackend(.init(snapshotInterval: 1)) { journal, backend in
+      let metadata = await assertStorageError(.invalidData) {
+        try await journal.createSession(
           "deep", initial: StateEncoding.encode(Root()), version: 1, metadata: nested(10_000))
       }
       XCTAssertEqual(
         metadata?.message.contains("deeper than \(limit) levels"), true, metadata?.message ?? "")
-      XCTAssertNil(try journal.session("deep"), backend)
+      let sessionResult = try await journal.session("deep")
+      XCTAssertNil(sessionResult, backend)
 
-      _ = try journal.createSession(
+      _ = try await journal.createSession(
         "s", initial: StateEncoding.encode(Root()), version: 1, metadata: nested(limit))
       let state = try StateEncoding.encode(Root())
       func entry(payload: Data) -> JournalEntryDelta {
@@ -30,14 +32,16 @@ final class StoredJSONTests: StorageTestCase {
           type: "x", version: 1, payload: payload, delta: StackDelta(),
           snapshot: EncodedState(json: state.json, stacks: state.stacks))
       }
-      let payload = assertStorageError(.invalidData) {
-        try journal.append(session: "s", expectedSequence: 0, entry(payload: nested(limit + 1)))
+      let payload = await assertStorageError(.invalidData) {
+        try await journal.append(session: "s", expectedSequence: 0, entry(payload: nested(limit + 1)))
       }
       XCTAssertEqual(
         payload?.message.contains("deeper than \(limit) levels"), true, payload?.message ?? "")
-      XCTAssertEqual(try journal.headSequence(session: "s"), 0, backend)
+      let headSequenceResult = try await journal.headSequence(session: "s")
+      XCTAssertEqual(headSequenceResult, 0, backend)
+      let appendResult = try await journal.append(session: "s", expectedSequence: 0, entry(payload: nested(limit)))
       XCTAssertEqual(
-        try journal.append(session: "s", expectedSequence: 0, entry(payload: nested(limit))), 1,
+        appendResult, 1,
         backend)
     }
   }

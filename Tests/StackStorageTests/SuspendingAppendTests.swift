@@ -8,6 +8,7 @@ import Foundation
 import StackNavigation
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 final class SuspendingAppendTests: StorageTestCase {
@@ -20,7 +21,7 @@ final class SuspendingAppendTests: StorageTestCase {
       // More appends than the pool has threads: were they all to block, none would be left.
       let writers = max(8, 4 * ProcessInfo.processInfo.activeProcessorCount)
       for writer in 0..<writers {
-        _ = try journal.createSession(
+        _ = try await journal.createSession(
           SessionID("w\(writer)"), initial: StateEncoding.encode(Root()), version: 1)
       }
       let held = try await HeldWriter(of: journal)
@@ -28,7 +29,7 @@ final class SuspendingAppendTests: StorageTestCase {
         Task {
           var root = Root()
           root.tabA.append(.counter(Counter(count: writer)))
-          return try await journal.appendSuspending(
+          return try await journal.append(
             session: SessionID("w\(writer)"), expectedSequence: 0, .test("push", state: root))
         }
       }
@@ -54,7 +55,7 @@ final class SuspendingAppendTests: StorageTestCase {
     for durability in [Durability.full, .groupCommit()] {
       let journal = try makeJournal(.onDisk, options: .init(durability: durability))
       for session in ["first", "second"] {
-        _ = try journal.createSession(
+        _ = try await journal.createSession(
           SessionID(session), initial: StateEncoding.encode(Root()), version: 1)
       }
       let held = try await HeldWriter(of: journal)
@@ -63,7 +64,7 @@ final class SuspendingAppendTests: StorageTestCase {
       let state = root
       func append(_ session: SessionID) -> Task<Int64, any Error> {
         Task {
-          try await journal.appendSuspending(
+          try await journal.append(
             session: session, expectedSequence: 0, .test("push", state: state))
         }
       }

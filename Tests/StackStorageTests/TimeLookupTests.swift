@@ -4,6 +4,7 @@ import StackJournalDemo
 import StackNavigation
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 /// Finding the entry of a time when the recording machine's clock goes back: every backend
@@ -22,12 +23,12 @@ final class TimeLookupTests: StorageTestCase {
 
   /// Random sessions whose clock mostly goes forward, sometimes stands still and sometimes
   /// goes back, asked at every entry's time and a millisecond either side.
-  func testTimeLookupsMatchTheDefinitionWhenTheClockGoesBack() throws {
-    try forEachBackend { journal, name in
+  func testTimeLookupsMatchTheDefinitionWhenTheClockGoesBack() async throws {
+    try await forEachBackend { journal, name in
       var generator = SeededGenerator(seed: 0x7153)
       for round in 0..<6 {
         let session = SessionID(rawValue: "clock-\(round)")
-        _ = try journal.createSession(
+        _ = try await journal.createSession(
           session, initial: StateEncoding.encode(Root()), version: 1, metadata: nil,
           forkedFrom: nil, at: t0)
         var times: [Int64: Date] = [:]
@@ -42,7 +43,7 @@ final class TimeLookupTests: StorageTestCase {
           }
           let recorded = max(clock, t0)
           root.tabA.append(.home)
-          _ = try journal.append(
+          _ = try await journal.append(
             session: session, expectedSequence: sequence - 1,
             .test("push", state: root, at: recorded))
           times[sequence] = recorded
@@ -53,11 +54,13 @@ final class TimeLookupTests: StorageTestCase {
         // Before the session's creation is out of range (JournalTests).
         for time in asked where time >= t0 {
           let expected = reference(times, atOrBefore: time) ?? 0
+          let sequenceResult1 = try await journal.sequence(session: session, atOrBefore: time)
           XCTAssertEqual(
-            try journal.sequence(session: session, atOrBefore: time), expected,
+            sequenceResult1, expected,
             "\(name), \(session) at \(Timestamp.string(from: time))")
         }
-        let info = try XCTUnwrap(journal.session(session), name)
+        let found = try await journal.session(session)
+        let info = try XCTUnwrap(found, name)
         XCTAssertEqual(
           info.firstActivity.map(Timestamp.string(from:)),
           times.values.map(Timestamp.string(from:)).min(), name)
@@ -69,9 +72,9 @@ final class TimeLookupTests: StorageTestCase {
   }
 
   /// After a compaction, the entries kept are looked up as before, late ones too.
-  func testTimeLookupsAfterACompactionWhenTheClockWentBack() throws {
-    try forEachBackend(.init(snapshotInterval: 4)) { journal, name in
-      _ = try journal.createSession(
+  func testTimeLookupsAfterACompactionWhenTheClockWentBack() async throws {
+    try await forEachBackend(.init(snapshotInterval: 4)) { journal, name in
+      _ = try await journal.createSession(
         "s", initial: StateEncoding.encode(Root()), version: 1, metadata: nil, forkedFrom: nil,
         at: t0)
       // Seconds after t0 of entries 1…12: the clock goes back at 3, 7 and 10.
@@ -80,31 +83,32 @@ final class TimeLookupTests: StorageTestCase {
       var times: [Int64: Date] = [:]
       for (index, second) in seconds.enumerated() {
         root.tabA.append(.home)
-        _ = try journal.append(
+        _ = try await journal.append(
           session: "s", expectedSequence: Int64(index),
           .test("push", state: root, at: t0.addingTimeInterval(second)))
         times[Int64(index + 1)] = t0.addingTimeInterval(second)
       }
       let retainable = try XCTUnwrap(journal as? any RetainableJournal, name)
       // Keeps the snapshots at 8 and 12: entries 1…8 go.
-      _ = try retainable.compact("s", keepSnapshots: 2, dryRun: false)
+      _ = try await retainable.compact("s", keepSnapshots: 2, dryRun: false)
       let kept = times.filter { $0.key > 8 }
       for second in stride(from: 45.0, through: 100, by: 2.5) {
         let time = t0.addingTimeInterval(second)
+        let sequenceResult = try await journal.sequence(session: "s", atOrBefore: time)
         XCTAssertEqual(
-          try journal.sequence(session: "s", atOrBefore: time),
+          sequenceResult,
           reference(kept, atOrBefore: time), "\(name) at +\(second) s")
       }
       // Before every entry kept and the oldest snapshot kept (recorded at +60 s).
-      assertStorageError(.sequenceOutOfRange) {
-        try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(44))
+      await assertStorageError(.sequenceOutOfRange) {
+        try await journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(44))
       }
     }
   }
 
   /// Schema 3 writes no index entry for an append whose clock did not go back, and the late
   /// ones are found through the partial index.
-  func testOnlyEntriesRecordedEarlierThanAnEarlierOneAreIndexedByTime() throws {
+  func testOnlyEntriesRecordedEarlierThanAnEarlierOneAreIndexedByTime() async throws {
     let journal = try makeJournal(.onDisk)
     _ = try journal.createSession(
       "s", initial: StateEncoding.encode(Root()), version: 1, metadata: nil, forkedFrom: nil,
@@ -112,11 +116,12 @@ final class TimeLookupTests: StorageTestCase {
     var root = Root()
     for (index, second) in [10.0, 20, 20, 15, 30, 25, 40].enumerated() {
       root.tabA.append(.home)
-      _ = try journal.append(
+      _ = try await journal.append(
         session: "s", expectedSequence: Int64(index),
         .test("push", state: root, at: t0.addingTimeInterval(second)))
     }
-    try journal.database.read { db in
+    let t0 = self.t0
+    try await journal.database.read { db in
       let late = try Int64.fetchAll(
         db,
         sql: "SELECT sequence FROM journal INDEXED BY journal_recorded_late "
@@ -141,7 +146,7 @@ final class TimeLookupTests: StorageTestCase {
 
     // A latest time that lost the earlier entries' (entry 4's, edited to its own time) would
     // hide entries from time lookups: verify names it.
-    try journal.database.write { db in
+    try await journal.database.write { db in
       try db.execute(
         sql: "UPDATE journal SET latest_at = recorded_at WHERE session = 's' AND sequence = 4")
     }

@@ -4,6 +4,7 @@ import StackJournalTestSupport
 import StackNavigation
 import XCTest
 
+@testable import StackJournalCore
 @testable import StackStorage
 
 final class UpcasterTests: StorageTestCase {
@@ -25,26 +26,26 @@ final class UpcasterTests: StorageTestCase {
     },
   ]
 
-  func testOldPayloadsAreUpcastOnReadAndTheRowsStayAsWritten() throws {
-    for backend in try Backends.all() where backend.canReopen {
+  func testOldPayloadsAreUpcastOnReadAndTheRowsStayAsWritten() async throws {
+    for backend in try await Backends.all() where backend.canReopen {
       let writer = backend.journal
-      _ = try writer.createSession("s", initial: StateEncoding.encode(Root()), version: 1)
-      _ = try writer.append(
+      _ = try await writer.createSession("s", initial: StateEncoding.encode(Root()), version: 1)
+      _ = try await writer.append(
         session: "s", expectedSequence: 0,
         .test("tabA.element.counter.set", payload: #"{"count":1}"#, version: 1, state: Root()))
-      _ = try writer.append(
+      _ = try await writer.append(
         session: "s", expectedSequence: 1,
         .test("tabB.element.counter.set", payload: #"{"count":2}"#, version: 1, state: Root()))
-      _ = try writer.append(
+      _ = try await writer.append(
         session: "s", expectedSequence: 2,
         .test("tabA.element.counter.set", payload: #"{"value":3}"#, version: 2, state: Root()))
-      _ = try writer.append(
+      _ = try await writer.append(
         session: "s", expectedSequence: 3,
         .test("selectTab", payload: #"{"v3":{"tab":"b"}}"#, version: 3, state: Root()))
 
-      let reader = try backend.reopen(.init(payloadVersion: 3, upcasters: Self.upcasters))
+      let reader = try await backend.reopen(.init(payloadVersion: 3, upcasters: Self.upcasters))
       var payloads: [String] = []
-      try reader.entries(session: "s") { entry in
+      try await reader.entries(session: "s") { entry in
         XCTAssertEqual(entry.version, 3)
         payloads.append(String(decoding: entry.payload, as: UTF8.self))
         return true
@@ -55,13 +56,14 @@ final class UpcasterTests: StorageTestCase {
           #"{"v3":{"value":1}}"#, #"{"v3":{"count":2}}"#, #"{"v3":{"value":3}}"#,
           #"{"v3":{"tab":"b"}}"#,
         ], backend.name)
-      let snapshot = try XCTUnwrap(try reader.snapshot(session: "s", atOrBelow: 0))
+      let snapshotResult1 = try await reader.snapshot(session: "s", atOrBelow: 0)
+      let snapshot = try XCTUnwrap(snapshotResult1)
       XCTAssertEqual(snapshot.version, 3)
       XCTAssertTrue(String(decoding: snapshot.state, as: UTF8.self).hasPrefix(#"{"state":{"#))
 
       var raw: [Int] = []
       var rawPayloads: [String] = []
-      try backend.reopen(.init()).entries(session: "s") {
+      try await backend.reopen(.init()).entries(session: "s") {
         raw.append($0.version)
         rawPayloads.append(String(decoding: $0.payload, as: UTF8.self))
         return true
@@ -73,21 +75,22 @@ final class UpcasterTests: StorageTestCase {
     }
   }
 
-  func testAPayloadNewerThanTheAppIsAClearError() throws {
-    for backend in try Backends.all() where backend.canReopen {
+  func testAPayloadNewerThanTheAppIsAClearError() async throws {
+    for backend in try await Backends.all() where backend.canReopen {
       let journal = backend.journal
-      _ = try journal.createSession("s", initial: StateEncoding.encode(Root()), version: 1)
-      _ = try journal.append(
+      _ = try await journal.createSession("s", initial: StateEncoding.encode(Root()), version: 1)
+      _ = try await journal.append(
         session: "s", expectedSequence: 0, .test("x", version: 5, state: Root()))
-      let old = try backend.reopen(.init(payloadVersion: 4))
-      let error = assertStorageError(.newerPayloadVersion) {
-        try old.entries(session: "s") { _ in true }
+      let old = try await backend.reopen(.init(payloadVersion: 4))
+      let error = await assertStorageError(.newerPayloadVersion) {
+        try await old.entries(session: "s") { _ in true }
       }
       XCTAssertTrue(error?.message.contains("entry 1 of session s") ?? false)
       XCTAssertTrue(error?.message.contains("version 5") ?? false)
-      XCTAssertEqual(try old.snapshot(session: "s", atOrBelow: 0)?.version, 4)
+      let snapshotResult = try await old.snapshot(session: "s", atOrBelow: 0)?.version
+      XCTAssertEqual(snapshotResult, 4)
 
-      let failing = try backend.reopen(
+      let failing = try await backend.reopen(
         .init(
           payloadVersion: 6,
           upcasters: [
@@ -95,7 +98,7 @@ final class UpcasterTests: StorageTestCase {
               throw CocoaError(.coderReadCorrupt)
             }
           ]))
-      assertStorageError(.upcastFailed) { try failing.entries(session: "s") { _ in true } }
+      await assertStorageError(.upcastFailed) { try await failing.entries(session: "s") { _ in true } }
     }
   }
 }

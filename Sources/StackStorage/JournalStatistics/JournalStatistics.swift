@@ -120,7 +120,7 @@ public struct JournalStatistics: Sendable {
     guard let first = span?.first.flatMap(Timestamp.date(from:)),
       let last = span?.last.flatMap(Timestamp.date(from:))
     else { return [] }
-    let seconds = bucketSeconds(spanning: last.timeIntervalSince(first))
+    let seconds = StorageStatistics.bucketSeconds(spanning: last.timeIntervalSince(first))
     let sql =
       "SELECT CAST(strftime('%s', substr(recorded_at, 1, 19)) AS INTEGER) / \(seconds) "
       + "AS bucket, count(*) AS entries FROM journal \(filter) GROUP BY bucket ORDER BY bucket"
@@ -131,11 +131,6 @@ public struct JournalStatistics: Sendable {
     }
   }
 
-  /// The shortest round interval that splits a span into at most 24 intervals.
-  package static func bucketSeconds(spanning span: TimeInterval) -> Int {
-    let candidates = [1, 10, 60, 600, 3600, 6 * 3600, 86400, 7 * 86400, 30 * 86400]
-    return candidates.first { span / Double($0) < 24 } ?? 365 * 86400
-  }
 }
 
 /// A snapshot's session and sequence.

@@ -39,7 +39,7 @@ struct SessionRecord: StoredRowRecord {
   /// The metadata, or an ``StorageError/Code/invalidData`` error when it is not JSON text a
   /// journal may store (see ``JSONText/storageProblem(_:)``), a BLOB included.
   func checkedMetadata(_ stored: StoredValues) throws -> String? {
-    guard let problem = Self.metadataProblem(type: metadataType, metadata) else { return metadata }
+    guard let problem = StoredSessionRow.metadataProblem(type: metadataType, metadata) else { return metadata }
     throw StorageError(
       code: .invalidData,
       message: "The metadata of session \(StorageError.printable(id)) \(problem). The row was "
@@ -47,13 +47,4 @@ struct SessionRecord: StoredRowRecord {
       path: stored.path)
   }
 
-  /// Why stored metadata of a storage class is unfit, or `nil` when it is JSON text or NULL.
-  static func metadataProblem(type: String, _ metadata: String?) -> String? {
-    switch type {
-    case "null": return nil
-    case "text":
-      return metadata.flatMap { JSONText.storageProblem(Data($0.utf8)) }
-    default: return "is stored as \(type == "blob" ? "a BLOB" : type), not as JSON text"
-    }
-  }
 }

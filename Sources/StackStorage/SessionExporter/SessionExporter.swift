@@ -1,102 +1,9 @@
 import Foundation
 import GRDB
 
-/// Writes a session of a journal as a session export (see ``SessionExportHeader``).
-///
-/// ```swift
-/// let handle = try FileHandle(forWritingTo: url)
-/// let header = try SessionExporter().export("user-42", of: journal) {
-///   try handle.write(contentsOf: $0)
-/// }
-/// ```
-public struct SessionExporter: Sendable {
-  /// How many entries are read per page.
-  public var pageSize: Int
-
-  /// Creates an exporter that reads `pageSize` entries at a time.
-  public init(pageSize: Int = 512) {
-    self.pageSize = max(1, pageSize)
-  }
-
-  /// Writes the session, one line per call of `write`, each ending with a newline. Reads a page
-  /// at a time, each in its own read transaction: memory stays flat.
-  ///
-  /// The export stops at the head the session had when it started, so an app appending at the
-  /// same time does not make it run on.
-  ///
-  /// A session that does not verify (a gap, a head past its last entry, a payload, state or
-  /// delta that is not JSON, a delta that does not apply) is refused before anything is
-  /// written, with ``StorageError/Code/invalidData``: its export would be a file that
-  /// ``SessionImporter/importSession(_:as:into:)`` refuses.
-  public func export(
-    _ session: SessionID,
-    of journal: any InspectableJournal,
-    write: (Data) throws -> Void
-  ) throws -> SessionExportHeader {
-    guard let source = journal as? any SessionExportSource else {
-      throw StorageError(
-        code: .invalidData,
-        message: "\(type(of: journal)) cannot export sessions; nothing was exported.")
-    }
-    if let problem = try source.exportCheck(session).problems.first {
-      throw StorageError(
-        code: .invalidData,
-        message: "Session \(session) does not verify (\(problem.kind): \(problem)), so an export "
-          + "of it would be a file `import` refuses; nothing was exported. Run `stackjournal "
-          + "verify --db \(journal.locationDescription)` to see every problem.",
-        path: journal is SQLiteJournal ? journal.locationDescription : nil)
-    }
-    let header = try source.exportHeader(session)
-    try write(Data(header.line.utf8))
-    var cursor = header.baseSequence - 1
-    while cursor < header.headSequence {
-      let (snapshots, entries) = try source.exportPage(
-        session, after: cursor, through: header.headSequence, limit: pageSize)
-      var pending = snapshots[...]
-      func flushSnapshots(through sequence: Int64) throws {
-        while let snapshot = pending.first, snapshot.sequence <= sequence {
-          pending = pending.dropFirst()
-          try write(Data(snapshot.line.text.utf8))
-        }
-      }
-      try flushSnapshots(through: cursor)
-      for entry in entries {
-        try flushSnapshots(through: entry.sequence - 1)
-        try write(Data(entry.line.text.utf8))
-        cursor = entry.sequence
-      }
-      try flushSnapshots(through: entries.isEmpty ? header.headSequence : cursor)
-      if entries.count < pageSize { break }
-    }
-    return header
-  }
-}
-
-/// What ``SessionExporter`` reads from a backend, as stored.
-package protocol SessionExportSource {
-  /// The session's rows checked as ``JournalVerifier`` checks them (one problem is enough).
-  func exportCheck(_ session: SessionID) throws -> SessionVerification
-  /// The export's header: the session, its head, its oldest snapshot, its row counts and
-  /// payload versions.
-  func exportHeader(_ session: SessionID) throws -> SessionExportHeader
-  /// The entries after `after` through `through`, at most `limit`, and the snapshots after
-  /// `after` through the last of those entries (through `through` when there is none).
-  func exportPage(_ session: SessionID, after: Int64, through: Int64, limit: Int) throws
-    -> (snapshots: [ExportRow], entries: [ExportRow])
-}
-
-/// A stored row as an export line.
-package struct ExportRow: Sendable {
-  package var sequence: Int64
-  package var line: SessionExportLine
-
-  package init(sequence: Int64, line: SessionExportLine) {
-    self.sequence = sequence
-    self.line = line
-  }
-}
-
 extension SQLiteJournal: SessionExportSource {
+  package var exportErrorPath: String? { path }
+
   package func exportCheck(_ session: SessionID) throws -> SessionVerification {
     try read("checking session \(session) before exporting it") { db in
       try JournalVerifier(maxProblemsPerSession: 1).verifySession(session, of: self, db)
@@ -177,9 +84,7 @@ extension SessionExporter {
     let low = [snapshots.low, entries?.low].compactMap { $0 }.min()
     let high = [snapshots.high, entries?.high].compactMap { $0 }.max()
     return SessionExportHeader(
-      formatVersion: SessionExportHeader.currentFormatVersion,
       schemaVersion: journal.schemaVersion,
-      exportedAt: Timestamp.rounded(Date()),
       session: session,
       createdAt: try journal.stored.date(record.createdAt, "creation time of session \(session)"),
       metadata: try record.checkedMetadata(journal.stored),

@@ -23,7 +23,8 @@ public struct SessionImporter: Sendable {
       let sessions = try String.fetchAll(db, sql: "SELECT id FROM sessions")
       return ImportTarget(
         schemaVersion: journal.schemaVersion, payloadVersion: version,
-        existingSessions: Set(sessions.map(SessionID.init(rawValue:))))
+        existingSessions: Set(sessions.map(SessionID.init(rawValue:))),
+        newestKnownSchemaVersion: SQLiteJournal.latestSchemaVersion)
     }
   }
 
@@ -84,7 +85,7 @@ public struct SessionImporter: Sendable {
             snapshots += 1
           case .entry(
             let sequence, let recordedAt, let type, let version, let payload, let delta):
-            let latest = EntryTimes.latest(recordedAt, after: latestAt)
+            let latest = Timestamp.latest(recordedAt, after: latestAt)
             latestAt = latest
             try EntryTimes.insertEntry(
               db, session: session.rawValue, sequence: sequence, recordedAt: recordedAt,
@@ -161,5 +162,13 @@ public struct SessionImporter: Sendable {
     JournalFileCreation.removeFiles(of: temporary)
     try JournalFileCreation.synchronize(URL(fileURLWithPath: path).deletingLastPathComponent().path)
     return result
+  }
+}
+
+extension ImportTarget {
+  /// The target of an import into an SQLite file that does not exist yet.
+  public static var newFile: ImportTarget {
+    ImportTarget(
+      schemaVersion: SQLiteJournal.latestSchemaVersion, payloadVersion: nil, existingSessions: [])
   }
 }

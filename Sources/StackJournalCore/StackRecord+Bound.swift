@@ -35,3 +35,24 @@ extension StackDelta {
     }
   }
 }
+
+extension StackRecord {
+  /// The stacks sorted by path; throws when two share a path or one holds more than
+  /// ``StackRecord/maximumElements``.
+  package static func canonical(_ stacks: [StackRecord]) throws -> [StackRecord] {
+    let sorted =
+      zip(stacks, stacks.dropFirst()).allSatisfy { $0.path < $1.path }
+      ? stacks : stacks.sorted { $0.path < $1.path }
+    for stack in sorted {
+      try StackRecord.checkSize(path: stack.path, count: stack.elements.count)
+    }
+    for (previous, stack) in zip(sorted, sorted.dropFirst()) where previous.path == stack.path {
+      throw StorageError(
+        code: .duplicateStackPath,
+        message: "The state lists two stacks at the path `\(stack.path)`; encode it with "
+          + "StateEncoding.encode(_:), which gives each stack its own path."
+      )
+    }
+    return sorted
+  }
+}

@@ -17,17 +17,7 @@ public protocol JournalBackend: Sendable {
     metadata: Data?,
     forkedFrom: (SessionID, Int64)?,
     at date: Date
-  ) throws -> SessionInfo
-
-  /// Appends an action after `expectedSequence` and returns its sequence,
-  /// `expectedSequence + 1`.
-  ///
-  /// The delta from the head stacks to `draft.state.stacks`, the entry, the stack rows and, on
-  /// the snapshot interval, a snapshot are written in one transaction. Throws
-  /// ``StorageError/Code/sequenceConflict``, writing nothing, when the head is not
-  /// `expectedSequence`.
-  func append(session: SessionID, expectedSequence: Int64, _ draft: JournalEntryDraft) throws
-    -> Int64
+  ) async throws -> SessionInfo
 
   /// Appends an action whose delta the caller computed, after `expectedSequence`, and returns
   /// its sequence.
@@ -37,33 +27,19 @@ public protocol JournalBackend: Sendable {
   /// ``StorageError/Code/sequenceConflict`` when the head is not `expectedSequence`, and
   /// ``StorageError/Code/inconsistentDelta`` when the delta does not fit the stack rows; both
   /// write nothing.
-  func append(session: SessionID, expectedSequence: Int64, _ entry: JournalEntryDelta) throws
+  func append(session: SessionID, expectedSequence: Int64, _ entry: JournalEntryDelta) async throws
     -> Int64
-
-  /// Appends as the blocking ``append(session:expectedSequence:_:)-(_,_,JournalEntryDraft)``
-  /// does, from an asynchronous context: a backend whose commit can be awaited off the caller's
-  /// thread suspends instead of blocking it. The default implementation calls the blocking one.
-  func appendSuspending(
-    session: SessionID, expectedSequence: Int64, _ draft: JournalEntryDraft
-  ) async throws -> Int64
-
-  /// Appends as the blocking ``append(session:expectedSequence:_:)-(_,_,JournalEntryDelta)``
-  /// does, from an asynchronous context: a backend whose commit can be awaited off the caller's
-  /// thread suspends instead of blocking it. The default implementation calls the blocking one.
-  func appendSuspending(
-    session: SessionID, expectedSequence: Int64, _ entry: JournalEntryDelta
-  ) async throws -> Int64
 
   /// Closes the journal: waits for the calls in progress, then releases its connections. Calls
   /// made after it fail; closing again does nothing.
-  func close() throws
+  func close() async throws
 
   /// Whether the journal writes a snapshot with the entry of this sequence: the caller then
   /// passes the whole state with it.
   func snapshotDue(at sequence: Int64) -> Bool
 
   /// The sequence of the session's last entry; 0 before the first one.
-  func headSequence(session: SessionID) throws -> Int64
+  func headSequence(session: SessionID) async throws -> Int64
 
   /// Calls `body` with the entries after `after` through `through` (the head when `nil`), in
   /// ascending order, read a page at a time; `body` returns `false` to stop.
@@ -71,54 +47,42 @@ public protocol JournalBackend: Sendable {
     session: SessionID,
     after: Int64,
     through: Int64?,
-    _ body: (JournalEntry) throws -> Bool
-  ) throws
+    _ body: (JournalEntry) async throws -> Bool
+  ) async throws
 
   /// The snapshot with the greatest sequence at or below `atOrBelow`, or `nil`.
-  func snapshot(session: SessionID, atOrBelow: Int64) throws -> Snapshot?
+  func snapshot(session: SessionID, atOrBelow: Int64) async throws -> Snapshot?
 
   /// The sequence of the last entry recorded at or before `date`; 0 when `date` precedes the
   /// first entry but not the session's creation. Throws
   /// ``StorageError/Code/sequenceOutOfRange`` for a date before the session's creation.
-  func sequence(session: SessionID, atOrBefore date: Date) throws -> Int64
+  func sequence(session: SessionID, atOrBefore date: Date) async throws -> Int64
 
   /// The session, or `nil` when no session has that identifier.
-  func session(_ id: SessionID) throws -> SessionInfo?
+  func session(_ id: SessionID) async throws -> SessionInfo?
 
   /// Every session, oldest first.
-  func sessions() throws -> [SessionInfo]
+  func sessions() async throws -> [SessionInfo]
 
   /// Deletes the session with its journal, snapshots and stack rows.
-  func deleteSession(_ id: SessionID) throws
+  func deleteSession(_ id: SessionID) async throws
 
   /// Replaces the session's metadata.
-  func setMetadata(_ metadata: Data?, session: SessionID) throws
+  func setMetadata(_ metadata: Data?, session: SessionID) async throws
 
   /// The stacks at the session's head, from the stack rows.
-  func headStacks(session: SessionID) throws -> [StackRecord]
+  func headStacks(session: SessionID) async throws -> [StackRecord]
 
   /// The stacks at a sequence: the nearest snapshot's stacks with the following deltas applied.
   /// Needs no app types.
-  func stacks(session: SessionID, at sequence: Int64) throws -> [StackRecord]
+  func stacks(session: SessionID, at sequence: Int64) async throws -> [StackRecord]
 
   /// Writes a snapshot of the state at a recorded sequence.
   func writeSnapshot(session: SessionID, sequence: Int64, state: EncodedState, version: Int)
-    throws
+    async throws
 }
 
 extension JournalBackend {
-  public func appendSuspending(
-    session: SessionID, expectedSequence: Int64, _ draft: JournalEntryDraft
-  ) async throws -> Int64 {
-    try append(session: session, expectedSequence: expectedSequence, draft)
-  }
-
-  public func appendSuspending(
-    session: SessionID, expectedSequence: Int64, _ entry: JournalEntryDelta
-  ) async throws -> Int64 {
-    try append(session: session, expectedSequence: expectedSequence, entry)
-  }
-
   /// Creates a session that starts now, with no metadata and not forked.
   public func createSession(
     _ id: SessionID,
@@ -126,8 +90,8 @@ extension JournalBackend {
     version: Int,
     metadata: Data? = nil,
     forkedFrom: (SessionID, Int64)? = nil
-  ) throws -> SessionInfo {
-    try createSession(
+  ) async throws -> SessionInfo {
+    try await createSession(
       id, initial: initial, version: version, metadata: metadata, forkedFrom: forkedFrom,
       at: Date()
     )
@@ -137,9 +101,9 @@ extension JournalBackend {
   public func entries(
     session: SessionID,
     after: Int64 = 0,
-    _ body: (JournalEntry) throws -> Bool
-  ) throws {
-    try entries(session: session, after: after, through: nil, body)
+    _ body: (JournalEntry) async throws -> Bool
+  ) async throws {
+    try await entries(session: session, after: after, through: nil, body)
   }
 
   /// Calls `body` with the entries after `after` through `through` (the head when `nil`), in
@@ -154,22 +118,22 @@ extension JournalBackend {
     after: Int64,
     through: Int64?,
     pageSize: Int,
-    page: (_ after: Int64, _ last: Int64) throws -> [Row],
+    page: (_ after: Int64, _ last: Int64) async throws -> [Row],
     entry: (Row) throws -> JournalEntry?,
-    _ body: (JournalEntry) throws -> Bool
-  ) throws {
+    _ body: (JournalEntry) async throws -> Bool
+  ) async throws {
     let last = through ?? Int64.max
     guard after < last else {
-      _ = try headSequence(session: session)
+      _ = try await headSequence(session: session)
       return
     }
     var cursor = after
     while cursor < last {
-      let rows = try page(cursor, last)
+      let rows = try await page(cursor, last)
       for row in rows {
         guard let entry = try entry(row) else { continue }
         cursor = entry.sequence
-        guard try body(entry) else { return }
+        guard try await body(entry) else { return }
       }
       if rows.count < pageSize { return }
     }

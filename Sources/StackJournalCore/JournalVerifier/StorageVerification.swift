@@ -31,7 +31,7 @@ public struct StorageVerification: Sendable {
       self.malformedAppliedAt = Timestamp.date(from: appliedAt) == nil ? appliedAt : nil
     }
 
-    init(
+    package init(
       version: Int, name: String, checksumMatches: Bool, nameMatches: Bool,
       malformedAppliedAt: String?
     ) {
@@ -90,6 +90,18 @@ public struct SessionVerification: Sendable {
 
   /// Whether nothing was found.
   public var isClean: Bool { problems.isEmpty }
+
+  package init(
+    session: SessionID, headSequence: Int64, baseSequence: Int64, checkedEntries: Int,
+    checkedSnapshots: Int, problems: [VerificationProblem]
+  ) {
+    self.session = session
+    self.headSequence = headSequence
+    self.baseSequence = baseSequence
+    self.checkedEntries = checkedEntries
+    self.checkedSnapshots = checkedSnapshots
+    self.problems = problems
+  }
 }
 
 /// One inconsistency in a session's rows.

@@ -47,6 +47,9 @@ public final class StackTracker: @unchecked Sendable {
   }
 
   private var baseline: [String: Tracked]?
+  /// The stacks the journal holds for the baseline's state, when they are not the baseline's
+  /// own encoding (see ``start(from:stored:)``): the next step is taken against them.
+  private var storedBaseline: [StackRecord]?
   private let elementEncoder = SortedJSONEncoder()
 
   /// Creates a tracker with no baseline.
@@ -62,7 +65,20 @@ public final class StackTracker: @unchecked Sendable {
     try walk.run(state)
     let stacks = try walk.sortedRecords()
     baseline = walk.current
+    storedBaseline = nil
     return stacks
+  }
+
+  /// Starts from `state`, whose stacks a journal holds as `stored` (the head's stack rows).
+  ///
+  /// When `state` encodes to other stacks than `stored` — its elements were stored by an
+  /// earlier version of the app, or restoration left something out — the first step is taken
+  /// against `stored`, encoding every element after the action, so that its delta fits the
+  /// journal's rows; later steps are taken against what the tracker saw.
+  public func start<S: Encodable>(from state: S, stored: [StackRecord]) throws {
+    let stacks = try start(from: state)
+    let sortedStored = stored.sorted { $0.path < $1.path }
+    storedBaseline = stacks == sortedStored ? nil : sortedStored
   }
 
   /// What the action that led to `state` did to the stacks since the baseline; changes
@@ -72,43 +88,28 @@ public final class StackTracker: @unchecked Sendable {
       throw StorageError(
         code: .invalidData, message: "The stack tracker has no baseline; call start(from:) first.")
     }
-    let walk = StackWalk(previous: baseline, encoder: elementEncoder)
+    let walk = StackWalk(previous: storedBaseline == nil ? baseline : [:], encoder: elementEncoder)
     try walk.run(state)
     let after = try walk.sortedRecords()
-    let before = baseline.values.map(\.record).sorted { $0.path < $1.path }
+    let before = storedBaseline ?? baseline.values.map(\.record).sorted { $0.path < $1.path }
     let delta = StackDelta.between(before, after)
-    var reordered: Set<String> = []
-    for change in delta.changes where !change.removed {
-      guard let old = baseline[change.path]?.record, Self.moved(old.ids, change.ids) else {
-        continue
-      }
-      reordered.insert(change.path)
-    }
     return Step(
-      delta: delta, stacks: after, reordered: reordered, encodedElements: walk.encodedCount,
-      tracked: UncheckedBox(walk.current))
+      delta: delta, stacks: after, reordered: delta.reordered(from: before),
+      encodedElements: walk.encodedCount, tracked: UncheckedBox(walk.current))
   }
 
   /// Makes the stacks after `step` the baseline: call once the step is in the journal.
   public func accept(_ step: Step) {
     baseline = step.tracked.value
+    storedBaseline = nil
   }
 
   /// Forgets the baseline.
   public func reset() {
     baseline = nil
+    storedBaseline = nil
   }
 
-  /// Whether an ID kept from `old` to `new` sits at another position.
-  static func moved(_ old: [StackElementID], _ new: [StackElementID]) -> Bool {
-    if old.starts(with: new) || new.starts(with: old) { return false }
-    let newPositions = Dictionary(
-      new.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-    for (position, id) in old.enumerated() {
-      if let newPosition = newPositions[id], newPosition != position { return true }
-    }
-    return false
-  }
 }
 
 /// A value handed across concurrency domains by its only owner.

@@ -15,18 +15,20 @@ public struct ImportTarget: Sendable {
   /// count its own migrations. The export format is the same for both.
   public var comparesSchemaVersions: Bool
 
-  /// Creates a target from what a journal tells.
+  /// The newest schema version the engine that writes the target knows: an export from a newer
+  /// one holds what this build cannot keep.
+  public var newestKnownSchemaVersion: Int
+
+  /// Creates a target from what a journal tells; `newestKnownSchemaVersion` is `schemaVersion`
+  /// when not given.
   public init(
     schemaVersion: Int, payloadVersion: Int?, existingSessions: Set<SessionID>,
-    comparesSchemaVersions: Bool = true
+    comparesSchemaVersions: Bool = true, newestKnownSchemaVersion: Int? = nil
   ) {
     self.schemaVersion = schemaVersion
     self.payloadVersion = payloadVersion
     self.existingSessions = existingSessions
     self.comparesSchemaVersions = comparesSchemaVersions
+    self.newestKnownSchemaVersion = newestKnownSchemaVersion ?? schemaVersion
   }
-
-  /// The target of an import into a file that does not exist yet.
-  public static let newFile = ImportTarget(
-    schemaVersion: SQLiteJournal.latestSchemaVersion, payloadVersion: nil, existingSessions: [])
 }

@@ -7,7 +7,7 @@ import StackNavigation
 /// A stack encodes as `{"elements":[{"id":N,"state":…},…],"nextID":N}`; its path is rendered as
 /// ``StackPath`` renders a coding path (`path`, `tabs[1].path`, `sheets["42"].path`,
 /// `path[#3].counter.path`, the `_0` of an unlabeled enum payload left out).
-enum StateStacks {
+package enum StateStacks {
   /// One stack found in a state: its elements' IDs and the tape nodes of their states.
   struct Found {
     var path: String
@@ -22,7 +22,7 @@ enum StateStacks {
   /// The state is indexed in place (``JSONTape``), not parsed into a tree; an element's state is
   /// compared byte for byte with the stored one, and parsed (both sides, one element) only when
   /// the bytes differ, to compare numbers by value and members in any order.
-  static func disagreement(state: String, stacks: [StackRecord]) -> String? {
+  package static func disagreement(state: String, stacks: [StackRecord]) -> String? {
     guard let tape = JSONTape(state) else { return nil }
     var found: [Found] = []
     collect(tape, 0, path: "", into: &found)
@@ -151,9 +151,9 @@ enum StateStacks {
 /// `{"path":{"_0":{"element":{"action":{"counter":{"_0":{"incrementButtonTapped":{}}}},`
 /// `"id":3}}}}`.
 /// A payload of another shape (an app's own encoding) is not judged.
-enum ActionTypeCheck {
+package enum ActionTypeCheck {
   /// A sentence when the type cannot be the payload's case path; `nil` when it can.
-  static func mismatch(type: String, payload: String) -> String? {
+  package static func mismatch(type: String, payload: String) -> String? {
     if type.hasPrefix("stackjournal.") { return nil }
     guard
       let document = try? JSONSerialization.jsonObject(

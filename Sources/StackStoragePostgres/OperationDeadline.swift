@@ -2,54 +2,12 @@
   import Dispatch
   import Foundation
 
-  /// Runs the client's async work on threads of its own, so a synchronous ``JournalBackend``
-  /// call can wait for it from any thread, a thread of Swift's cooperative pool included,
-  /// without starving the work it waits for.
-  final class BlockingBridge: TaskExecutor, @unchecked Sendable {
-    private let queue = DispatchQueue(
-      label: "StackStoragePostgres.client", attributes: .concurrent)
+  /// Runs the client's work with a time limit: a call that gets no answer from the server within
+  /// its operation timeout fails instead of waiting forever, and its work is cancelled.
+  final class OperationDeadline: Sendable {
+    private let queue = DispatchQueue(label: "StackStoragePostgres.deadline")
 
-    func enqueue(_ job: consuming ExecutorJob) {
-      let job = UnownedJob(job)
-      let executor = asUnownedTaskExecutor()
-      queue.async { job.runSynchronously(on: executor) }
-    }
-
-    /// Starts long-running work (the client's `run()`) on the bridge's threads.
-    func start(_ body: sending @escaping () async -> Void) -> Task<Void, Never> {
-      Task(executorPreference: self) { await body() }
-    }
-
-    /// Runs `body` on the bridge's threads and waits for its result, at most `timeout`.
-    ///
-    /// Returns `nil` when the time ran out; the work is then cancelled.
-    func wait<T: Sendable>(
-      timeout: Duration,
-      _ body: sending @escaping () async throws -> T
-    ) -> Result<T, any Error>? {
-      let done = DispatchSemaphore(value: 0)
-      let box = ResultBox<T>()
-      let task = Task(executorPreference: self) {
-        let result: Result<T, any Error>
-        do { result = .success(try await body()) } catch { result = .failure(error) }
-        box.set(result)
-        done.signal()
-      }
-      guard done.wait(timeout: .now() + Self.interval(timeout)) == .success else {
-        task.cancel()
-        return nil
-      }
-      return box.get()
-    }
-
-    /// A duration as Dispatch counts it.
-    private static func interval(_ duration: Duration) -> DispatchTimeInterval {
-      let (seconds, attoseconds) = duration.components
-      return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-    }
-
-    /// Runs `body` on the bridge's threads and returns its result, suspending the calling task
-    /// (instead of blocking its thread) meanwhile, at most `timeout`.
+    /// Runs `body` and returns its result, at most `timeout` after the call.
     ///
     /// Returns `nil` when the time ran out; the work is then cancelled.
     func run<T: Sendable>(
@@ -57,7 +15,7 @@
       _ body: sending @escaping () async throws -> T
     ) async -> Result<T, any Error>? {
       let outcome = FirstOutcome<T>(counted: outcomes)
-      let task = Task(executorPreference: self) {
+      let task = Task {
         let result: Result<T, any Error>
         do { result = .success(try await body()) } catch { result = .failure(error) }
         outcome.offer(result)
@@ -74,13 +32,19 @@
       return value
     }
 
+    /// A duration as Dispatch counts it.
+    private static func interval(_ duration: Duration) -> DispatchTimeInterval {
+      let (seconds, attoseconds) = duration.components
+      return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    }
+
     /// The outcomes of ``run(timeout:_:)`` calls still in memory: the calls in progress, and
     /// those whose timer has not been released yet.
     var outcomesInMemory: Int { outcomes.value }
     private let outcomes = LiveCount()
   }
 
-  /// A count of live objects, for ``BlockingBridge/outcomesInMemory``.
+  /// A count of live objects, for ``OperationDeadline/outcomesInMemory``.
   final class LiveCount: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
@@ -134,23 +98,6 @@
           lock.unlock()
         }
       }
-    }
-  }
-
-  private final class ResultBox<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var result: Result<T, any Error>?
-
-    func set(_ result: Result<T, any Error>) {
-      lock.lock()
-      defer { lock.unlock() }
-      self.result = result
-    }
-
-    func get() -> Result<T, any Error>? {
-      lock.lock()
-      defer { lock.unlock() }
-      return result
     }
   }
 #endif

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A session's own row exactly as stored: each field as text and its SQLite storage class.
 package struct StoredSessionRow: Sendable {
@@ -13,23 +12,29 @@ package struct StoredSessionRow: Sendable {
   package var forkedAt: String?
   package var forkedAtType: String
 
-  /// The row of `session` read through an SQLite transaction, or `nil` when there is none.
-  static func read(_ db: Database, _ session: SessionID) throws -> StoredSessionRow? {
-    try Row.fetchOne(
-      db,
-      sql: """
-        SELECT CAST(created_at AS TEXT), typeof(created_at), CAST(metadata AS TEXT),
-          typeof(metadata), typeof(head_sequence), CAST(forked_from AS TEXT),
-          typeof(forked_from), CAST(forked_at AS TEXT), typeof(forked_at)
-        FROM sessions WHERE id = ?
-        """,
-      arguments: [session.rawValue]
-    ).map { row in
-      func text(_ index: Int) -> String? { String.fromDatabaseValue(row[index]) }
-      return StoredSessionRow(
-        createdAt: text(0), createdAtType: text(1) ?? "", metadata: text(2),
-        metadataType: text(3) ?? "", headSequenceType: text(4) ?? "", forkedFrom: text(5),
-        forkedFromType: text(6) ?? "", forkedAt: text(7), forkedAtType: text(8) ?? "")
+  package init(
+    createdAt: String?, createdAtType: String, metadata: String?, metadataType: String,
+    headSequenceType: String, forkedFrom: String?, forkedFromType: String, forkedAt: String?,
+    forkedAtType: String
+  ) {
+    self.createdAt = createdAt
+    self.createdAtType = createdAtType
+    self.metadata = metadata
+    self.metadataType = metadataType
+    self.headSequenceType = headSequenceType
+    self.forkedFrom = forkedFrom
+    self.forkedFromType = forkedFromType
+    self.forkedAt = forkedAt
+    self.forkedAtType = forkedAtType
+  }
+
+  /// Why stored metadata of a storage class is unfit, or `nil` when it is JSON text or NULL.
+  package static func metadataProblem(type: String, _ metadata: String?) -> String? {
+    switch type {
+    case "null": return nil
+    case "text":
+      return metadata.flatMap { JSONText.storageProblem(Data($0.utf8)) }
+    default: return "is stored as \(type == "blob" ? "a BLOB" : type), not as JSON text"
     }
   }
 }
@@ -46,7 +51,7 @@ extension SessionCheck {
         "the session's creation time `\(StorageError.printable(row.createdAt ?? "NULL"))` "
           + "(\(row.createdAtType)) is not a time in the form 2025-01-31T09:30:00.000Z")
     }
-    if let reason = SessionRecord.metadataProblem(type: row.metadataType, row.metadata) {
+    if let reason = StoredSessionRow.metadataProblem(type: row.metadataType, row.metadata) {
       problem(nil, .invalidData, "the session's metadata \(reason)")
     }
     if row.headSequenceType != "integer" {

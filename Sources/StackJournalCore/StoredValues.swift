@@ -114,7 +114,7 @@ package struct StoredValues: Sendable {
   package func sessionTexts(
     _ id: SessionID, initial: EncodedState, metadata: Data?
   ) throws -> (stacks: [StackRecord], state: String, stacksText: String, metadata: String?) {
-    let stacks = try PreparedAppend.canonical(initial.stacks)
+    let stacks = try StackRecord.canonical(initial.stacks)
     var validated: [StackRecord] = []
     try StackDelta.between([], stacks).apply(to: &validated)
     let metadataText = try metadata.map { try text($0, "metadata of session \(id)") }
@@ -127,6 +127,6 @@ package struct StoredValues: Sendable {
     -> (state: String, stacks: String)
   {
     let stateText = try text(state.json, "state of the snapshot of session \(session)")
-    return (stateText, StorageJSON.text(try PreparedAppend.canonical(state.stacks)))
+    return (stateText, StorageJSON.text(try StackRecord.canonical(state.stacks)))
   }
 }

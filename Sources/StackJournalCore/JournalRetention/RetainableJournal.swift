@@ -7,34 +7,15 @@ public protocol RetainableJournal: InspectableJournal {
   /// Drops a session's history below its oldest kept snapshot, in one transaction, after
   /// checking that the session verifies; with `dryRun`, reports what would go and writes
   /// nothing. See ``JournalRetention/compact(_:keepSnapshots:dryRun:in:)``.
-  func compact(_ session: SessionID, keepSnapshots: Int, dryRun: Bool) throws -> CompactionPlan
+  func compact(_ session: SessionID, keepSnapshots: Int, dryRun: Bool) async throws -> CompactionPlan
 
   /// Deletes every session that matches `criteria`, in one transaction; with `dryRun`, reports
   /// them and writes nothing. See ``JournalRetention/prune(_:dryRun:in:)``.
-  func prune(_ criteria: PruneCriteria, dryRun: Bool) throws -> PrunePlan
+  func prune(_ criteria: PruneCriteria, dryRun: Bool) async throws -> PrunePlan
 
   /// Deletes the sessions of a plan made earlier by a dry run that have not changed since. See
   /// ``JournalRetention/prune(_:in:)``.
-  func prune(_ planned: PrunePlan) throws -> PrunePlan
-}
-
-extension SQLiteJournal: RetainableJournal {
-  /// Compacts the session with ``JournalRetention``.
-  public func compact(_ session: SessionID, keepSnapshots: Int, dryRun: Bool) throws
-    -> CompactionPlan
-  {
-    try JournalRetention().compact(session, keepSnapshots: keepSnapshots, dryRun: dryRun, in: self)
-  }
-
-  /// Prunes sessions with ``JournalRetention``.
-  public func prune(_ criteria: PruneCriteria, dryRun: Bool) throws -> PrunePlan {
-    try JournalRetention().prune(criteria, dryRun: dryRun, in: self)
-  }
-
-  /// Prunes a planned set of sessions with ``JournalRetention``.
-  public func prune(_ planned: PrunePlan) throws -> PrunePlan {
-    try JournalRetention().prune(planned, in: self)
-  }
+  func prune(_ planned: PrunePlan) async throws -> PrunePlan
 }
 
 extension PruneCriteria {

@@ -106,3 +106,10 @@ extension StorageStatistics.Session {
     }
   }
 }
+
+extension StorageStatistics {
+  /// The shortest round interval that splits a span into at most 24 intervals.
+  package static func bucketSeconds(spanning span: TimeInterval) -> Int {
+    let candidates = [1, 10, 60, 600, 3600, 6 * 3600, 86400, 7 * 86400, 30 * 86400]
+    return candidates.first { span / Double($0) < 24 } ?? 365 * 86400
+  }}

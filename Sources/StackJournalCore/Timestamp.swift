@@ -134,3 +134,12 @@ public enum Timestamp {
     return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 }
+
+extension Timestamp {
+  /// The `latest_at` of an entry recorded at `recordedAt` after an entry whose `latest_at` is
+  /// `previous` (`nil` for a session's first entry kept). Times are ISO-8601 text of one
+  /// length, so their order is their text's.
+  package static func latest(_ recordedAt: String, after previous: String?) -> String {
+    guard let previous, previous > recordedAt else { return recordedAt }
+    return previous
+  }}

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A session's rows exactly as stored, as a ``SessionCheck`` reads them, from any backend.
 package protocol SessionRows {
@@ -81,103 +80,152 @@ package struct SessionCheck {
     result.problems.append(VerificationProblem(sequence: sequence, kind: kind, message: message))
   }
 
+  /// Where a walk over the entries stands between two of them.
+  package struct Walk {
+    var deltas: DeltaWalk
+    var base: Int64
+    var pendingSnapshots: ArraySlice<Int64>
+    var expected: Int64
+    var deltasUsable = true
+    var latestAt: String?
+  }
+
+  /// Checks the session's rows read through `rows`, all in the caller's transaction.
   package mutating func run(_ rows: some SessionRows) throws {
+    let snapshots = try rows.snapshotSequences()
+    guard let base = begin(snapshotSequences: snapshots),
+      var walk = start(
+        base: base, snapshotSequences: snapshots, snapshot: try rows.snapshot(at: base))
+    else { return }
+    try rows.entries { entry in
+      let due = try snapshotDue(walk, at: entry.sequence).flatMap { try rows.snapshot(at: $0) }
+      return visit(entry, &walk, snapshot: due)
+    }
+    try finish(walk, stackRows: try rows.stackRows())
+  }
+
+  /// The oldest snapshot's sequence, the walk's base, given the session's snapshots; `nil`
+  /// when the walk cannot start (the problem is recorded).
+  package mutating func begin(snapshotSequences: [Int64]) -> Int64? {
     guard head <= Self.maximumSequence else {
       problem(
         nil, .invalidData,
         "the session's head sequence \(head) is beyond \(Self.maximumSequence), the largest a "
           + "journal holds; its rows were not checked further")
-      return
+      return nil
     }
-    // The snapshots' sequences; each snapshot's stacks are read when the walk reaches it.
-    let snapshotSequences = try rows.snapshotSequences()
     guard let base = snapshotSequences.first else {
       problem(nil, .snapshotMissing, "the session has no snapshot, not even its initial state")
-      return
+      return nil
     }
     result.baseSequence = base
     if base > head {
       problem(base, .sequenceGap, "the oldest snapshot is past the head \(head)")
-      return
+      return nil
     }
-    guard let baseStacks = try snapshotStacks(base, rows) else { return }
-    var walk = DeltaWalk(base: base, stacks: baseStacks)
-    var pendingSnapshots = snapshotSequences.dropFirst()[...]
-    var expected = base + 1
-    var deltasUsable = true
-    var latestAt: String?
-    try rows.entries { entry in
-      guard !isFull else { return false }
-      let sequence = entry.sequence
-      result.checkedEntries += 1
-      checkLatestTime(of: entry, after: &latestAt)
-      // Entries at or below the oldest snapshot are history the snapshot already holds.
-      if sequence <= base { return true }
-      if sequence != expected {
-        problem(
-          sequence, .sequenceGap,
-          sequence > expected
-            ? "the journal skips from \(expected - 1) to \(sequence)"
-            : "the journal repeats sequence \(sequence)")
-        deltasUsable = false
+    return base
+  }
+
+  /// Starts the walk from the base snapshot; `nil` when its stacks cannot be read.
+  package mutating func start(
+    base: Int64, snapshotSequences: [Int64], snapshot: StoredSnapshotRow?
+  ) -> Walk? {
+    guard let baseStacks = snapshotStacks(base, snapshot) else { return nil }
+    return Walk(
+      deltas: DeltaWalk(base: base, stacks: baseStacks), base: base,
+      pendingSnapshots: snapshotSequences.dropFirst()[...], expected: base + 1)
+  }
+
+  /// The sequence of the snapshot the walk compares after the entry at `sequence`, if any: the
+  /// caller reads it before ``visit(_:_:snapshot:)``.
+  package func snapshotDue(_ walk: Walk, at sequence: Int64) -> Int64? {
+    guard walk.deltasUsable, sequence > walk.base, !isFull else { return nil }
+    return walk.pendingSnapshots.contains(sequence) ? sequence : nil
+  }
+
+  /// Checks one entry, in sequence order, with the snapshot ``snapshotDue(_:at:)`` named;
+  /// `false` once enough problems were found.
+  package mutating func visit(
+    _ entry: StoredEntryRow, _ walk: inout Walk, snapshot: StoredSnapshotRow?
+  ) -> Bool {
+    guard !isFull else { return false }
+    let sequence = entry.sequence
+    result.checkedEntries += 1
+    checkLatestTime(of: entry, after: &walk.latestAt)
+    // Entries at or below the oldest snapshot are history the snapshot already holds.
+    if sequence <= walk.base { return true }
+    if sequence != walk.expected {
+      problem(
+        sequence, .sequenceGap,
+        sequence > walk.expected
+          ? "the journal skips from \(walk.expected - 1) to \(sequence)"
+          : "the journal repeats sequence \(sequence)")
+      walk.deltasUsable = false
+    }
+    walk.expected = sequence + 1
+    checkFields(of: entry)
+    guard walk.deltasUsable else { return true }
+    do throws(DeltaWalk.Finding) {
+      try walk.deltas.apply(entry: sequence, delta: entry.delta)
+    } catch {
+      switch error {
+      case .unreadableDelta:
+        problem(sequence, .invalidData, "the entry's delta cannot be read")
+      case .inapplicableDelta(let message):
+        problem(sequence, .inconsistentDelta, message)
+      case .outOfSequence, .snapshotDiffers:
+        problem(sequence, .sequenceGap, "the journal is out of sequence at \(sequence)")
       }
-      expected = sequence + 1
-      checkFields(of: entry)
-      guard deltasUsable else { return true }
-      do throws(DeltaWalk.Finding) {
-        try walk.apply(entry: sequence, delta: entry.delta)
-      } catch {
-        switch error {
-        case .unreadableDelta:
-          problem(sequence, .invalidData, "the entry's delta cannot be read")
-        case .inapplicableDelta(let message):
-          problem(sequence, .inconsistentDelta, message)
-        case .outOfSequence, .snapshotDiffers:
-          problem(sequence, .sequenceGap, "the journal is out of sequence at \(sequence)")
-        }
-        deltasUsable = false
-        return true
-      }
-      while let snapshot = pendingSnapshots.first, snapshot <= sequence {
-        pendingSnapshots = pendingSnapshots.dropFirst()
-        guard snapshot == sequence, let recorded = try snapshotStacks(snapshot, rows) else {
-          continue
-        }
-        do throws(DeltaWalk.Finding) {
-          try walk.check(snapshot: recorded)
-        } catch {
-          if case .snapshotDiffers(let difference) = error {
-            problem(
-              sequence, .snapshotMismatch,
-              "the snapshot's stacks differ from the journal's: \(difference)")
-          }
-        }
-      }
+      walk.deltasUsable = false
       return true
     }
-    if isFull { return }
-    if expected <= head {
+    while let pending = walk.pendingSnapshots.first, pending <= sequence {
+      walk.pendingSnapshots = walk.pendingSnapshots.dropFirst()
+      guard pending == sequence, let recorded = snapshotStacks(pending, snapshot) else {
+        continue
+      }
+      do throws(DeltaWalk.Finding) {
+        try walk.deltas.check(snapshot: recorded)
+      } catch {
+        if case .snapshotDiffers(let difference) = error {
+          problem(
+            sequence, .snapshotMismatch,
+            "the snapshot's stacks differ from the journal's: \(difference)")
+        }
+      }
+    }
+    return true
+  }
+
+  /// Ends the walk, unless enough problems were found: the journal reaches the head, and the
+  /// stack rows are the stacks there.
+  package mutating func finish(_ walk: Walk, stackRows: @autoclosure () throws -> [StackRecord])
+    rethrows
+  {
+    guard !isFull else { return }
+    let stackRows = try stackRows()
+    var deltasUsable = walk.deltasUsable
+    if walk.expected <= head {
       problem(
         head, .sequenceGap,
-        "the session's head is \(head) but the journal ends at \(expected - 1)")
+        "the session's head is \(head) but the journal ends at \(walk.expected - 1)")
       deltasUsable = false
-    } else if expected > head + 1 {
+    } else if walk.expected > head + 1 {
       problem(
-        expected - 1, .sequenceGap,
-        "the journal runs to \(expected - 1), past the session's head \(head)")
+        walk.expected - 1, .sequenceGap,
+        "the journal runs to \(walk.expected - 1), past the session's head \(head)")
       deltasUsable = false
     }
-    let stackRows = try rows.stackRows()
     for stack in stackRows {
       if let message = StackComparison.idProblem(stack) {
         problem(head, .idNotBelowNextID, "in the stack rows, \(message)")
       }
     }
-    if deltasUsable, stackRows != walk.stacks {
+    if deltasUsable, stackRows != walk.deltas.stacks {
       problem(
         head, .stackRowsMismatch,
         "the stack rows differ from the journal's stacks at the head: "
-          + StackComparison.difference(walk.stacks, stackRows))
+          + StackComparison.difference(walk.deltas.stacks, stackRows))
     }
   }
 
@@ -186,7 +234,7 @@ package struct SessionCheck {
   /// lookups rely on it.
   private mutating func checkLatestTime(of entry: StoredEntryRow, after previous: inout String?) {
     guard let latest = entry.latestAt else { return }
-    let expected = EntryTimes.latest(entry.recordedAt, after: previous ?? latest)
+    let expected = Timestamp.latest(entry.recordedAt, after: previous ?? latest)
     if latest != expected {
       problem(
         entry.sequence, .invalidData,
@@ -209,10 +257,10 @@ package struct SessionCheck {
   }
 
   /// Reads and checks the snapshot at `sequence`; its stacks, or `nil` when they cannot be read.
-  private mutating func snapshotStacks(_ sequence: Int64, _ rows: some SessionRows) throws
+  private mutating func snapshotStacks(_ sequence: Int64, _ snapshot: StoredSnapshotRow?)
     -> [StackRecord]?
   {
-    guard let snapshot = try rows.snapshot(at: sequence) else { return nil }
+    guard let snapshot else { return nil }
     let stateIsJSON = JSONText.isJSON(snapshot.state.utf8)
     if !stateIsJSON {
       problem(sequence, .invalidData, "the snapshot's state is not valid JSON")
@@ -235,42 +283,5 @@ package struct SessionCheck {
     }
     result.checkedSnapshots += 1
     return stacks
-  }
-}
-
-/// A session's rows read through an SQLite transaction.
-struct SQLiteSessionRows: SessionRows {
-  let db: Database
-  let session: SessionID
-
-  func snapshotSequences() throws -> [Int64] {
-    try Int64.fetchAll(
-      db, sql: "SELECT sequence FROM snapshots WHERE session = ? ORDER BY sequence",
-      arguments: [session.rawValue])
-  }
-
-  func snapshot(at sequence: Int64) throws -> StoredSnapshotRow? {
-    try SnapshotRecord.fetchOne(
-      db,
-      sql: "SELECT \(SnapshotRecord.columns) FROM snapshots WHERE session = ? AND sequence = ?",
-      arguments: [session.rawValue, sequence]
-    ).map { StoredSnapshotRow(state: $0.state, stacks: $0.stacks, recordedAt: $0.recordedAt) }
-  }
-
-  func entries(_ body: (StoredEntryRow) throws -> Bool) throws {
-    let entries = try EntryRecord.fetchCursor(
-      db,
-      sql: "SELECT \(EntryRecord.columns) FROM journal WHERE session = ? ORDER BY sequence",
-      arguments: [session.rawValue])
-    while let entry = try entries.next() {
-      let row = StoredEntryRow(
-        sequence: entry.sequence, recordedAt: entry.recordedAt, type: entry.type,
-        payload: entry.payload, delta: entry.delta, latestAt: entry.latestAt)
-      guard try body(row) else { return }
-    }
-  }
-
-  func stackRows() throws -> [StackRecord] {
-    try StackRows.load(db, session: session.rawValue)
   }
 }

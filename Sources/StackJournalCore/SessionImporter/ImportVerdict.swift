@@ -68,12 +68,12 @@ extension SessionExportFile {
     }
     if !target.comparesSchemaVersions {
       // The versions of two backends' schemas do not compare; the line format is the same.
-    } else if header.schemaVersion > SQLiteJournal.latestSchemaVersion {
+    } else if header.schemaVersion > target.newestKnownSchemaVersion {
       reasons.append(
         (
           .risky,
           "the export comes from schema version \(header.schemaVersion), newer than this build's "
-            + "\(SQLiteJournal.latestSchemaVersion); what the newer schema adds is lost"
+            + "\(target.newestKnownSchemaVersion); what the newer schema adds is lost"
         ))
     } else if header.schemaVersion > target.schemaVersion {
       reasons.append(

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Reads a session export line by line and checks it.
-struct SessionExportReader {
-  let path: String
+package struct SessionExportReader {
+  package let path: String
   private let handle: FileHandle
   private var buffer: [UInt8] = []
   private var start = 0
@@ -11,9 +11,9 @@ struct SessionExportReader {
   private(set) var lineNumber = 0
   /// The most elements a stack of the file may hold (``StackRecord/maximumElements``; tests
   /// use a small one).
-  var maximumStackElements = StackRecord.maximumElements
+  package var maximumStackElements = StackRecord.maximumElements
 
-  init(path: String) throws {
+  package init(path: String) throws {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw StorageError(
@@ -31,12 +31,12 @@ struct SessionExportReader {
     self.handle = handle
   }
 
-  func close() {
+  package func close() {
     try? handle.close()
   }
 
   /// The next non-empty line, or `nil` at the end of the file.
-  mutating func nextLine() throws -> ArraySlice<UInt8>? {
+  package mutating func nextLine() throws -> ArraySlice<UInt8>? {
     while true {
       if let newline = buffer[max(start, scanned)...].firstIndex(of: 0x0A) {
         lineNumber += 1
@@ -78,7 +78,7 @@ struct SessionExportReader {
     }
   }
 
-  func malformed(_ problem: String) -> StorageError {
+  package func malformed(_ problem: String) -> StorageError {
     StorageError(
       code: .invalidData,
       message: "Line \(lineNumber) of \(path) \(problem); nothing was imported.",
@@ -86,7 +86,7 @@ struct SessionExportReader {
   }
 
   /// Reads and checks the header line.
-  mutating func header() throws -> SessionExportHeader {
+  package mutating func header() throws -> SessionExportHeader {
     guard let line = try nextLine() else {
       throw StorageError(
         code: .invalidData,
@@ -143,7 +143,7 @@ struct SessionExportReader {
   /// Reads every line after the header, walking the journal it tells with a ``DeltaWalk``, and
   /// calls `body` with each checked line; returns the stacks at the head.
   @discardableResult
-  mutating func forEachLine(
+  package mutating func forEachLine(
     _ header: SessionExportHeader,
     _ body: (SessionExportLine) throws -> Void
   ) throws -> [StackRecord] {

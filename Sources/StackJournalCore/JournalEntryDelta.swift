@@ -44,6 +44,26 @@ public struct JournalEntryDelta: Sendable {
     self.snapshot = snapshot
     self.recordedAt = recordedAt
   }
+
+  /// Creates an entry for an action that led from stacks a journal holds, `before` (its head's
+  /// stacks), to `state`: the delta between them, the stacks that were reordered, and the
+  /// state as the snapshot. Throws when `state` lists two stacks at one path or a stack that is
+  /// too large.
+  public init(
+    type: String,
+    version: Int,
+    payload: Data,
+    from before: [StackRecord],
+    to state: EncodedState,
+    recordedAt: Date = Date()
+  ) throws {
+    let after = try StackRecord.canonical(state.stacks)
+    let delta = StackDelta.between(before.sorted { $0.path < $1.path }, after)
+    self.init(
+      type: type, version: version, payload: payload, delta: delta,
+      reordered: delta.reordered(from: before), snapshot: EncodedState(json: state.json, stacks: after),
+      recordedAt: recordedAt)
+  }
 }
 
 extension JournalEntryDelta {
@@ -61,6 +81,6 @@ extension JournalEntryDelta {
     let payload = try text(self.payload, "payload of the `\(type)` action")
     guard snapshotDue, let snapshot else { return (payload, nil) }
     let state = try text(snapshot.json, "state after `\(type)`")
-    return (payload, (state, StorageJSON.text(try PreparedAppend.canonical(snapshot.stacks))))
+    return (payload, (state, StorageJSON.text(try StackRecord.canonical(snapshot.stacks))))
   }
 }

@@ -1,0 +1,263 @@
+/// An enum that names its own case for a journal's action type, without reflection.
+///
+/// The `@Reducer` macro conforms the action and state enums it sees (a feature's nested `Action`
+/// and `State` enums, a `@Reducer enum`'s generated ones) through `@_JournalCaseNamed`;
+/// ``StackAction`` and ``RouterAction`` conform by hand. Not meant to be conformed to by hand
+/// elsewhere: an enum without it is named by reflection, with the same result.
+public protocol _JournalCaseNamed {
+  /// Appends the name of the case `self` holds, then those of the enums in its associated
+  /// values, to `name`.
+  func _appendJournalCaseName(to name: inout _JournalCaseName)
+}
+
+/// Generates ``_JournalCaseNamed`` for an enum: a `switch` that names each case and hands its
+/// associated values on. Added by `@Reducer`; not meant to be written by hand.
+@attached(extension, conformances: _JournalCaseNamed, names: named(_appendJournalCaseName))
+public macro _JournalCaseNamed() =
+  #externalMacro(module: "StackNavigationMacros", type: "JournalCaseNamedMacro")
+
+/// The journal type of an action being built, one case name at a time: `path.element.counter.
+/// incrementButtonTapped`.
+///
+/// The name of each enum case, descending into a case's associated value when it is itself an
+/// enum (for several associated values, or a tuple, into the last one that is an enum). An enum
+/// that conforms to ``_JournalCaseNamed`` names its case itself; any other is read through its
+/// mirror, except that a case without associated values is named once per type and case
+/// (``CaseNames``), then looked up. A conforming enum that supplies its own mirror or description
+/// is read as any other, so that the name stays what reflection gives.
+public struct _JournalCaseName {
+  private var names: [String] = []
+
+  /// The journal type of `action`: empty when it is not an enum.
+  package static func of(_ action: Any) -> String {
+    var name = _JournalCaseName()
+    name.descend(into: ActionLevel(action))
+    return name.names.joined(separator: ".")
+  }
+
+  /// Appends a case without associated values.
+  public mutating func _case(_ name: String) {
+    names.append(name)
+  }
+
+  /// Appends a case with one associated value, and descends into it when it is an enum, or into
+  /// the last enum of a tuple.
+  public mutating func _case<Value>(_ name: String, _ value: Value) {
+    names.append(name)
+    descend(into: ActionLevel(associatedValue: value))
+  }
+
+  /// Appends a case with several associated values, and descends into the last one that is an
+  /// enum.
+  public mutating func _case<each Value>(_ name: String, lastEnumOf values: repeat each Value) {
+    names.append(name)
+    var last: ActionLevel?
+    for value in repeat each values {
+      if let level = ActionLevel(value) { last = level }
+    }
+    descend(into: last)
+  }
+
+  private mutating func descend(into level: ActionLevel?) {
+    var next = level
+    while let level = next {
+      next = nil
+      switch level {
+      case let .named(action):
+        action._appendJournalCaseName(to: &self)
+      case let .withoutValues(name):
+        names.append(name)
+      case let .reflected(value, mirror):
+        guard let child = mirror.children.first, let label = child.label else {
+          let name = String(describing: value)
+          CaseNames.shared.remember(name, of: value)
+          names.append(name)
+          break
+        }
+        names.append(label)
+        next = ActionLevel(associatedValue: child.value)
+      }
+    }
+  }
+}
+
+/// One enum on the way down an action, and how its case is read.
+private enum ActionLevel {
+  /// An enum that names its case.
+  case named(any _JournalCaseNamed)
+  /// A case without associated values whose name is known.
+  case withoutValues(String)
+  /// Any other enum, read through its mirror.
+  case reflected(Any, Mirror)
+
+  /// The level of a value, or nil when it is not an enum.
+  init?(_ value: Any) {
+    switch Self.classify(value) {
+    case let .level(level): self = level
+    case .other: return nil
+    }
+  }
+
+  /// The level inside an associated value: the value itself when it is an enum, or the last enum
+  /// of a tuple.
+  init?(associatedValue value: Any) {
+    switch Self.classify(value) {
+    case let .level(level): self = level
+    case let .other(mirror):
+      guard let mirror, mirror.displayStyle == .tuple else { return nil }
+      self.init(lastEnumIn: mirror.children.map(\.value))
+    }
+  }
+
+  /// The level of the last value that is an enum.
+  init?(lastEnumIn values: [Any]) {
+    for value in values.reversed() {
+      if let level = ActionLevel(value) {
+        self = level
+        return
+      }
+    }
+    return nil
+  }
+
+  private enum Classified {
+    case level(ActionLevel)
+    /// Not an enum; the mirror when one was needed to tell (nil: not a tuple either).
+    case other(Mirror?)
+  }
+
+  private static func classify(_ value: Any) -> Classified {
+    switch JournalCaseNaming.kind(of: value) {
+    case .enum:
+      // Only an enum is asked for its names: a cast would unwrap an optional.
+      if let named = value as? any _JournalCaseNamed, JournalCaseNaming.namesItself(named) {
+        return .level(.named(named))
+      }
+      if let name = CaseNames.shared.name(of: value) { return .level(.withoutValues(name)) }
+    case .neitherEnumNorTuple:
+      return .other(nil)
+    case .unknown:
+      break
+    }
+    let mirror = Mirror(reflecting: value)
+    return mirror.displayStyle == .enum ? .level(.reflected(value, mirror)) : .other(mirror)
+  }
+}
+
+/// What the walk learns of types without reflecting a value.
+enum JournalCaseNaming {
+  /// Whether a conforming value's own names are what reflection gives: it has neither a mirror
+  /// nor a description of its own (a case without associated values is named by its
+  /// description). Known per type, once.
+  static func namesItself(_ value: any _JournalCaseNamed) -> Bool {
+    let type = ObjectIdentifier(Swift.type(of: value))
+    if let known = plainTypes.withValue({ $0[type] }) { return known }
+    let plain =
+      !(value is any CustomReflectable) && !(value is any CustomStringConvertible)
+      && !(value is any CustomDebugStringConvertible) && !(value is any TextOutputStreamable)
+    plainTypes.withValue { $0[type] = plain }
+    return plain
+  }
+
+  private static let plainTypes = LockIsolated<[ObjectIdentifier: Bool]>([:])
+
+  enum Kind {
+    /// An enum (not an optional).
+    case `enum`
+    /// A value whose mirror cannot say `.enum` or `.tuple`: a struct, class or optional without
+    /// a mirror of its own, or one of the standard library's scalars and strings (whose mirrors
+    /// have no display style).
+    case neitherEnumNorTuple
+    /// Anything else: its mirror tells.
+    case unknown
+  }
+
+  /// What `value` is, as far as the walk needs to know without reflecting it.
+  static func kind(of value: Any) -> Kind {
+    let type = Swift.type(of: value)
+    if type == String.self || type == Int.self || type == Double.self || type == Bool.self
+      || type == Int64.self || type == Float.self || type == UInt.self || type == Substring.self
+    {
+      return .neitherEnumNorTuple
+    }
+    switch metadataKind(of: type) {
+    case MetadataKind.enum: return .enum
+    case MetadataKind.struct, MetadataKind.optional, MetadataKind.class:
+      return value is any CustomReflectable ? .unknown : .neitherEnumNorTuple
+    default: return .unknown
+    }
+  }
+
+  /// The kinds of type metadata the walk tells apart, as the Swift ABI numbers them.
+  private enum MetadataKind {
+    static let `class` = 0
+    static let `struct` = 0x200
+    static let `enum` = 0x201
+    static let optional = 0x202
+  }
+
+  /// The kind of a type's metadata: its first word, or for a Swift class, the address of its
+  /// Objective-C-compatible isa (above 0x7FF), which the ABI counts as a class.
+  private static func metadataKind(of type: Any.Type) -> Int {
+    let kind = unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: Int.self)
+    return kind > 0x7FF ? MetadataKind.class : kind
+  }
+}
+
+/// The names of enum cases without associated values, by type and case, learnt from reflection
+/// the first time each is recorded. Such a value is its case, so its name cannot change.
+///
+/// A type that supplies its own mirror (`CustomReflectable`) is left out: what its mirror says
+/// may depend on more than the case.
+package final class CaseNames: Sendable {
+  package static let shared = CaseNames()
+
+  private struct Key: Hashable {
+    let type: ObjectIdentifier
+    let tag: UInt32
+  }
+
+  private let names = LockIsolated<[Key: String]>([:])
+
+  package func name(of value: Any) -> String? {
+    guard let key = Self.key(of: value) else { return nil }
+    return names.withValue { $0[key] }
+  }
+
+  package func remember(_ name: String, of value: Any) {
+    guard !(value is any CustomReflectable), let key = Self.key(of: value) else { return }
+    names.withValue { $0[key] = name }
+  }
+
+  private static func key(of value: Any) -> Key? {
+    guard let tag = enumCaseTag(of: value) else { return nil }
+    return Key(type: ObjectIdentifier(type(of: value)), tag: tag)
+  }
+}
+
+/// The index of the case an enum value holds, or nil for a value that is not an enum (an
+/// `Optional` included).
+///
+/// Read through the value witness table of the value's type, laid out by the Swift ABI (stable
+/// since Swift 5): the table's address is the word before the type's metadata, an enum's table
+/// says so in its flags, and its `getEnumTag` follows the common entries. The standard library
+/// has no public call for this; reflection finds the case too, but at a cost this avoids.
+package func enumCaseTag(of value: Any) -> UInt32? {
+  func tag<Value>(_ value: Value) -> UInt32? {
+    let metadata = unsafeBitCast(Value.self as Any.Type, to: UnsafeRawPointer.self)
+    let enumKind = 0x201
+    guard metadata.load(as: Int.self) == enumKind else { return nil }
+    let word = MemoryLayout<UnsafeRawPointer>.size
+    let witnesses = metadata.load(fromByteOffset: -word, as: UnsafeRawPointer.self)
+    // Eight functions, then size and stride (a word each), then the flags and the count of
+    // extra inhabitants (32 bits each); an enum's table goes on with `getEnumTag`.
+    let flagsOffset = 10 * word
+    let hasEnumWitnesses: UInt32 = 0x0020_0000
+    let flags = witnesses.load(fromByteOffset: flagsOffset, as: UInt32.self)
+    guard flags & hasEnumWitnesses != 0 else { return nil }
+    typealias GetEnumTag = @convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UInt32
+    let getEnumTag = witnesses.load(fromByteOffset: flagsOffset + 8, as: GetEnumTag.self)
+    return withUnsafePointer(to: value) { getEnumTag(UnsafeRawPointer($0), metadata) }
+  }
+  return _openExistential(value, do: tag)
+}

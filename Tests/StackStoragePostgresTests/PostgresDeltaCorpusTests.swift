@@ -1,0 +1,31 @@
+#if PostgreSQL
+  import StackJournalTestSupport
+  import StackStorage
+  import StackStoragePostgres
+  import XCTest
+
+  /// The cases of `Tests/Fixtures/stack-delta-corpus.json` run by the database's
+  /// `apply_stack_change`, reached as every append reaches it: `append_entry_committed(…)` with
+  /// the stored delta, on a session whose initial stacks are the case's; the stacks are then read
+  /// back from the rows.
+  final class PostgresDeltaCorpusTests: PostgresTestCase {
+    func testApplyStackChangeFollowsTheCorpus() throws {
+      let journal = try PostgresJournal(url: url)
+      defer { journal.close() }
+      for disagreement in try StackDeltaCorpus().disagreements(of: journal) {
+        XCTFail(disagreement)
+      }
+    }
+
+    /// The paths an append names as reordered do not change what the rows become.
+    func testApplyStackChangeFollowsTheCorpusWithoutTheReorderedPaths() throws {
+      let journal = try PostgresJournal(url: url)
+      defer { journal.close() }
+      for disagreement in try StackDeltaCorpus().disagreements(
+        of: journal, namingReordered: false)
+      {
+        XCTFail(disagreement)
+      }
+    }
+  }
+#endif

@@ -104,9 +104,9 @@ struct BearerAuthMiddleware<Context: RequestContext>: RouterMiddleware {
 enum Ownership {
   /// Throws 404 for an unknown session, 403 when tokens are on and the session is not the
   /// caller's (a session without an owner, made while tokens were off, is nobody's).
-  static func check(_ id: SessionID, journal: any JournalBackend) throws {
+  static func check(_ id: SessionID, journal: any JournalBackend) async throws {
     guard let caller = Caller.owner else { return }
-    guard let session = try journal.session(id) else {
+    guard let session = try await journal.session(id) else {
       throw StorageError(code: .unknownSession, message: "No session has that identifier.")
     }
     if try SessionMetadata(session.metadata).owner != caller {
@@ -116,10 +116,10 @@ enum Ownership {
   }
 
   /// Records the caller as the owner of a session it just created, when tokens are on.
-  static func claim(_ id: SessionID, journal: any JournalBackend) throws {
+  static func claim(_ id: SessionID, journal: any JournalBackend) async throws {
     guard let caller = Caller.owner else { return }
-    var metadata = try SessionMetadata(try journal.session(id)?.metadata)
+    var metadata = try SessionMetadata(try await journal.session(id)?.metadata)
     metadata.owner = caller
-    try journal.setMetadata(try metadata.encoded(), session: id)
+    try await journal.setMetadata(try metadata.encoded(), session: id)
   }
 }

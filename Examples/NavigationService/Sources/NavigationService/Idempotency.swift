@@ -48,12 +48,12 @@ enum Idempotency {
   static func journal(
     _ journal: any JournalBackend, session: SessionID, holds action: SignupWizard.Action,
     at sequence: Int64
-  ) throws -> Bool {
-    guard sequence >= 1, try journal.headSequence(session: session) >= sequence else {
+  ) async throws -> Bool {
+    guard sequence >= 1, try await journal.headSequence(session: session) >= sequence else {
       return false
     }
     var found = false
-    try journal.entries(session: session, after: sequence - 1, through: sequence) { entry in
+    try await journal.entries(session: session, after: sequence - 1, through: sequence) { entry in
       found =
         entry.sequence == sequence
         && (try? JSONDecoder().decode(SignupWizard.Action.self, from: entry.payload)) == action

@@ -36,7 +36,7 @@ public func buildRouter(
         message: "The service is shutting down; send new requests elsewhere.")
     }
     do {
-      _ = try journal.session(SessionID("health-probe"))
+      _ = try await journal.session(SessionID("health-probe"))
     } catch {
       throw APIError(.serviceUnavailable, code: "notReady", message: "The journal cannot be read.")
     }
@@ -74,7 +74,7 @@ public func buildRouter(
     let (sequence, state) = try await registry.create(id, logger: context.logger) { store in
       (store.sequence, await store.state)
     }
-    try Ownership.claim(id, journal: journal)
+    try await Ownership.claim(id, journal: journal)
     return try json(
       SessionCreated(session: id.rawValue, sequence: sequence, stack: try StackView(state)),
       status: .created)
@@ -82,7 +82,7 @@ public func buildRouter(
 
   router.post("/sessions/:id/actions") { request, context in
     let id = try sessionID(context)
-    try Ownership.check(id, journal: journal)
+    try await Ownership.check(id, journal: journal)
     let data = try await body(of: request)
     let action: SignupWizard.Action
     do {
@@ -106,7 +106,7 @@ public func buildRouter(
       store -> Outcome in
       var metadata: SessionMetadata?
       if let key, let fingerprint {
-        metadata = try SessionMetadata(try journal.session(id)?.metadata)
+        metadata = try await SessionMetadata(try journal.session(id)?.metadata)
         if let prior = metadata?.record(for: key) {
           guard prior.fingerprint == fingerprint else {
             throw APIError(
@@ -114,7 +114,7 @@ public func buildRouter(
               message: "This Idempotency-Key came with another action; use a new key.")
           }
           // The journal says whether the earlier try appended; if not, the action goes now.
-          if try Idempotency.journal(journal, session: id, holds: action, at: prior.sequence) {
+          if try await Idempotency.journal(journal, session: id, holds: action, at: prior.sequence) {
             return .replayed(sequence: prior.sequence)
           }
         }
@@ -122,7 +122,7 @@ public func buildRouter(
       if let refusal = action.refusal(in: await store.state) {
         // A store behind the journal may not know an element another process pushed: then the
         // client gets the 409 of that other write (the retry reopens the store), not a refusal.
-        if try journal.headSequence(session: id) != store.sequence {
+        if try await journal.headSequence(session: id) != store.sequence {
           throw StorageError(code: .sequenceConflict, message: "The store is behind the journal.")
         }
         throw refusal
@@ -131,7 +131,7 @@ public func buildRouter(
         // Written before the append: if the process dies after the append, a retry finds the
         // action at this sequence and answers with it.
         metadata.remember(.init(key: key, sequence: store.sequence + 1, fingerprint: fingerprint))
-        try journal.setMetadata(try metadata.encoded(), session: id)
+        try await journal.setMetadata(try metadata.encoded(), session: id)
       }
       let started = ContinuousClock.now
       try await store.send(action)
@@ -147,7 +147,7 @@ public func buildRouter(
     case .replayed(let sequence):
       context.logger.info(
         "idempotent retry answered from the journal", metadata: ["sequence": "\(sequence)"])
-      let restored = try replayer().restore(session: id, at: .sequence(sequence))
+      let restored = try await replayer().restore(session: id, at: .sequence(sequence))
       var response = try json(
         StackResponse(
           session: id.rawValue, sequence: restored.sequence, stack: try StackView(restored.state),
@@ -159,30 +159,30 @@ public func buildRouter(
 
   router.get("/sessions/:id/stack") { request, context in
     let id = try sessionID(context)
-    try Ownership.check(id, journal: journal)
+    try await Ownership.check(id, journal: journal)
     let query = request.uri.queryParameters
     if let at = query.get("at") {
       let sequence = try parseSequence(at)
-      guard try journal.session(id) != nil else {
+      guard try await journal.session(id) != nil else {
         throw StorageError(code: .unknownSession, message: "")
       }
-      let head = try journal.headSequence(session: id)
+      let head = try await journal.headSequence(session: id)
       if sequence > head {
         throw APIError(
           .unprocessableContent, code: "sequenceOutOfRange",
           message: "The session's head is sequence \(head); \(sequence) is past it.")
       }
-      let restored = try replayer().restore(session: id, at: .sequence(sequence))
+      let restored = try await replayer().restore(session: id, at: .sequence(sequence))
       return try json(
         StackResponse(
           session: id.rawValue, sequence: restored.sequence, stack: try StackView(restored.state)))
     }
     if let time = query.get("time") {
       let date = try parseTime(time)
-      guard try journal.session(id) != nil else {
+      guard try await journal.session(id) != nil else {
         throw StorageError(code: .unknownSession, message: "")
       }
-      let restored = try replayer().restore(session: id, at: .date(date))
+      let restored = try await replayer().restore(session: id, at: .date(date))
       return try json(
         StackResponse(
           session: id.rawValue, sequence: restored.sequence, stack: try StackView(restored.state)))
@@ -202,7 +202,7 @@ public func buildRouter(
 
   router.post("/sessions/:id/fork") { request, context in
     let id = try sessionID(context)
-    try Ownership.check(id, journal: journal)
+    try await Ownership.check(id, journal: journal)
     let data = try await body(of: request)
     let fork: ForkRequest
     do {
@@ -221,16 +221,16 @@ public func buildRouter(
         .date(try parseTime(time))
       } else { .head }
     let into = try fork.into.map(SessionIDRules.newSession) ?? SessionID.random()
-    guard try journal.session(id) != nil else {
+    guard try await journal.session(id) != nil else {
       throw StorageError(code: .unknownSession, message: "")
     }
-    if try journal.session(into) != nil {
+    if try await journal.session(into) != nil {
       throw StorageError(code: .sessionExists, message: "")
     }
-    let store = try RecordingStore.fork(id, at: target, into: into, journal: journal) {
+    let store = try await RecordingStore.fork(id, at: target, into: into, journal: journal) {
       SignupWizard()
     }
-    try Ownership.claim(into, journal: journal)
+    try await Ownership.claim(into, journal: journal)
     let forkedAt = store.restoration?.sequence
     return try json(
       SessionCreated(

@@ -127,6 +127,6 @@ public func runService(_ configuration: ServiceConfiguration, logger: Logger) as
   try await group.run()
   await registry.removeAll()
   // Waits for any call still using the journal, then releases its file or connections.
-  try journal.close()
+  try await journal.close()
   logger.info("stopped; journal closed")
 }

@@ -53,7 +53,7 @@ final class SessionHandle: Sendable {
       var current = store.withLock { $0 }
       var reason = current == nil ? "not in memory, or behind the journal after a 409" : ""
       if let open = current, checkingHead,
-        try journal.headSequence(session: id) != open.sequence
+        try await journal.headSequence(session: id) != open.sequence
       {
         current = nil
         reason = "another process appended"
@@ -61,7 +61,7 @@ final class SessionHandle: Sendable {
       var rehydrated = false
       if current == nil {
         // `open` replays the journal from the nearest snapshot.
-        let opened = try RecordingStore.open(
+        let opened = try await RecordingStore.open(
           session: id, journal: journal, initialState: SignupWizard.State()
         ) {
           SignupWizard()
@@ -144,17 +144,17 @@ public actor SessionRegistry {
     _ id: SessionID, logger: Logger,
     _ body: @escaping @Sendable (SessionHandle.WizardStore) async throws -> T
   ) async throws -> T {
-    let handle = try insertNew(id)
+    let handle = try await insertNew(id)
     defer { handle.end() }
     return try await handle.perform(logger: logger, body).0
   }
 
-  private func insertNew(_ id: SessionID) throws -> SessionHandle {
-    let exists = try journal.session(id) != nil
+  private func insertNew(_ id: SessionID) async throws -> SessionHandle {
+    let exists = try await journal.session(id) != nil
     if exists || entries[id] != nil {
       throw StorageError(code: .sessionExists, message: "The session already exists.")
     }
-    let store = try RecordingStore.open(
+    let store = try await RecordingStore.open(
       session: id, journal: journal, initialState: SignupWizard.State()
     ) {
       SignupWizard()
@@ -174,7 +174,7 @@ public actor SessionRegistry {
   ) async throws -> (T, rehydrated: Bool) {
     var handle = await lease(id)
     if handle == nil {
-      guard try journal.session(id) != nil else {
+      guard try await journal.session(id) != nil else {
         throw StorageError(code: .unknownSession, message: "No session has that identifier.")
       }
       handle = await leaseOrInsert(id)

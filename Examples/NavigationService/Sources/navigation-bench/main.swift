@@ -214,7 +214,6 @@ func runHTTP(port: Int, clients: Int, prefix: String) throws -> Tally {
 /// back to back.
 func runInProcess(database: String, sessions: Int) async throws -> Tally {
   let journal = try openJournal(database)
-  defer { try? journal.close() }
   let start = Date()
   let deadline = start.addingTimeInterval(options.seconds)
   let perSessionCap = max(1, options.cap / sessions)
@@ -225,7 +224,7 @@ func runInProcess(database: String, sessions: Int) async throws -> Tally {
   try await withThrowingTaskGroup(of: Tally.self) { group in
     for session in 0..<sessions {
       group.addTask {
-        let store = try RecordingStore.open(
+        let store = try await RecordingStore.open(
           session: SessionID("inproc-\(session)"), journal: journal,
           initialState: SignupWizard.State()
         ) { SignupWizard() }
@@ -252,6 +251,7 @@ func runInProcess(database: String, sessions: Int) async throws -> Tally {
     }
   }
   total.elapsed = Date().timeIntervalSince(start)
+  try? await journal.close()
   return total
 }
 

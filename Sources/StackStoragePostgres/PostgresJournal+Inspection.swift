@@ -103,9 +103,9 @@
 
     /// The time an entry was recorded; the session's creation time for sequence 0, and the
     /// snapshot's time for the oldest sequence of a compacted session.
-    public func recordedAt(session: SessionID, sequence: Int64) throws -> Date {
+    public func recordedAt(session: SessionID, sequence: Int64) async throws -> Date {
       try recordedAt(
-        try rows(
+        try await rows(
           "reading the time of entry \(sequence) of session \(session)",
           recordedAtQuery(session: session, sequence: sequence)),
         session: session, sequence: sequence)

@@ -102,7 +102,7 @@
     /// is at or after its time. One statement, so one consistent view.
     public func sequence(session: SessionID, atOrBefore date: Date) async throws -> Int64 {
       let time = Timestamp.string(from: date)
-      return try sequence(
+      return try await sequence(
         try rows(
           "finding the entry of session \(session) at \(time)",
           sequenceQuery(session: session, atOrBefore: time)),
@@ -193,9 +193,9 @@
 
     /// The stacks at a sequence: the nearest snapshot's stacks with the deltas that follow it
     /// applied, read in one statement. Needs no app types and runs no upcaster.
-    public func stacks(session: SessionID, at sequence: Int64) throws -> [StackRecord] {
+    public func stacks(session: SessionID, at sequence: Int64) async throws -> [StackRecord] {
       try stacks(
-        try rows(
+        try await rows(
           "rebuilding the stacks of session \(session) at \(sequence)",
           stacksQuery(session: session, at: sequence)),
         session: session, at: sequence)

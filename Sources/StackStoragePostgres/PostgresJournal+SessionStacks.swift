@@ -2,7 +2,7 @@
   import Foundation
   import Logging
   import PostgresNIO
-  import StackStorage
+  import StackJournalCore
 
   extension PostgresJournal {
     /// The session's stacks at one moment, with its bounds and the time the moment was
@@ -16,9 +16,9 @@
       session: SessionID,
       at moment: @escaping @Sendable (SessionBounds) throws -> StacksMoment,
       check: @escaping @Sendable (SessionBounds, Int64) throws -> Void
-    ) throws -> SessionStacks {
+    ) async throws -> SessionStacks {
       let logger = self.logger
-      let outcome = try run("reading the stacks of session \(session)") {
+      let outcome = try await run("reading the stacks of session \(session)") {
         client -> Result<SessionStacks, any Error> in
         try await client.withConnection { connection in
           try await connection.query(

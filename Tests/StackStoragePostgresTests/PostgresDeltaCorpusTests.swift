@@ -9,19 +9,19 @@
   /// the stored delta, on a session whose initial stacks are the case's; the stacks are then read
   /// back from the rows.
   final class PostgresDeltaCorpusTests: PostgresTestCase {
-    func testApplyStackChangeFollowsTheCorpus() throws {
-      let journal = try PostgresJournal(url: url)
+    func testApplyStackChangeFollowsTheCorpus() async throws {
+      let journal = try await PostgresJournal(url: url)
       defer { journal.close() }
-      for disagreement in try StackDeltaCorpus().disagreements(of: journal) {
+      for disagreement in try await StackDeltaCorpus().disagreements(of: journal) {
         XCTFail(disagreement)
       }
     }
 
     /// The paths an append names as reordered do not change what the rows become.
-    func testApplyStackChangeFollowsTheCorpusWithoutTheReorderedPaths() throws {
-      let journal = try PostgresJournal(url: url)
+    func testApplyStackChangeFollowsTheCorpusWithoutTheReorderedPaths() async throws {
+      let journal = try await PostgresJournal(url: url)
       defer { journal.close() }
-      for disagreement in try StackDeltaCorpus().disagreements(
+      for disagreement in try await StackDeltaCorpus().disagreements(
         of: journal, namingReordered: false)
       {
         XCTFail(disagreement)

@@ -32,7 +32,8 @@ public final class SQLiteJournal: JournalBackend {
   let upcasting: Upcasting
   let batcher: GroupCommitBatcher?
   let gate = JournalGate()
-  /// How many suspending appends at ``Durability/full`` are in progress (``appendSuspending``).
+  /// How many appends at ``Durability/full`` are in progress
+  /// (``append(session:expectedSequence:_:)``).
   let suspendingAppends = LockIsolated(0)
   /// The private copy a reader reads when the file's log lacks its index; removed with the
   /// journal.

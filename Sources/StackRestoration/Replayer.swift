@@ -88,29 +88,27 @@ public struct Replayer<State: Codable, Action: Decodable> {
     var stoppedAt: Int64?
     let issues = IssueCollector()
     var expected = snapshot.sequence + 1
-    do {
-      try await journal.entries(session: session, after: snapshot.sequence, through: sequence) {
-        entry in
-        try Self.requireNoGap(session: session, expected: expected, found: entry.sequence)
-        expected = entry.sequence + 1
-        if entry.type == RepairEntry.type {
-          // What was left out before is superseded: the journal holds the state from here.
-          (state, skipped) = try await repairedState(entry)
-          stoppedAt = nil
-        } else if let stoppedAt {
-          try checkVersion(entry.version, what: "entry \(entry.sequence)")
-          skipped.append(
-            SkippedItem(
-              kind: .entry(sequence: entry.sequence, type: entry.type),
-              reason: "not replayed: it follows entry \(stoppedAt), whose action does not decode"))
-        } else if let action = try decodeAction(entry, skipped: &skipped) {
-          withIssueReporters([issues]) { _ = reducer.reduce(into: &state, action: action) }
-          replayed += 1
-        } else {
-          stoppedAt = entry.sequence
-        }
-        return true
+    try await journal.entries(session: session, after: snapshot.sequence, through: sequence) {
+      entry in
+      try Self.requireNoGap(session: session, expected: expected, found: entry.sequence)
+      expected = entry.sequence + 1
+      if entry.type == RepairEntry.type {
+        // What was left out before is superseded: the journal holds the state from here.
+        (state, skipped) = try await repairedState(entry)
+        stoppedAt = nil
+      } else if let stoppedAt {
+        try checkVersion(entry.version, what: "entry \(entry.sequence)")
+        skipped.append(
+          SkippedItem(
+            kind: .entry(sequence: entry.sequence, type: entry.type),
+            reason: "not replayed: it follows entry \(stoppedAt), whose action does not decode"))
+      } else if let action = try decodeAction(entry, skipped: &skipped) {
+        withIssueReporters([issues]) { _ = reducer.reduce(into: &state, action: action) }
+        replayed += 1
+      } else {
+        stoppedAt = entry.sequence
       }
+      return true
     }
     if expected <= sequence {
       throw RestorationError(

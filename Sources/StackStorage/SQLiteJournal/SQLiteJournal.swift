@@ -6,10 +6,13 @@ import GRDB
 ///
 /// ```swift
 /// let journal = try SQLiteJournal(path: "app.sqlite")
-/// _ = try journal.createSession("user-42", initial: StateEncoding.encode(AppFeature.State()),
-///   version: 1)
-/// let sequence = try journal.append(session: "user-42", expectedSequence: 0, JournalEntryDraft(
-///   type: "path.push", version: 1, payload: actionJSON, state: StateEncoding.encode(state)))
+/// let initial = try StateEncoding.encode(AppFeature.State())
+/// _ = try journal.createSession("user-42", initial: initial, version: 1)
+/// let sequence = try await journal.append(
+///   session: "user-42", expectedSequence: 0,
+///   try JournalEntryDelta(
+///     type: "path.push", version: 1, payload: actionJSON, from: initial.stacks,
+///     to: StateEncoding.encode(state)))
 /// ```
 ///
 /// Opening an existing file checks it before writing anything: its SQLite header and size, then,

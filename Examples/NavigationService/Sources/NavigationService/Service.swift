@@ -70,10 +70,10 @@ struct IdleSweeper: Service {
 /// path of an SQLite file.
 public func openJournal(
   _ database: String, durability: Durability = .full
-) throws -> any JournalBackend {
+) async throws -> any JournalBackend {
   let isURL = database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
   #if PostgreSQL
-    if isURL { return try PostgresJournal(url: database) }
+    if isURL { return try await PostgresJournal(url: database) }
   #else
     if isURL { throw NoPostgreSQLSupport() }
   #endif
@@ -92,7 +92,7 @@ struct NoPostgreSQLSupport: Error, CustomStringConvertible {
 /// turns off first (`ReadinessGate`, for `drainDelay`), then the server stops accepting and lets
 /// in-flight requests finish, then the sessions are released and the journal is closed.
 public func runService(_ configuration: ServiceConfiguration, logger: Logger) async throws {
-  let journal = try openJournal(
+  let journal = try await openJournal(
     configuration.databasePath, durability: configuration.durability)
   let registry = SessionRegistry(journal: journal, idleTimeout: configuration.idleTimeout)
   let readiness = Readiness()

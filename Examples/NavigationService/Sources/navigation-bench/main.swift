@@ -213,7 +213,7 @@ func runHTTP(port: Int, clients: Int, prefix: String) throws -> Tally {
 /// 64 sessions in this process, each a `RecordingStore` on the same journal, sending actions
 /// back to back.
 func runInProcess(database: String, sessions: Int) async throws -> Tally {
-  let journal = try openJournal(database)
+  let journal = try await openJournal(database)
   let start = Date()
   let deadline = start.addingTimeInterval(options.seconds)
   let perSessionCap = max(1, options.cap / sessions)

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 import StackNavigation
 
 /// The SQL of the `stacks` and `stack_elements` tables: the stacks at the head of a session.
@@ -126,11 +127,25 @@ enum StackRows {
     let nextIDs = try db.cachedStatement(
       sql: "SELECT next_id FROM stacks WHERE session = ? AND path = ?")
     guard let nextID = try Int.fetchOne(nextIDs, arguments: [session, path]) else { return nil }
+    // Read with SQLite's own calls on GRDB's prepared statement: each append reads the IDs of
+    // the stacks it changes, and a GRDB row per element cost more than the rest of the check.
     let elements = try db.cachedStatement(
       sql: "SELECT id, position FROM stack_elements WHERE session = ? AND path = ?")
-    let rows = try Row.fetchCursor(elements, arguments: [session, path])
+    try elements.setArguments([session, path])
+    let handle = elements.sqliteStatement
+    defer { sqlite3_reset(handle) }
     var placed: [(id: Int, position: Int)] = []
-    while let row = try rows.next() { placed.append((row[0], row[1])) }
+    while true {
+      let code = sqlite3_step(handle)
+      if code == SQLITE_DONE { break }
+      guard code == SQLITE_ROW else {
+        throw DatabaseError(
+          resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+          sql: elements.sql, arguments: [session, path])
+      }
+      placed.append(
+        (Int(sqlite3_column_int64(handle, 0)), Int(sqlite3_column_int64(handle, 1))))
+    }
     var ids = [StackElementID?](repeating: nil, count: placed.count)
     for (id, position) in placed where ids.indices.contains(position) {
       ids[position] = StackElementID(generation: id)

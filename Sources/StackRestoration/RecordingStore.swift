@@ -193,8 +193,7 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
     do {
       return try StateEncoding.encode(state)
     } catch {
-      throw RestorationError(
-        code: .encodingFailed, message: "The state could not be encoded for the journal: \(error)")
+      throw RestorationError.stateNotEncoded(error)
     }
   }
 }
@@ -227,8 +226,7 @@ final class Recorder: @unchecked Sendable {
     do {
       try tracker.start(from: state, stored: stored)
     } catch {
-      throw RestorationError(
-        code: .encodingFailed, message: "The state could not be encoded for the journal: \(error)")
+      throw RestorationError.stateNotEncoded(error)
     }
   }
 
@@ -265,5 +263,13 @@ final class Recorder: @unchecked Sendable {
       throw RestorationError(
         code: .encodingFailed, message: "The action \(type) could not be encoded: \(error)")
     }
+  }
+}
+
+extension RestorationError {
+  /// A store's state that could not be encoded for the journal.
+  static func stateNotEncoded(_ error: any Error) -> RestorationError {
+    RestorationError(
+      code: .encodingFailed, message: "The state could not be encoded for the journal: \(error)")
   }
 }

@@ -33,15 +33,15 @@ final class GroupCommitBatcher: @unchecked Sendable {
   private let database: any DatabaseWriter
   private let maxBatch: Int
   private let writer = DispatchQueue(label: "StackJournal.GroupCommitBatcher")
-  private let condition = NSLock()
-  // Guarded by `condition`.
+  private let lock = NSLock()
+  // Guarded by `lock`.
   private var waiting: [Request] = []
   private var isDraining = false
   private var counts = Statistics()
 
   var statistics: Statistics {
-    condition.lock()
-    defer { condition.unlock() }
+    lock.lock()
+    defer { lock.unlock() }
     return counts
   }
 
@@ -58,13 +58,13 @@ final class GroupCommitBatcher: @unchecked Sendable {
     try await withCheckedThrowingContinuation { continuation in
       let request = Request(work: work)
       request.continuation = continuation
-      condition.lock()
+      lock.lock()
       enqueue(request)
-      condition.unlock()
+      lock.unlock()
     }
   }
 
-  /// Queues a request and starts the writer when it is idle. Called with `condition` locked.
+  /// Queues a request and starts the writer when it is idle. Called with `lock` held.
   private func enqueue(_ request: Request) {
     waiting.append(request)
     guard !isDraining else { return }
@@ -75,21 +75,21 @@ final class GroupCommitBatcher: @unchecked Sendable {
   /// Writes batches until no request is waiting.
   private func drain() {
     while true {
-      condition.lock()
+      lock.lock()
       guard !waiting.isEmpty else {
         isDraining = false
-        condition.unlock()
+        lock.unlock()
         return
       }
       let batch = Array(waiting.prefix(maxBatch))
       waiting.removeFirst(batch.count)
-      condition.unlock()
+      lock.unlock()
       let results = write(batch)
-      condition.lock()
+      lock.lock()
       counts.batches += 1
       counts.requests += batch.count
       counts.largestBatch = max(counts.largestBatch, batch.count)
-      condition.unlock()
+      lock.unlock()
       for (request, result) in zip(batch, results) {
         request.continuation?.resume(with: result)
         request.continuation = nil

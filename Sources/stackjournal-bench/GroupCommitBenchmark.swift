@@ -30,11 +30,9 @@ extension Benchmark {
     }
     /// Every store sends `count` actions, all at once.
     func sendConcurrently(_ runs: [RecordingRun], _ count: Int) async throws {
-      try runAsync {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-          for run in runs { group.addTask { try await run.send(count) } }
-          try await group.waitForAll()
-        }
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for run in runs { group.addTask { try await run.send(count) } }
+        try await group.waitForAll()
       }
     }
 

@@ -47,7 +47,7 @@ extension Benchmark {
       ? nil : try SQLiteJournal(path: path(), options: .init(durability: .normal))
     let run = try await WorkloadRun<Workload>(
       journal: journal, depth: depth, session: "bench", seed: RecordWorkload.defaultSeed)
-    try runAsync { try await run.send(options.count) }
+    try await run.send(options.count)
     return try run.stateSizes()
   }
 }

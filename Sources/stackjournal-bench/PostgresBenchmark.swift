@@ -48,7 +48,7 @@ extension Benchmark {
         options: .init(snapshotInterval: Self.snapshotInterval))
       let recording = try await RecordingRun(
         journal: source, path: "", depth: depth, session: "source", seed: 1)
-      try runAsync { try await recording.send(count) }
+      try await recording.send(count)
       var recorded: [JournalEntry] = []
       try await source.entries(session: "source") {
         recorded.append($0)

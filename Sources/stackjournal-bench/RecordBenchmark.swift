@@ -111,16 +111,14 @@ struct RecordComparison {
     var rowCount = 0
     for range in Rounds.ranges(total: count) {
       let actions = range.count
-      try await costs.full.measure(actions: actions) { try runAsync { try await full.send(actions) } }
+      try await costs.full.measure(actions: actions) { try await full.send(actions) }
       let fullRows = try JournalRow.read(full.path, session: "bench", sequences: range)
       try await costs.rawFull.measure(actions: fullRows.count) { try rawFull.insert(fullRows) }
-      try await costs.normal.measure(actions: actions) {
-        try runAsync { try await normal.send(actions) }
-      }
+      try await costs.normal.measure(actions: actions) { try await normal.send(actions) }
       let normalRows = try JournalRow.read(normal.path, session: "bench", sequences: range)
       try await costs.rawNormal.measure(actions: normalRows.count) { try rawNormal.insert(normalRows) }
-      try await costs.file.measure(actions: actions) { try runAsync { try await fileRun.send(actions) } }
-      try await costs.row.measure(actions: actions) { try runAsync { try await rowRun.send(actions) } }
+      try await costs.file.measure(actions: actions) { try await fileRun.send(actions) }
+      try await costs.row.measure(actions: actions) { try await rowRun.send(actions) }
       rowBytes += fullRows.map(\.bytes).reduce(0, +)
       rowCount += fullRows.count
     }

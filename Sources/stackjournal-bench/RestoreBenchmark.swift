@@ -31,7 +31,7 @@ struct RestoreWorkload {
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("restore.sqlite").path
 
-    let buildSeconds = try await Report.seconds { try record(into: path) }
+    let buildSeconds = try await Report.seconds { try await record(into: path) }
     let journal = try SQLiteJournal(path: path)
     let head = try journal.headSequence(session: "bench")
     Report.note(
@@ -89,39 +89,27 @@ struct RestoreWorkload {
     }
   }
 
-  private func record(into path: String) throws {
+  private func record(into path: String) async throws {
     let journal = try SQLiteJournal(
       path: path,
       options: .init(durability: .normal, snapshotInterval: Self.snapshotInterval))
-    let size = self.size
-    let semaphore = DispatchSemaphore(value: 0)
-    let failure = LockIsolated<(any Error)?>(nil)
-    Task {
-      do {
-        let store = try await RecordingStore.open(
-          session: "bench", journal: journal, initialState: DemoScript.deepLink
-        ) {
-          RootFeature()
-        }
-        var generator = SeededGenerator(seed: 42)
-        var state = await store.state
-        var lastReport = ContinuousClock.now
-        while store.sequence < size {
-          try await store.send(
-            DemoScript.nextAction(for: state, using: &generator, allowEffects: false))
-          state = await store.state
-          if ContinuousClock.now - lastReport > .seconds(5) {
-            lastReport = ContinuousClock.now
-            FileHandle.standardError.write(Data("  recording: \(store.sequence)/\(size)\n".utf8))
-          }
-        }
-      } catch {
-        failure.setValue(error)
-      }
-      semaphore.signal()
+    let store = try await RecordingStore.open(
+      session: "bench", journal: journal, initialState: DemoScript.deepLink
+    ) {
+      RootFeature()
     }
-    semaphore.wait()
-    if let error = failure.value { throw error }
+    var generator = SeededGenerator(seed: 42)
+    var state = await store.state
+    var lastReport = ContinuousClock.now
+    while store.sequence < size {
+      try await store.send(
+        DemoScript.nextAction(for: state, using: &generator, allowEffects: false))
+      state = await store.state
+      if ContinuousClock.now - lastReport > .seconds(5) {
+        lastReport = ContinuousClock.now
+        FileHandle.standardError.write(Data("  recording: \(store.sequence)/\(size)\n".utf8))
+      }
+    }
   }
 
   private func median(_ runs: Int, _ body: () async throws -> Void) async rethrows -> Double {

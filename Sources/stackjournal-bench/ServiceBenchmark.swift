@@ -53,7 +53,7 @@ struct ServiceComparison<Workload: BenchWorkload> {
     for _ in 0..<rounds {
       let before = group.count
       try await groupCost.measure(actions: 0) {
-        group.merge(try sendUntil(slice, runs))
+        group.merge(try await sendUntil(slice, runs))
       }
       groupCost.actions += group.count - before
       if rows.isEmpty {
@@ -100,7 +100,7 @@ struct ServiceComparison<Workload: BenchWorkload> {
     let before = journal.groupCommitStatistics
     var cost = Cost()
     var results = (send: Latencies(), late: Latencies())
-    try await cost.measure(actions: 0) { results = try sendEvery(interval, for: duration, runs) }
+    try await cost.measure(actions: 0) { results = try await sendEvery(interval, for: duration, runs) }
     cost.actions = results.send.count
     Report.title(
       "service: \(sessions) sessions of \(Workload.Feature.self) at depth \(depth) ± 3 on one "
@@ -136,25 +136,25 @@ struct ServiceComparison<Workload: BenchWorkload> {
   }
 
   /// Every store sends back-to-back until `seconds` have passed; returns each send's latency.
-  private func sendUntil(_ seconds: Double, _ runs: [WorkloadRun<Workload>]) throws -> Latencies {
+  private func sendUntil(_ seconds: Double, _ runs: [WorkloadRun<Workload>]) async throws
+    -> Latencies
+  {
     let end = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
-    return try runAsync {
-      try await withThrowingTaskGroup(of: Latencies.self) { group in
-        for run in runs {
-          group.addTask {
-            var latencies = Latencies()
-            while ContinuousClock.now < end {
-              let start = ContinuousClock.now
-              try await run.sendOne()
-              latencies.add(ContinuousClock.now - start)
-            }
-            return latencies
+    return try await withThrowingTaskGroup(of: Latencies.self) { group in
+      for run in runs {
+        group.addTask {
+          var latencies = Latencies()
+          while ContinuousClock.now < end {
+            let start = ContinuousClock.now
+            try await run.sendOne()
+            latencies.add(ContinuousClock.now - start)
           }
+          return latencies
         }
-        var all = Latencies()
-        for try await latencies in group { all.merge(latencies) }
-        return all
       }
+      var all = Latencies()
+      for try await latencies in group { all.merge(latencies) }
+      return all
     }
   }
 
@@ -162,38 +162,36 @@ struct ServiceComparison<Workload: BenchWorkload> {
   /// returns the latency of each send, and the time from its scheduled start to its return.
   private func sendEvery(
     _ interval: Duration, for seconds: Double, _ runs: [WorkloadRun<Workload>]
-  ) throws -> (send: Latencies, late: Latencies) {
+  ) async throws -> (send: Latencies, late: Latencies) {
     let start = ContinuousClock.now
     let end = start + .milliseconds(Int(seconds * 1_000))
     let count = runs.count
     let interval = interval
-    return try runAsync {
-      try await withThrowingTaskGroup(of: (Latencies, Latencies).self) { group in
-        for (index, run) in runs.enumerated() {
-          group.addTask {
-            var send = Latencies()
-            var late = Latencies()
-            var next = start + interval * (Double(index) / Double(count))
-            while next < end {
-              try await Task.sleep(until: next, tolerance: .zero, clock: .continuous)
-              let sent = ContinuousClock.now
-              try await run.sendOne()
-              let done = ContinuousClock.now
-              send.add(done - sent)
-              late.add(done - next)
-              // A session that fell behind sends again at once, as a user's queued input does.
-              next += interval
-            }
-            return (send, late)
+    return try await withThrowingTaskGroup(of: (Latencies, Latencies).self) { group in
+      for (index, run) in runs.enumerated() {
+        group.addTask {
+          var send = Latencies()
+          var late = Latencies()
+          var next = start + interval * (Double(index) / Double(count))
+          while next < end {
+            try await Task.sleep(until: next, tolerance: .zero, clock: .continuous)
+            let sent = ContinuousClock.now
+            try await run.sendOne()
+            let done = ContinuousClock.now
+            send.add(done - sent)
+            late.add(done - next)
+            // A session that fell behind sends again at once, as a user's queued input does.
+            next += interval
           }
+          return (send, late)
         }
-        var all = (send: Latencies(), late: Latencies())
-        for try await (send, late) in group {
-          all.send.merge(send)
-          all.late.merge(late)
-        }
-        return all
       }
+      var all = (send: Latencies(), late: Latencies())
+      for try await (send, late) in group {
+        all.send.merge(send)
+        all.late.merge(late)
+      }
+      return all
     }
   }
 }

@@ -82,7 +82,7 @@ extension StackJournalTool {
 
     private func record() async throws {
       let (journal, chosen) = try await openJournal()
-      var id: SessionID
+      let id: SessionID
       if let chosen { id = chosen } else { id = try await Self.freeSession(in: journal) }
       let reducer = RootFeature().dependency(
         \.numberFact,

@@ -15,10 +15,10 @@ import GRDB
 /// same batch.
 final class GroupCommitBatcher: @unchecked Sendable {
   private final class Request {
-    let work: (Database) throws -> Int64
-    var continuation: CheckedContinuation<Int64, any Error>?
+    let work: (Database) throws -> HeadShapes.Head
+    var continuation: CheckedContinuation<HeadShapes.Head, any Error>?
 
-    init(work: @escaping (Database) throws -> Int64) {
+    init(work: @escaping (Database) throws -> HeadShapes.Head) {
       self.work = work
     }
   }
@@ -50,10 +50,10 @@ final class GroupCommitBatcher: @unchecked Sendable {
     self.maxBatch = maxBatch
   }
 
-  /// Runs `work` inside a batch transaction and returns its result once the batch committed,
+  /// Runs `work` inside a batch transaction and returns the head it made once the batch committed,
   /// suspending the calling task meanwhile.
-  func submit(_ work: @escaping @Sendable (Database) throws -> Int64) async throws
-    -> Int64
+  func submit(_ work: @escaping @Sendable (Database) throws -> HeadShapes.Head) async throws
+    -> HeadShapes.Head
   {
     try await withCheckedThrowingContinuation { continuation in
       let request = Request(work: work)
@@ -97,19 +97,19 @@ final class GroupCommitBatcher: @unchecked Sendable {
     }
   }
 
-  private func write(_ batch: [Request]) -> [Result<Int64, any Error>] {
-    var results: [Result<Int64, any Error>] = []
+  private func write(_ batch: [Request]) -> [Result<HeadShapes.Head, any Error>] {
+    var results: [Result<HeadShapes.Head, any Error>] = []
     results.reserveCapacity(batch.count)
     do {
       try database.write { db in
         for request in batch {
           do {
-            var sequence: Int64 = 0
+            var head: HeadShapes.Head?
             try db.inSavepoint {
-              sequence = try request.work(db)
+              head = try request.work(db)
               return .commit
             }
-            results.append(.success(sequence))
+            results.append(.success(head!))
           } catch {
             results.append(.failure(error))
           }

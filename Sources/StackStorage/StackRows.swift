@@ -1,5 +1,4 @@
 import GRDB
-import GRDBSQLite
 import StackNavigation
 
 /// The SQL of the `stacks` and `stack_elements` tables: the stacks at the head of a session.
@@ -39,30 +38,20 @@ enum StackRows {
 
   /// Writes a delta into the rows, checking each change against the stack it changes with
   /// ``StackChange/fit(_:)`` (the delta rules) before writing it: only the rows the delta names
-  /// are touched, plus the positions of the elements that stayed and moved. `before`, when the
-  /// caller holds them, are the stacks the rows hold, so they are not read again.
+  /// are touched, plus the positions of the elements that stayed and moved. `shapes` are the
+  /// shapes of every stack of the session the rows hold (``shapes(_:session:)``, or a copy kept
+  /// since the last append: ``HeadShapes``); on return they are the shapes after the delta.
   ///
   /// Throws ``StorageError/Code/inconsistentDelta`` when the delta does not fit; the caller's
-  /// transaction must then be rolled back.
+  /// transaction must then be rolled back, and `shapes` are then not the rows'.
   static func write(
     _ delta: StackDelta,
-    before: [StackRecord]? = nil,
+    over shapes: inout [String: StackShape],
     _ db: Database,
     session: String
   ) throws {
-    var shapes: [String: StackShape?] = [:]
-    if let before {
-      for stack in before { shapes[stack.path] = StackShape(nextID: stack.nextID, ids: stack.ids) }
-    }
     for change in delta.changes {
-      let old: StackShape?
-      if let known = shapes[change.path] {
-        old = known
-      } else if before != nil {
-        old = nil
-      } else {
-        old = try shape(change.path, db, session: session)
-      }
+      let old = shapes[change.path]
       let moved: [(id: StackElementID, position: Int)]
       do {
         moved = try change.fit(old)
@@ -73,7 +62,7 @@ enum StackRows {
         throw error
       }
       shapes[change.path] =
-        change.removed ? .some(nil) : StackShape(nextID: change.nextID, ids: change.ids)
+        change.removed ? nil : StackShape(nextID: change.nextID, ids: change.ids)
       guard let old else {
         let byID = Dictionary(
           change.pushed.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -121,43 +110,25 @@ enum StackRows {
     }
   }
 
-  /// The next ID and the IDs, bottom first, of the stack at `path`, or `nil` when there is none.
-  /// The elements are read in the order of their key and placed by position, without a sort.
-  private static func shape(_ path: String, _ db: Database, session: String) throws -> StackShape? {
-    let nextIDs = try db.cachedStatement(
-      sql: "SELECT next_id FROM stacks WHERE session = ? AND path = ?")
-    guard let nextID = try Int.fetchOne(nextIDs, arguments: [session, path]) else { return nil }
-    // Read with SQLite's own calls on GRDB's prepared statement: each append reads the IDs of
-    // the stacks it changes, and a GRDB row per element cost more than the rest of the check.
-    let elements = try db.cachedStatement(
-      sql: "SELECT id, position FROM stack_elements WHERE session = ? AND path = ?")
-    try elements.setArguments([session, path])
-    let handle = elements.sqliteStatement
-    defer { sqlite3_reset(handle) }
-    var placed: [(id: Int, position: Int)] = []
-    while true {
-      let code = sqlite3_step(handle)
-      if code == SQLITE_DONE { break }
-      guard code == SQLITE_ROW else {
-        throw DatabaseError(
-          resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
-          sql: elements.sql, arguments: [session, path])
-      }
-      placed.append(
-        (Int(sqlite3_column_int64(handle, 0)), Int(sqlite3_column_int64(handle, 1))))
+  /// The next ID and the IDs, bottom first, of every stack of a session, by path.
+  static func shapes(_ db: Database, session: String) throws -> [String: StackShape] {
+    var shapes: [String: StackShape] = [:]
+    let stacks = try db.cachedStatement(sql: "SELECT path, next_id FROM stacks WHERE session = ?")
+    let stackRows = try StackRowRecord.fetchCursor(stacks, arguments: [session])
+    while let row = try stackRows.next() {
+      shapes[row.path] = StackShape(nextID: StackElementID(generation: row.nextId), ids: [])
     }
-    var ids = [StackElementID?](repeating: nil, count: placed.count)
-    for (id, position) in placed where ids.indices.contains(position) {
-      ids[position] = StackElementID(generation: id)
+    // Ordered by position, so rows whose positions break 0 through count − 1 (every write
+    // leaves them so) are still read in order.
+    let elements = try Row.fetchCursor(
+      db.cachedStatement(
+        sql: "SELECT path, id FROM stack_elements WHERE session = ? ORDER BY path, position, id"),
+      arguments: [session])
+    while let row = try elements.next() {
+      let path: String = row[0]
+      shapes[path]?.ids.append(StackElementID(generation: row[1]))
     }
-    // Positions are 0 through count − 1, once each, as every write leaves them; rows that break
-    // that are read in the order of their positions.
-    let ordered =
-      ids.allSatisfy { $0 != nil }
-      ? ids.map { $0! }
-      : placed.sorted { ($0.position, $0.id) < ($1.position, $1.id) }
-        .map { StackElementID(generation: $0.id) }
-    return StackShape(nextID: StackElementID(generation: nextID), ids: ordered)
+    return shapes
   }
 
   /// The position of an ID in the IDs after a change (which lists it: ``StackChange/fit(_:)``

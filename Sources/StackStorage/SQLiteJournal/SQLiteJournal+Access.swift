@@ -13,8 +13,23 @@ extension SQLiteJournal {
   }
 
   /// Runs `body` in a write transaction, turning SQLite errors into ``StorageError``s.
+  ///
+  /// Forgets the stack shapes kept since the last appends (``HeadShapes``): whatever `body`
+  /// writes, the next append reads the rows.
   func write<T>(_ activity: @autoclosure () -> String, _ body: (Database) throws -> T) throws -> T {
+    try write(activity(), forgetting: nil, body)
+  }
+
+  /// ``write(_:_:)`` for a write that changes no session's rows but `session`'s, which it
+  /// creates: only that session's kept shapes are forgotten (`nil`: every session's).
+  func write<T>(
+    _ activity: @autoclosure () -> String, forgetting session: SessionID?,
+    _ body: (Database) throws -> T
+  ) throws -> T {
     try requireWritable(activity())
+    defer {
+      if let session { headShapes.forget(session.rawValue) } else { headShapes.forgetAll() }
+    }
     return try usingDatabase(activity()) { try database.write(body) }
   }
 

@@ -26,19 +26,32 @@ extension SQLiteJournal {
     try requireWritable("appending to session \(session)")
     let prepared = try PreparedDeltaAppend(
       entry, session: session, expected: expectedSequence, in: self)
-    let insert: @Sendable (Database) throws -> Int64 = { db in try self.insert(prepared, db) }
-    let activity = "appending to session \(session)"
+    let head = try await committed(prepared, activity: "appending to session \(session)")
+    headShapes.keep(head, of: session.rawValue)
+    return head.sequence
+  }
+
+  /// Writes and commits a prepared append (see ``append(session:expectedSequence:_:)``).
+  private func committed(
+    _ prepared: PreparedDeltaAppend, activity: String
+  ) async throws -> HeadShapes.Head {
+    let insert: @Sendable (Database) throws -> HeadShapes.Head = { db in
+      try self.insert(prepared, db)
+    }
+    let database = database
     if let batcher {
       return try await usingDatabase(activity) { try await batcher.submit(insert) }
     }
-    guard options.durability == .full else { return try write(activity, insert) }
+    // Not `write(_:_:)`, which forgets the shapes kept for the heads.
+    guard options.durability == .full else {
+      return try usingDatabase(activity) { try database.write(insert) }
+    }
     let alone = suspendingAppends.withValue { count in
       count += 1
       return count == 1
     }
     defer { suspendingAppends.withValue { $0 -= 1 } }
-    if alone { return try write(activity, insert) }
-    let database = database
+    if alone { return try usingDatabase(activity) { try database.write(insert) } }
     return try await usingDatabase(activity) {
       // Not GRDB's `async` write, which a cancelled task interrupts: an append goes through
       // whatever happens to the task awaiting it, as a batch's does.
@@ -55,13 +68,23 @@ extension SQLiteJournal {
     return interval > 0 && sequence > 0 && sequence % interval == 0
   }
 
-  /// Writes a prepared delta append inside the current transaction.
-  func insert(_ append: PreparedDeltaAppend, _ db: Database) throws -> Int64 {
+  /// Writes a prepared delta append inside the current transaction, and returns the head it
+  /// makes, to keep in ``headShapes`` once committed.
+  func insert(_ append: PreparedDeltaAppend, _ db: Database) throws -> HeadShapes.Head {
     let entry = append.entry
-    let place = try entry.place(db, in: self)
+    let session = entry.session.rawValue
+    let (head, place) = try entry.place(db, in: self)
     try entry.insert(db, at: place, delta: append.deltaText, snapshot: append.snapshot)
-    try StackRows.write(append.delta, db, session: entry.session.rawValue)
-    return place.sequence
+    let dataVersion = try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
+    var shapes =
+      try headShapes.shapes(
+        of: session, at: head.headSequence, latestAt: head.lastLatestAt,
+        dataVersion: dataVersion)
+      ?? StackRows.shapes(db, session: session)
+    try StackRows.write(append.delta, over: &shapes, db, session: session)
+    return HeadShapes.Head(
+      sequence: place.sequence, latestAt: place.latestAt, dataVersion: dataVersion,
+      shapes: shapes)
   }
 
   static func insertSnapshot(
@@ -116,18 +139,19 @@ struct PreparedEntry: Sendable {
   var payload: String
   var recordedAt: String
 
-  /// Where the new entry goes, once the session's head is found to be the expected one;
-  /// otherwise ``StorageError/Code/sequenceConflict``.
-  func place(_ db: Database, in journal: SQLiteJournal) throws -> EntryPlace {
+  /// The session's head, and where the new entry goes, once the head is found to be the
+  /// expected one; otherwise ``StorageError/Code/sequenceConflict``.
+  func place(_ db: Database, in journal: SQLiteJournal) throws -> (HeadRecord, EntryPlace) {
     let head = try HeadRecord.fetchOne(
       db.cachedStatement(sql: HeadRecord.sql), arguments: [session.rawValue])
     guard let head else { throw journal.stored.unknownSession(session) }
     guard head.headSequence == expected else {
       throw journal.stored.sequenceConflict(session, head: head.headSequence, expected: expected)
     }
-    return EntryPlace(
+    let place = EntryPlace(
       sequence: head.headSequence + 1,
       latestAt: Timestamp.latest(recordedAt, after: head.lastLatestAt))
+    return (head, place)
   }
 
   /// Inserts the journal row with its delta's text and, when one is due, the snapshot.

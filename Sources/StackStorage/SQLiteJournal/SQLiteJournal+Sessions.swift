@@ -21,7 +21,7 @@ extension SQLiteJournal {
     let (stacks, stateText, stacksText, metadataText) = try stored.sessionTexts(
       id, initial: initial, metadata: metadata)
     let createdAt = Timestamp.string(from: date)
-    try write("creating session \(id)") { db in
+    try write("creating session \(id)", forgetting: id) { db in
       let exists = try Bool.fetchOne(
         db, sql: "SELECT count(*) > 0 FROM sessions WHERE id = ?", arguments: [id.rawValue])
       guard exists != true else {

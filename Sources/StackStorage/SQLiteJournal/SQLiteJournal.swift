@@ -38,6 +38,8 @@ public final class SQLiteJournal: JournalBackend {
   /// How many appends at ``Durability/full`` are in progress
   /// (``append(session:expectedSequence:_:)``).
   let suspendingAppends = LockIsolated(0)
+  /// The shapes of the sessions' stacks at the heads this journal's appends made.
+  let headShapes = HeadShapes()
   /// The private copy a reader reads when the file's log lacks its index; removed with the
   /// journal.
   let privateCopy: PrivateCopy?

@@ -44,7 +44,7 @@ public struct SessionImporter: Sendable {
     let path = journal.path
     try journal.requireWritable("importing session \(session)")
     try session.validate()
-    return try journal.write("importing session \(session)") { db in
+    return try journal.write("importing session \(session)", forgetting: session) { db in
       let exists =
         try Bool.fetchOne(
           db, sql: "SELECT count(*) > 0 FROM sessions WHERE id = ?",

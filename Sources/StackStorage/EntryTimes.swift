@@ -15,12 +15,11 @@ enum EntryTimes {
     _ db: Database, session: String, sequence: Int64, recordedAt: String, latestAt: String,
     type: String, version: Int, payload: String, delta: String
   ) throws {
-    try db.cachedStatement(
-      sql: "INSERT INTO journal (session, sequence, recorded_at, latest_at, type, version, "
-        + "payload, delta) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-    ).execute(arguments: [
-      session, sequence, recordedAt, latestAt, type, version, payload, delta,
-    ])
+    try db.run(
+      "INSERT INTO journal (session, sequence, recorded_at, latest_at, type, version, payload, "
+        + "delta) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      .text(session), .integer(sequence), .text(recordedAt), .text(latestAt), .text(type),
+      .integer(Int64(version)), .text(payload), .text(delta))
   }
 
   /// The entry recorded at or before `time` with the latest time, then the highest sequence;

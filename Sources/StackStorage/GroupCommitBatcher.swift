@@ -101,17 +101,15 @@ final class GroupCommitBatcher: @unchecked Sendable {
     var results: [Result<HeadShapes.Head, any Error>] = []
     results.reserveCapacity(batch.count)
     do {
-      try database.write { db in
-        for request in batch {
-          do {
-            var head: HeadShapes.Head?
-            try db.inSavepoint {
-              head = try request.work(db)
-              return .commit
+      // Transaction and savepoints through statements prepared once (``Database/run(_:_:)``).
+      try database.writeWithoutTransaction { db in
+        try db.inImmediateTransaction {
+          for request in batch {
+            do {
+              results.append(.success(try db.inAppendSavepoint { try request.work(db) }))
+            } catch {
+              results.append(.failure(error))
             }
-            results.append(.success(head!))
-          } catch {
-            results.append(.failure(error))
           }
         }
       }

@@ -76,19 +76,18 @@ enum StackRows {
         continue
       }
       for id in change.popped {
-        try db.cachedStatement(
-          sql: "DELETE FROM stack_elements WHERE session = ? AND path = ? AND id = ?"
-        ).execute(arguments: [session, change.path, id.generation])
+        try db.run(
+          "DELETE FROM stack_elements WHERE session = ? AND path = ? AND id = ?",
+          .text(session), .text(change.path), .integer(Int64(id.generation)))
       }
       let positions = PositionLookup(change.ids)
       for element in change.changed {
-        try db.cachedStatement(
-          sql: "UPDATE stack_elements SET case_name = ?, state = ?, position = ? "
-            + "WHERE session = ? AND path = ? AND id = ?"
-        ).execute(arguments: [
-          element.caseName, element.state, positions.position(of: element.id), session,
-          change.path, element.id.generation,
-        ])
+        try db.run(
+          "UPDATE stack_elements SET case_name = ?, state = ?, position = ? "
+            + "WHERE session = ? AND path = ? AND id = ?",
+          .textOrNull(element.caseName), .text(element.state),
+          .integer(Int64(positions.position(of: element.id))), .text(session),
+          .text(change.path), .integer(Int64(element.id.generation)))
       }
       for element in change.pushed {
         try insertElement(
@@ -98,14 +97,16 @@ enum StackRows {
       if !moved.isEmpty {
         let rewritten = Set(change.changed.map(\.id)).union(change.pushed.map(\.id))
         for (id, position) in moved where !rewritten.contains(id) {
-          try db.cachedStatement(
-            sql: "UPDATE stack_elements SET position = ? WHERE session = ? AND path = ? AND id = ?"
-          ).execute(arguments: [position, session, change.path, id.generation])
+          try db.run(
+            "UPDATE stack_elements SET position = ? WHERE session = ? AND path = ? AND id = ?",
+            .integer(Int64(position)), .text(session), .text(change.path),
+            .integer(Int64(id.generation)))
         }
       }
       if change.nextID != old.nextID {
-        try db.cachedStatement(sql: "UPDATE stacks SET next_id = ? WHERE session = ? AND path = ?")
-          .execute(arguments: [change.nextID.generation, session, change.path])
+        try db.run(
+          "UPDATE stacks SET next_id = ? WHERE session = ? AND path = ?",
+          .integer(Int64(change.nextID.generation)), .text(session), .text(change.path))
       }
     }
   }
@@ -154,8 +155,9 @@ enum StackRows {
     _ db: Database,
     session: String
   ) throws {
-    try db.cachedStatement(sql: "INSERT INTO stacks (session, path, next_id) VALUES (?, ?, ?)")
-      .execute(arguments: [session, path, nextID.generation])
+    try db.run(
+      "INSERT INTO stacks (session, path, next_id) VALUES (?, ?, ?)", .text(session), .text(path),
+      .integer(Int64(nextID.generation)))
   }
 
   private static func insertElement(
@@ -165,18 +167,16 @@ enum StackRows {
     _ db: Database,
     session: String
   ) throws {
-    try db.cachedStatement(
-      sql: "INSERT INTO stack_elements (session, path, id, position, case_name, state) "
-        + "VALUES (?, ?, ?, ?, ?, ?)"
-    ).execute(arguments: [
-      session, path, element.id.generation, position, element.caseName, element.state,
-    ])
+    try db.run(
+      "INSERT INTO stack_elements (session, path, id, position, case_name, state) "
+        + "VALUES (?, ?, ?, ?, ?, ?)",
+      .text(session), .text(path), .integer(Int64(element.id.generation)),
+      .integer(Int64(position)), .textOrNull(element.caseName), .text(element.state))
   }
 
   private static func deleteStack(_ path: String, _ db: Database, session: String) throws {
-    try db.cachedStatement(sql: "DELETE FROM stack_elements WHERE session = ? AND path = ?")
-      .execute(arguments: [session, path])
-    try db.cachedStatement(sql: "DELETE FROM stacks WHERE session = ? AND path = ?")
-      .execute(arguments: [session, path])
+    try db.run(
+      "DELETE FROM stack_elements WHERE session = ? AND path = ?", .text(session), .text(path))
+    try db.run("DELETE FROM stacks WHERE session = ? AND path = ?", .text(session), .text(path))
   }
 }

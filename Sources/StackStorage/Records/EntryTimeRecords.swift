@@ -30,6 +30,11 @@ struct HeadRecord: FetchableRecord {
   var headSequence: Int64
   var lastLatestAt: String?
 
+  init(headSequence: Int64, lastLatestAt: String?) {
+    self.headSequence = headSequence
+    self.lastLatestAt = lastLatestAt
+  }
+
   init(row: Row) {
     headSequence = row["head_sequence"]
     lastLatestAt = row["last_latest_at"]

@@ -43,20 +43,25 @@ extension SQLiteJournal {
       return try await usingDatabase(activity) { try await batcher.submit(insert) }
     }
     // Not `write(_:_:)`, which forgets the shapes kept for the heads.
-    guard options.durability == .full else {
-      return try usingDatabase(activity) { try database.write(insert) }
+    let write = {
+      try database.writeWithoutTransaction { db in
+        try db.inImmediateTransaction { try insert(db) }
+      }
     }
+    guard options.durability == .full else { return try usingDatabase(activity, write) }
     let alone = suspendingAppends.withValue { count in
       count += 1
       return count == 1
     }
     defer { suspendingAppends.withValue { $0 -= 1 } }
-    if alone { return try usingDatabase(activity) { try database.write(insert) } }
+    if alone { return try usingDatabase(activity, write) }
     return try await usingDatabase(activity) {
       // Not GRDB's `async` write, which a cancelled task interrupts: an append goes through
       // whatever happens to the task awaiting it, as a batch's does.
       try await withCheckedThrowingContinuation { continuation in
-        database.asyncWrite(insert) { _, result in continuation.resume(with: result) }
+        database.asyncWriteWithoutTransaction { db in
+          continuation.resume(with: Result { try db.inImmediateTransaction { try insert(db) } })
+        }
       }
     }
   }
@@ -75,7 +80,7 @@ extension SQLiteJournal {
     let session = entry.session.rawValue
     let (head, place) = try entry.place(db, in: self)
     try entry.insert(db, at: place, delta: append.deltaText, snapshot: append.snapshot)
-    let dataVersion = try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
+    let dataVersion = try db.first("PRAGMA data_version") { $0.integer(0) } ?? 0
     var shapes =
       try headShapes.shapes(
         of: session, at: head.headSequence, latestAt: head.lastLatestAt,
@@ -96,10 +101,11 @@ extension SQLiteJournal {
     stacks: String,
     recordedAt: String
   ) throws {
-    try db.cachedStatement(
-      sql: "INSERT INTO snapshots (session, sequence, version, state, stacks, recorded_at) "
-        + "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session, sequence) DO NOTHING"
-    ).execute(arguments: [session, sequence, version, state, stacks, recordedAt])
+    try db.run(
+      "INSERT INTO snapshots (session, sequence, version, state, stacks, recorded_at) "
+        + "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session, sequence) DO NOTHING",
+      .text(session), .integer(sequence), .integer(Int64(version)), .text(state), .text(stacks),
+      .text(recordedAt))
   }
 }
 
@@ -142,8 +148,9 @@ struct PreparedEntry: Sendable {
   /// The session's head, and where the new entry goes, once the head is found to be the
   /// expected one; otherwise ``StorageError/Code/sequenceConflict``.
   func place(_ db: Database, in journal: SQLiteJournal) throws -> (HeadRecord, EntryPlace) {
-    let head = try HeadRecord.fetchOne(
-      db.cachedStatement(sql: HeadRecord.sql), arguments: [session.rawValue])
+    let head = try db.first(HeadRecord.sql, .text(session.rawValue)) { row in
+      HeadRecord(headSequence: row.integer(0), lastLatestAt: row.text(1))
+    }
     guard let head else { throw journal.stored.unknownSession(session) }
     guard head.headSequence == expected else {
       throw journal.stored.sequenceConflict(session, head: head.headSequence, expected: expected)

@@ -1,5 +1,5 @@
-/// An `Encoder` that writes nothing and keeps exact coding paths, to run a
-/// ``StackEncodingCollector`` over a state.
+/// An `Encoder` that writes nothing and keeps exact coding paths, to run the walk that finds the
+/// stacks of a state (`StackWalk`).
 ///
 /// Foundation's `JSONEncoder` reports incomplete coding paths to values encoded inside nested
 /// containers (the `elements` key and index inside a stack, the case key of an enum), so

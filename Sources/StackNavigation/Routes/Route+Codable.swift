@@ -13,20 +13,14 @@ extension Route: Encodable where Screen: Encodable {
   /// `{"cover":{"embedInNavigationView":false,"screen":…}}`.
   ///
   /// A route that is an element of an array (a coordinator's `routes`) also reports itself to
-  /// a ``StackVisitor`` or ``StackEncodingCollector`` in the encoder's `userInfo`, with its
-  /// coding path: the routes of one array are stored as one stack whose IDs are their
-  /// positions. Given a visitor, it encodes nothing more; the visitor decides what to encode.
+  /// a ``StackVisitor`` in the encoder's `userInfo`, with its coding path, and encodes nothing
+  /// more: the routes of one array are stored as one stack whose IDs are their positions, and
+  /// the visitor decides what to encode.
   public func encode(to encoder: any Encoder) throws {
     let inArray = encoder.codingPath.last?.intValue != nil
     if inArray, let visitor = encoder.userInfo[stackVisitorUserInfoKey] as? any StackVisitor {
       try visitor.visit(self, codingPath: encoder.codingPath, userInfo: encoder.userInfo)
       return
-    }
-    if inArray,
-      let collector = encoder.userInfo[StackEncodingCollector.userInfoKey]
-        as? StackEncodingCollector
-    {
-      try collector.record(self, codingPath: encoder.codingPath)
     }
     var container = encoder.container(keyedBy: RouteCodingKeys.self)
     var fields = container.nestedContainer(keyedBy: RouteCodingKeys.self, forKey: styleKey)

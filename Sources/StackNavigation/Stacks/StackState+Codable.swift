@@ -13,19 +13,13 @@ extension StackState: Encodable where Element: Encodable {
   /// Encodes the elements with their IDs and the next ID, so a decoded stack never reuses an ID.
   ///
   /// The shape is `{"elements": [{"id": 0, "state": …}, …], "nextID": 1}`. When the encoder's
-  /// `userInfo` carries a ``StackEncodingCollector``, the stack also reports itself to it.
-  ///
-  /// When it carries a ``StackVisitor`` (under ``stackVisitorUserInfoKey``), the stack hands
-  /// itself to the visitor instead and encodes nothing.
+  /// `userInfo` carries a ``StackVisitor`` (under ``stackVisitorUserInfoKey``), the stack hands
+  /// itself to the visitor instead and encodes nothing: that is how the journal finds the
+  /// stacks of a state.
   public func encode(to encoder: any Encoder) throws {
     if let visitor = encoder.userInfo[stackVisitorUserInfoKey] as? any StackVisitor {
       try visitor.visit(self, codingPath: encoder.codingPath, userInfo: encoder.userInfo)
       return
-    }
-    if let collector = encoder.userInfo[StackEncodingCollector.userInfoKey]
-      as? StackEncodingCollector
-    {
-      try collector.record(self, codingPath: encoder.codingPath)
     }
     var container = encoder.container(keyedBy: StackStateCodingKeys.self)
     var elements = container.nestedUnkeyedContainer(forKey: .elements)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import StackStorage
 
 /// Bytes this process caused to be written to storage so far (`write_bytes` of `/proc/self/io`),
 /// or `nil` where the file does not exist.
@@ -94,24 +95,25 @@ struct JournalRow {
   var payload: String
   var delta: String
 
-  /// The rows of a session in a range of sequences, read from the journal at `path`.
+  /// The rows of a session in a range of sequences, read from the journal at `path` through a
+  /// read-only ``SQLiteJournal``.
   static func read(
     _ path: String,
     session: String,
     sequences: ClosedRange<Int64>
   ) throws -> [JournalRow] {
-    var configuration = Configuration()
-    configuration.readonly = true
-    let queue = try DatabaseQueue(path: path, configuration: configuration)
-    defer { try? queue.close() }
-    return try queue.read { db in
-      try GRDB.Row.fetchAll(
-        db,
-        sql: "SELECT session, type, payload, delta FROM journal "
-          + "WHERE session = ? AND sequence BETWEEN ? AND ? ORDER BY sequence",
-        arguments: [session, sequences.lowerBound, sequences.upperBound]
-      ).map { JournalRow(session: $0[0], type: $0[1], payload: $0[2], delta: $0[3]) }
+    let journal = try SQLiteJournal(path: path, options: .init(readOnly: true))
+    defer { try? journal.close() }
+    var rows: [JournalRow] = []
+    try journal.journalRows(
+      session: SessionID(session),
+      matching: JournalQuery(fromSequence: sequences.lowerBound, toSequence: sequences.upperBound)
+    ) { row in
+      rows.append(
+        JournalRow(session: session, type: row.type, payload: row.payload, delta: row.delta))
+      return true
     }
+    return rows
   }
 
   var bytes: Int { payload.utf8.count + delta.utf8.count + type.utf8.count }

@@ -145,7 +145,7 @@ final class DurabilityTests: StorageTestCase {
         _ = writerDone.wait(timeout: .now() + 10)
         // A reader sees the state as of the start of its transaction.
         let head = try Int64.fetchOne(
-          db, sql: "SELECT \(SQLiteJournal.headColumn) FROM sessions s")
+          db, sql: "SELECT \(SessionRows.headColumn) FROM sessions s")
         readerSawHead.append("\(head ?? -1)")
       }
       readerSawHead.append("done")

@@ -72,7 +72,7 @@ final class SessionStacksTests: StorageTestCase {
       XCTAssertTrue(statements.first?.hasPrefix("BEGIN") == true, "\(statements)")
       XCTAssertTrue(statements.last?.hasPrefix("COMMIT") == true, "\(statements)")
       XCTAssertEqual(
-        statements.filter { $0.contains(SQLiteJournal.headColumn) }.count, 1, "\(statements)")
+        statements.filter { $0.contains(SessionRows.headColumn) }.count, 1, "\(statements)")
 
       XCTAssertEqual(shown.sequence, sequence)
       XCTAssertEqual(shown.stacks, try journal.stacks(session: session, at: sequence))

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A session's rows exactly as stored, as a ``SessionCheck`` reads them, from any backend.
-package protocol SessionRows {
+package protocol SessionRowSource {
   /// The sequences of the session's snapshots, oldest first.
   func snapshotSequences() throws -> [Int64]
   /// The snapshot at `sequence`, or `nil` when there is none.
@@ -21,7 +21,7 @@ package struct StoredEntryRow: Sendable {
   package var payload: String
   package var delta: String
   /// The latest time of the entry and every earlier one, where the backend stores it (SQLite's
-  /// `latest_at`, see ``EntryTimes``); `nil` where it does not.
+  /// `latest_at`, see the SQLite engine's `JournalRows`); `nil` where it does not.
   package var latestAt: String?
 
   package init(
@@ -91,7 +91,7 @@ package struct SessionCheck {
   }
 
   /// Checks the session's rows read through `rows`, all in the caller's transaction.
-  package mutating func run(_ rows: some SessionRows) throws {
+  package mutating func run(_ rows: some SessionRowSource) throws {
     let snapshots = try rows.snapshotSequences()
     guard let base = begin(snapshotSequences: snapshots),
       var walk = start(

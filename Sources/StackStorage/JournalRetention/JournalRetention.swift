@@ -9,7 +9,8 @@ import GRDB
 /// _ = try retention.prune(plan, in: journal)
 /// ```
 ///
-/// Nothing else drops journal entries; each call runs in one transaction.
+/// Nothing else drops journal entries; each call runs in one transaction, which
+/// ``SQLiteJournal`` opens and the functions here read and write through.
 public struct JournalRetention: Sendable {
   /// Creates the retention operations.
   public init() {}
@@ -21,93 +22,20 @@ public struct JournalRetention: Sendable {
   /// The session must verify first (see ``JournalVerifier``): compacting a session with problems
   /// would throw away what could repair it. With `dryRun`, reports what would go and writes
   /// nothing. The stacks at any kept sequence, and restores from it, are unchanged; the stacks
-  /// at a dropped sequence can no longer be shown.
+  /// at a dropped sequence can no longer be shown. The same as
+  /// ``SQLiteJournal/compact(_:keepSnapshots:dryRun:)``.
   public func compact(
     _ session: SessionID,
     keepSnapshots: Int,
     dryRun: Bool,
     in journal: SQLiteJournal
   ) throws -> CompactionPlan {
-    precondition(keepSnapshots >= 1, "Compaction keeps at least one snapshot.")
-    if !dryRun { try journal.requireWritable("compacting session \(session)") }
-    let check = try JournalVerifier().verify(journal, session: session).sessions.first
-    if let check, !check.isClean {
-      throw StorageError(
-        code: .inconsistentDelta,
-        message: "Session \(session) does not verify (\(check.problems[0])); it was not "
-          + "compacted. Run `stackjournal verify --db \(journal.path ?? "PATH")` and repair or "
-          + "export it first.",
-        path: journal.path)
-    }
-    func plan(_ db: Database) throws -> CompactionPlan {
-      try Self.compactionPlan(session, keepSnapshots: keepSnapshots, of: journal, db)
-    }
-    if dryRun {
-      return try journal.read("planning the compaction of session \(session)", plan)
-    }
-    return try journal.write("compacting session \(session)") { db in
-      var result = try plan(db)
-      guard !result.isEmpty, let cut = result.keptSnapshots.first else { return result }
-      // The head is the last entry's sequence unless the session row holds a later one: keep
-      // it there before the entries that tell it go.
-      try db.execute(
-        sql: "UPDATE sessions SET head_sequence = ? WHERE id = ?",
-        arguments: [try journal.requireHead(db, session), session.rawValue])
-      try db.execute(
-        sql: "DELETE FROM journal WHERE session = ? AND sequence <= ?",
-        arguments: [session.rawValue, cut])
-      try db.execute(
-        sql: "DELETE FROM snapshots WHERE session = ? AND sequence < ?",
-        arguments: [session.rawValue, cut])
-      result.applied = true
-      return result
-    }
-  }
-
-  /// What compacting the session drops, read through `db`.
-  private static func compactionPlan(
-    _ session: SessionID,
-    keepSnapshots: Int,
-    of journal: SQLiteJournal,
-    _ db: Database
-  ) throws -> CompactionPlan {
-    _ = try journal.requireHead(db, session)
-    let sequences = try Int64.fetchAll(
-      db, sql: "SELECT sequence FROM snapshots WHERE session = ? ORDER BY sequence",
-      arguments: [session.rawValue])
-    let kept = Array(sequences.suffix(keepSnapshots))
-    let dropped = Array(sequences.dropLast(keepSnapshots))
-    let cut = kept.first ?? 0
-    let entries = try DroppedEntries.fetchOne(
-      db,
-      sql: "SELECT count(*) AS count, min(sequence) AS first, max(sequence) AS last, "
-        + "coalesce(sum(length(CAST(type AS BLOB)) + length(CAST(payload AS BLOB)) "
-        + "+ length(CAST(delta AS BLOB)) + 40), 0) AS bytes FROM journal "
-        + "WHERE session = ? AND sequence <= ?",
-      arguments: [session.rawValue, cut])
-    let snapshotBytes =
-      try Int64.fetchOne(
-        db,
-        sql: "SELECT coalesce(sum(length(CAST(state AS BLOB)) + length(CAST(stacks AS BLOB)) "
-          + "+ 40), 0) FROM snapshots WHERE session = ? AND sequence < ?",
-        arguments: [session.rawValue, cut]) ?? 0
-    let forks = try String.fetchAll(
-      db, sql: "SELECT id FROM sessions WHERE forked_from = ? AND forked_at < ? ORDER BY id",
-      arguments: [session.rawValue, cut])
-    let count = entries?.count ?? 0
-    var range: ClosedRange<Int64>?
-    if count > 0, let first = entries?.first, let last = entries?.last {
-      range = first...last
-    }
-    return CompactionPlan(
-      session: session, keptSnapshots: kept, droppedSnapshots: dropped, droppedEntries: range,
-      droppedEntryCount: count, droppedBytes: (entries?.bytes ?? 0) + snapshotBytes,
-      forksBeforeCut: forks.map(SessionID.init(rawValue:)), applied: false)
+    try journal.compact(session, keepSnapshots: keepSnapshots, dryRun: dryRun)
   }
 
   /// Deletes every session that matches `criteria` with its journal, snapshots and stack rows,
   /// all in one transaction that also reads the sessions and matches them; with `dryRun`,
-  /// reports them and writes nothing.
+  /// reports them and writes nothing. The same as ``SQLiteJournal/prune(_:dryRun:)``.
   ///
   /// Throws ``StorageError/Code/invalidData`` for empty criteria rather than deleting every
   /// session.
@@ -116,76 +44,125 @@ public struct JournalRetention: Sendable {
     dryRun: Bool,
     in journal: SQLiteJournal
   ) throws -> PrunePlan {
-    try criteria.requireNotEmpty(place: journal.path)
-    func plan(_ db: Database) throws -> PrunePlan {
-      for id in criteria.sessions { _ = try journal.requireHead(db, id) }
-      return try Self.prunePlan(criteria, of: journal, db) { _ in true }
-    }
-    if dryRun { return try journal.read("planning the pruning of sessions", plan) }
-    return try journal.write("pruning sessions") { db in
-      try Self.deleteSessions(of: try plan(db), db)
-    }
+    try journal.prune(criteria, dryRun: dryRun)
   }
 
   /// Deletes the sessions of a plan made earlier by a dry run, those that have not changed
   /// since: in one transaction, each must still match the plan's criteria and still have the
-  /// head sequence and entry count the plan saw.
+  /// head sequence and entry count the plan saw. The same as ``SQLiteJournal/prune(_:)``.
   ///
   /// A session that changed in between (an app appended to it, say) is kept with what it
   /// gained, and listed in ``PrunePlan/changed``. A session that matches now but was not in
   /// the plan is not deleted.
   public func prune(_ planned: PrunePlan, in journal: SQLiteJournal) throws -> PrunePlan {
-    try planned.criteria.requireNotEmpty(place: journal.path)
-    let unchanged = PrunePlan.unchanged(since: planned)
-    return try journal.write("pruning sessions") { db in
-      var plan = try Self.prunePlan(planned.criteria, of: journal, db, include: unchanged)
-      let kept = Set(plan.sessions.map(\.info.id))
-      plan.changed = planned.sessions.map(\.info.id).filter { !kept.contains($0) }
-      return try Self.deleteSessions(of: plan, db)
-    }
+    try journal.prune(planned)
   }
 
   /// Rebuilds the file so the pages freed by compaction and pruning are given back to the
   /// operating system (`VACUUM`). Needs room for a copy of the database.
   public func vacuum(_ journal: SQLiteJournal) throws {
-    try journal.requireWritable("vacuuming")
-    try journal.usingDatabase("vacuuming") {
-      try journal.database.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
+    try journal.vacuum()
+  }
+
+  /// `VACUUM` through `db`, outside any transaction.
+  static func vacuum(_ db: Database) throws {
+    try db.execute(sql: "VACUUM")
+  }
+
+  /// An ``StorageError/Code/inconsistentDelta`` error unless the session's check is clean:
+  /// a session with problems is not compacted.
+  static func requireClean(
+    _ check: SessionVerification?, _ session: SessionID, _ stored: StoredValues
+  ) throws {
+    guard let check, !check.isClean else { return }
+    throw StorageError(
+      code: .inconsistentDelta,
+      message: "Session \(session) does not verify (\(check.problems[0])); it was not "
+        + "compacted. Run `stackjournal verify --db \(stored.path ?? "PATH")` and repair or "
+        + "export it first.",
+      path: stored.path)
+  }
+
+  /// Compacts the session through `db` as its plan says (see
+  /// ``compactionPlan(_:_:keepSnapshots:_:)``).
+  static func compact(
+    _ db: Database, _ session: SessionID, keepSnapshots: Int, _ stored: StoredValues
+  ) throws -> CompactionPlan {
+    var result = try compactionPlan(db, session, keepSnapshots: keepSnapshots, stored)
+    guard !result.isEmpty, let cut = result.keptSnapshots.first else { return result }
+    // The head is the last entry's sequence unless the session row holds a later one: keep
+    // it there before the entries that tell it go.
+    try SessionRows.setHead(db, session, try SessionRows.requireHead(db, session, stored))
+    try JournalRows.delete(db, session: session, through: cut)
+    try SnapshotRows.delete(db, session: session, below: cut)
+    result.applied = true
+    return result
+  }
+
+  /// What compacting the session drops, read through `db`.
+  static func compactionPlan(
+    _ db: Database, _ session: SessionID, keepSnapshots: Int, _ stored: StoredValues
+  ) throws -> CompactionPlan {
+    _ = try SessionRows.requireHead(db, session, stored)
+    let sequences = try SnapshotRows.sequences(db, session: session)
+    let kept = Array(sequences.suffix(keepSnapshots))
+    let dropped = Array(sequences.dropLast(keepSnapshots))
+    let cut = kept.first ?? 0
+    let entries = try JournalRows.span(db, session: session, through: cut)
+    let snapshotBytes = try SnapshotRows.bytes(db, session: session, below: cut)
+    let forks = try SessionRows.forks(db, of: session, below: cut)
+    let count = entries?.count ?? 0
+    var range: ClosedRange<Int64>?
+    if count > 0, let first = entries?.first, let last = entries?.last {
+      range = first...last
     }
+    return CompactionPlan(
+      session: session, keptSnapshots: kept, droppedSnapshots: dropped, droppedEntries: range,
+      droppedEntryCount: count, droppedBytes: (entries?.bytes ?? 0) + snapshotBytes,
+      forksBeforeCut: forks, applied: false)
+  }
+
+  /// The sessions that match `criteria`, as read through `db`; each session the criteria name
+  /// must exist.
+  static func prunePlan(_ db: Database, _ criteria: PruneCriteria, _ stored: StoredValues)
+    throws -> PrunePlan
+  {
+    for id in criteria.sessions { _ = try SessionRows.requireHead(db, id, stored) }
+    return try matching(db, criteria, stored) { _ in true }
+  }
+
+  /// Deletes the sessions of a plan made earlier that still match it unchanged, through `db`.
+  static func prune(_ db: Database, _ planned: PrunePlan, _ stored: StoredValues) throws
+    -> PrunePlan
+  {
+    var plan = try matching(
+      db, planned.criteria, stored, include: PrunePlan.unchanged(since: planned))
+    let kept = Set(plan.sessions.map(\.info.id))
+    plan.changed = planned.sessions.map(\.info.id).filter { !kept.contains($0) }
+    return try deleteSessions(of: plan, db)
   }
 
   /// The sessions that match `criteria` and pass `include`, as read through `db`.
-  private static func prunePlan(
-    _ criteria: PruneCriteria,
-    of journal: SQLiteJournal,
+  private static func matching(
     _ db: Database,
+    _ criteria: PruneCriteria,
+    _ stored: StoredValues,
     include: (SessionInfo) -> Bool
   ) throws -> PrunePlan {
     let sizes = try JournalStatistics.sessionSizes(db)
-    let all = try journal.fetchSessions(db, where: "", arguments: [])
+    let all = try SessionRows.infos(db, stored)
     return PrunePlan.matching(criteria, among: all, sizes: sizes, include: include)
   }
 
-  /// Deletes the plan's sessions with all their rows; marks the plan applied when it has any.
-  private static func deleteSessions(of plan: PrunePlan, _ db: Database) throws -> PrunePlan {
+  /// Deletes the plan's sessions with all their rows through `db`; marks the plan applied when
+  /// it has any.
+  static func deleteSessions(of plan: PrunePlan, _ db: Database) throws -> PrunePlan {
     guard !plan.sessions.isEmpty else { return plan }
     for info in plan.sessions.map(\.info) {
-      let id = info.id.rawValue
-      for table in ["stack_elements", "stacks", "snapshots", "journal", "sessions"] {
-        let column = table == "sessions" ? "id" : "session"
-        try db.execute(sql: "DELETE FROM \(table) WHERE \(column) = ?", arguments: [id])
-      }
+      try SessionRows.delete(db, info.id)
     }
     var plan = plan
     plan.applied = true
     return plan
   }
-}
-
-/// The journal rows a compaction drops: how many, which sequences, how many bytes.
-private struct DroppedEntries: StoredRowRecord {
-  var count: Int64
-  var first: Int64?
-  var last: Int64?
-  var bytes: Int64
 }

@@ -10,12 +10,15 @@ import GRDB
 ///
 /// The file: SQLite's integrity and foreign-key checks, the recorded migrations against this
 /// build's checksums, and its schema against the one the migrations make (nothing added,
-/// changed or replaced by hand). Each session, in one read transaction (a consistent view while an app
-/// appends): sequences from its oldest snapshot to its head with no gap; every delta applies to
-/// the stacks before it (pushing no ID its stack holds, never moving a next ID back) and keeps
-/// every ID below its stack's next generation; every snapshot's stacks equal the stacks rebuilt
-/// from the journal at its sequence (see ``DeltaWalk``); the stack rows equal those at the head;
-/// payloads, states and times parse.
+/// changed or replaced by hand). Each session, in one read transaction (a consistent view while
+/// an app appends): sequences from its oldest snapshot to its head with no gap; every delta
+/// applies to the stacks before it (pushing no ID its stack holds, never moving a next ID back)
+/// and keeps every ID below its stack's next generation; every snapshot's stacks equal the stacks
+/// rebuilt from the journal at its sequence (see ``DeltaWalk``); the stack rows equal those at
+/// the head; payloads, states and times parse.
+///
+/// The checks are functions over a connection inside a transaction their caller opens:
+/// ``SQLiteJournal`` opens one for the file and one for each session.
 public struct JournalVerifier: Sendable {
   /// Stop checking a session after this many problems.
   public var maxProblemsPerSession: Int
@@ -25,53 +28,65 @@ public struct JournalVerifier: Sendable {
     self.maxProblemsPerSession = maxProblemsPerSession
   }
 
-  /// Checks the file and one session, or every session when `session` is `nil`.
+  /// Checks the file and one session, or every session when `session` is `nil`: the same as
+  /// ``SQLiteJournal/verifyStorage(session:maxProblemsPerSession:)``, which reads the file in
+  /// one read transaction and each session in one of its own.
   public func verify(
     _ journal: SQLiteJournal,
     session: SessionID? = nil
   ) throws -> StorageVerification {
-    let (schemaVersion, migrations, fileProblems, ids) = try journal.read("verifying the file") {
-      db -> (Int, [StorageVerification.MigrationCheck], [String], [SessionID]) in
-      let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-      let migrations = try MigrationRecord.fetchAll(db).map(Self.check)
-      let ids: [SessionID]
-      if let session {
-        _ = try journal.requireHead(db, session, bounded: false)
-        ids = [session]
-      } else {
-        ids = try String.fetchAll(db, sql: "SELECT id FROM sessions ORDER BY created_at, id")
-          .map(SessionID.init(rawValue:))
-      }
-      let shape = try SchemaShape.read(db).deviations(
-        from: try SchemaShape.expected(atVersion: min(max(version, 0), Migration.latestVersion)))
-      return (version, migrations, try Self.fileProblems(db) + shape.problems, ids)
-    }
-    var sessions: [SessionVerification] = []
-    for id in ids {
-      sessions.append(
-        try journal.read("verifying session \(id)") { db in
-          try verifySession(id, of: journal, db)
-        })
-    }
-    return StorageVerification(
-      schemaVersion: schemaVersion,
-      latestSchemaVersion: Migration.latestVersion,
-      migrations: migrations,
-      fileProblems: fileProblems,
-      sessions: sessions
-    )
+    try journal.verifyStorage(session: session, maxProblemsPerSession: maxProblemsPerSession)
   }
 
   /// The problems `PRAGMA integrity_check` reports; empty when the database is sound.
   public func integrityProblems(_ journal: SQLiteJournal) throws -> [String] {
-    try journal.read("checking integrity") { db in
-      try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
+    try journal.integrityProblems()
+  }
+
+  /// What the file holds and which sessions to check: the file's part of a verification, read
+  /// through `db`. Throws ``StorageError/Code/unknownSession`` for a `session` it lacks.
+  static func checkFile(_ db: Database, session: SessionID?, _ stored: StoredValues) throws
+    -> FileCheck
+  {
+    let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+    let migrations = try MigrationRecord.fetchAll(db).map(Self.check)
+    let ids: [SessionID]
+    if let session {
+      _ = try SessionRows.requireHead(db, session, stored, bounded: false)
+      ids = [session]
+    } else {
+      ids = try SessionRows.ids(db)
     }
+    let shape = try SchemaShape.read(db).deviations(
+      from: try SchemaShape.expected(atVersion: min(max(version, 0), Migration.latestVersion)))
+    return FileCheck(
+      schemaVersion: version, migrations: migrations,
+      problems: try fileProblems(db) + shape.problems, sessions: ids)
+  }
+
+  /// The file's part of a verification, and the sessions it lists.
+  struct FileCheck {
+    var schemaVersion: Int
+    var migrations: [StorageVerification.MigrationCheck]
+    var problems: [String]
+    var sessions: [SessionID]
+
+    /// The verification of the file with its sessions' checks.
+    func verification(_ sessions: [SessionVerification]) -> StorageVerification {
+      StorageVerification(
+        schemaVersion: schemaVersion, latestSchemaVersion: Migration.latestVersion,
+        migrations: migrations, fileProblems: problems, sessions: sessions)
+    }
+  }
+
+  /// The problems `PRAGMA integrity_check` reports through `db`; empty when it is sound.
+  static func integrityProblems(_ db: Database) throws -> [String] {
+    try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
   }
 
   /// What SQLite's integrity and foreign-key checks report.
   private static func fileProblems(_ db: Database) throws -> [String] {
-    var problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
+    var problems = try integrityProblems(db)
     let foreignKeys = try ForeignKeyViolation.fetchAll(db, sql: "PRAGMA foreign_key_check")
     for violation in foreignKeys.prefix(20) {
       problems.append("a row of \(violation.table) refers to a missing row of \(violation.parent)")
@@ -92,15 +107,15 @@ public struct JournalVerifier: Sendable {
       malformedAppliedAt: Timestamp.date(from: appliedAt) == nil ? appliedAt : nil)
   }
 
-  /// Checks one session's rows inside the current transaction.
-  func verifySession(_ session: SessionID, of journal: SQLiteJournal, _ db: Database) throws
+  /// Checks one session's rows through `db`, inside the caller's transaction.
+  func verifySession(_ session: SessionID, _ db: Database, _ stored: StoredValues) throws
     -> SessionVerification
   {
     var check = SessionCheck(
-      session: session, head: try journal.requireHead(db, session, bounded: false),
+      session: session, head: try SessionRows.requireHead(db, session, stored, bounded: false),
       maxProblems: maxProblemsPerSession)
-    if let row = try StoredSessionRow.read(db, session) { check.checkSessionRow(row) }
-    try check.run(SQLiteSessionRows(db: db, session: session))
+    if let row = try SessionRows.storedRow(db, session) { check.checkSessionRow(row) }
+    try check.run(SQLiteSessionRowSource(db: db, session: session))
     return check.result
   }
 }

@@ -4,7 +4,7 @@ import GRDB
 struct EntryRecord: StoredRowRecord {
   var sequence: Int64
   var recordedAt: String
-  /// The latest time of this entry and the ones before it (see ``EntryTimes``).
+  /// The latest time of this entry and the ones before it (see ``JournalRows``).
   var latestAt: String
   var type: String
   var version: Int

@@ -1,7 +1,7 @@
 import GRDB
 
 /// A journal row's sequence and times: what finding an entry by time reads (see
-/// ``EntryTimes``).
+/// ``JournalRows/lastEntry(_:session:atOrBefore:)``).
 struct EntryTimeRecord: StoredRowRecord {
   var sequence: Int64
   var recordedAt: String
@@ -21,11 +21,7 @@ struct SequenceBounds: StoredRowRecord {
 /// hand rather than through `Decodable`: it is on every append's path.
 struct HeadRecord: FetchableRecord {
   /// No row for an unknown session.
-  static let sql = """
-    SELECT \(SQLiteJournal.headColumn) AS head_sequence,
-      \(EntryTimes.lastLatestAtColumn) AS last_latest_at
-    FROM sessions s WHERE s.id = ?
-    """
+  static let sql = SessionRows.headRecordSQL
 
   var headSequence: Int64
   var lastLatestAt: String?

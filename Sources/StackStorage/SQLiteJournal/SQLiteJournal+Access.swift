@@ -99,37 +99,4 @@ extension SQLiteJournal {
       path: path
     )
   }
-
-  /// The SQL of a session's head, for a query on `sessions s`: the greater of the head it was
-  /// created, imported or compacted at and its last journal entry. Appends do not update the
-  /// session row (schema version 2), so an append writes one page less.
-  static let headColumn =
-    "max(s.head_sequence, coalesce((SELECT max(j.sequence) FROM journal j "
-    + "WHERE j.session = s.id), 0))"
-
-  /// The head sequence of a session, or a ``StorageError/Code/unknownSession`` error; when
-  /// `bounded`, an ``StorageError/Code/invalidData`` error for a head beyond
-  /// ``SessionCheck/maximumSequence`` (only a hand edit puts one there; `verify` reports it).
-  func requireHead(_ db: Database, _ session: SessionID, bounded: Bool = true) throws -> Int64 {
-    let statement = try db.cachedStatement(
-      sql: "SELECT \(Self.headColumn) FROM sessions s WHERE s.id = ?")
-    guard let head = try Int64.fetchOne(statement, arguments: [session.rawValue]) else {
-      throw stored.unknownSession(session)
-    }
-    return bounded ? try boundedHead(head, session) : head
-  }
-
-  /// `head`, or an ``StorageError/Code/invalidData`` error for a head beyond
-  /// ``SessionCheck/maximumSequence``.
-  func boundedHead(_ head: Int64, _ session: SessionID) throws -> Int64 {
-    guard head <= SessionCheck.maximumSequence else {
-      throw StorageError(
-        code: .invalidData,
-        message: "Session \(session) has the head sequence \(head), beyond "
-          + "\(SessionCheck.maximumSequence), the largest a journal holds: a row was edited by "
-          + "hand. Nothing was changed; run `\(stored.verifyCommand)`.",
-        path: path)
-    }
-    return head
-  }
 }

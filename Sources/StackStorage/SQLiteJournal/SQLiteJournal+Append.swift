@@ -91,22 +91,12 @@ extension SQLiteJournal {
       sequence: place.sequence, latestAt: place.latestAt, dataVersion: dataVersion,
       shapes: shapes)
   }
+}
 
-  static func insertSnapshot(
-    _ db: Database,
-    session: String,
-    sequence: Int64,
-    version: Int,
-    state: String,
-    stacks: String,
-    recordedAt: String
-  ) throws {
-    try db.run(
-      "INSERT INTO snapshots (session, sequence, version, state, stacks, recorded_at) "
-        + "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session, sequence) DO NOTHING",
-      .text(session), .integer(sequence), .integer(Int64(version)), .text(state), .text(stacks),
-      .text(recordedAt))
-  }
+/// Where an append's entry goes: its sequence and its `latest_at`.
+struct EntryPlace {
+  var sequence: Int64
+  var latestAt: String
 }
 
 /// A delta append with its text prepared outside the transaction.
@@ -167,11 +157,11 @@ struct PreparedEntry: Sendable {
     snapshot: (state: String, stacks: String)?
   ) throws {
     let sequence = place.sequence
-    try EntryTimes.insertEntry(
+    try JournalRows.insert(
       db, session: session.rawValue, sequence: sequence, recordedAt: recordedAt,
       latestAt: place.latestAt, type: type, version: version, payload: payload, delta: delta)
     if let snapshot {
-      try SQLiteJournal.insertSnapshot(
+      try SnapshotRows.insert(
         db, session: session.rawValue, sequence: sequence, version: version,
         state: snapshot.state, stacks: snapshot.stacks, recordedAt: recordedAt)
     }

@@ -1,42 +1,97 @@
 import Foundation
+import GRDB
 
 extension SQLiteJournal: InspectableJournal {
   /// The file's path (`:memory:` for an in-memory journal).
   public var locationDescription: String { path ?? ":memory:" }
 
-  /// The stored bytes of each session.
+  /// The stored bytes of each session, read in one read transaction.
   public func sessionSizes() throws -> [SessionID: SessionSize] {
-    try JournalStatistics().sessionSizes(of: self)
+    try read("measuring sessions") { db in try JournalStatistics.sessionSizes(db) }
   }
 
-  /// The file's statistics, from ``JournalStatistics``.
+  /// The file's statistics, from ``JournalStatistics``, read in one read transaction.
   public func statistics(session: SessionID?) throws -> StorageStatistics {
-    try JournalStatistics().statistics(of: self, session: session)
+    var walBytes: Int64?
+    if let path, let attributes = try? FileManager.default.attributesOfItem(atPath: path + "-wal") {
+      walBytes = (attributes[.size] as? NSNumber)?.int64Value
+    }
+    return try read("gathering statistics") { db in
+      try JournalStatistics.statistics(db, session: session, walBytes: walBytes, stored)
+    }
   }
 
-  /// Checks the file and its sessions with ``JournalVerifier``.
+  /// Checks the file and its sessions with ``JournalVerifier``: the file in one read
+  /// transaction, then each session in one of its own.
   public func verifyStorage(session: SessionID?, maxProblemsPerSession: Int) throws
     -> StorageVerification
   {
-    try JournalVerifier(maxProblemsPerSession: maxProblemsPerSession).verify(self, session: session)
+    let verifier = JournalVerifier(maxProblemsPerSession: maxProblemsPerSession)
+    let file = try read("verifying the file") { db in
+      try JournalVerifier.checkFile(db, session: session, stored)
+    }
+    var sessions: [SessionVerification] = []
+    for id in file.sessions {
+      sessions.append(
+        try read("verifying session \(id)") { db in try verifier.verifySession(id, db, stored) })
+    }
+    return file.verification(sessions)
+  }
+
+  /// The problems `PRAGMA integrity_check` reports; empty when the database is sound.
+  func integrityProblems() throws -> [String] {
+    try read("checking integrity") { db in try JournalVerifier.integrityProblems(db) }
   }
 }
 
 extension SQLiteJournal: RetainableJournal {
-  /// Compacts the session with ``JournalRetention``.
+  /// Compacts the session with ``JournalRetention``: verifies it, then plans (with `dryRun`)
+  /// or compacts it in one transaction.
   public func compact(_ session: SessionID, keepSnapshots: Int, dryRun: Bool) throws
     -> CompactionPlan
   {
-    try JournalRetention().compact(session, keepSnapshots: keepSnapshots, dryRun: dryRun, in: self)
+    precondition(keepSnapshots >= 1, "Compaction keeps at least one snapshot.")
+    if !dryRun { try requireWritable("compacting session \(session)") }
+    let check = try verifyStorage(session: session, maxProblemsPerSession: 20).sessions.first
+    try JournalRetention.requireClean(check, session, stored)
+    if dryRun {
+      return try read("planning the compaction of session \(session)") { db in
+        try JournalRetention.compactionPlan(db, session, keepSnapshots: keepSnapshots, stored)
+      }
+    }
+    return try write("compacting session \(session)") { db in
+      try JournalRetention.compact(db, session, keepSnapshots: keepSnapshots, stored)
+    }
   }
 
-  /// Prunes sessions with ``JournalRetention``.
+  /// Prunes sessions with ``JournalRetention``, in one transaction.
   public func prune(_ criteria: PruneCriteria, dryRun: Bool) throws -> PrunePlan {
-    try JournalRetention().prune(criteria, dryRun: dryRun, in: self)
+    try criteria.requireNotEmpty(place: path)
+    if dryRun {
+      return try read("planning the pruning of sessions") { db in
+        try JournalRetention.prunePlan(db, criteria, stored)
+      }
+    }
+    return try write("pruning sessions") { db in
+      let plan = try JournalRetention.prunePlan(db, criteria, stored)
+      return try JournalRetention.deleteSessions(of: plan, db)
+    }
   }
 
-  /// Prunes a planned set of sessions with ``JournalRetention``.
+  /// Prunes a planned set of sessions with ``JournalRetention``, in one transaction.
   public func prune(_ planned: PrunePlan) throws -> PrunePlan {
-    try JournalRetention().prune(planned, in: self)
+    try planned.criteria.requireNotEmpty(place: path)
+    return try write("pruning sessions") { db in
+      try JournalRetention.prune(db, planned, stored)
+    }
+  }
+
+  /// Gives the pages freed by compaction and pruning back to the operating system (`VACUUM`,
+  /// outside any transaction; see ``JournalRetention/vacuum(_:)``).
+  func vacuum() throws {
+    try requireWritable("vacuuming")
+    try usingDatabase("vacuuming") {
+      try database.writeWithoutTransaction { db in try JournalRetention.vacuum(db) }
+    }
   }
 }

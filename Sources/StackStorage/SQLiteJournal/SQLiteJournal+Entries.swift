@@ -7,7 +7,9 @@ extension SQLiteJournal {
 
   /// The sequence of the session's last entry; 0 before the first one.
   public func headSequence(session: SessionID) throws -> Int64 {
-    try read("reading the head of session \(session)") { db in try requireHead(db, session) }
+    try read("reading the head of session \(session)") { db in
+      try SessionRows.requireHead(db, session, stored)
+    }
   }
 
   /// Calls `body` with the entries after `after` through `through` (the head when `nil`), in
@@ -27,14 +29,9 @@ extension SQLiteJournal {
       session: session, after: after, through: through, pageSize: Self.entryPageSize,
       page: { cursor, last in
         let records = try read("reading the journal of session \(session)") { db in
-          if !checkedSession { _ = try requireHead(db, session) }
-          return try EntryRecord.fetchAll(
-            db.cachedStatement(
-              sql: "SELECT \(EntryRecord.columns) FROM journal "
-                + "WHERE session = ? AND sequence > ? AND sequence <= ? ORDER BY sequence LIMIT ?"
-            ),
-            arguments: [session.rawValue, cursor, last, Self.entryPageSize]
-          )
+          if !checkedSession { _ = try SessionRows.requireHead(db, session, stored) }
+          return try JournalRows.page(
+            db, session: session, after: cursor, through: last, limit: Self.entryPageSize)
         }
         checkedSession = true
         return records
@@ -47,7 +44,7 @@ extension SQLiteJournal {
   /// `date` is at or after the time it was recorded: 0 before the first entry, or the snapshot
   /// a compaction kept.
   ///
-  /// Found by a binary search on the entries' `latest_at` (see ``EntryTimes``). Times are
+  /// Found by a binary search on the entries' `latest_at` (see ``JournalRows``). Times are
   /// compared to the millisecond. Throws
   /// ``StorageError/Code/sequenceOutOfRange`` for a date before the session was created, or,
   /// after a compaction, before the oldest snapshot it kept.
@@ -60,10 +57,10 @@ extension SQLiteJournal {
   /// ``sequence(session:atOrBefore:)``, read through `db`.
   func sequence(_ db: Database, session: SessionID, atOrBefore date: Date) throws -> Int64 {
     let time = Timestamp.string(from: date)
-    let createdAt = try String.fetchOne(
-      db, sql: "SELECT created_at FROM sessions WHERE id = ?", arguments: [session.rawValue])
-    guard let createdAt else { throw stored.unknownSession(session) }
-    if let sequence = try EntryTimes.lastEntry(db, session: session.rawValue, atOrBefore: time) {
+    guard let createdAt = try SessionRows.createdAt(db, session) else {
+      throw stored.unknownSession(session)
+    }
+    if let sequence = try JournalRows.lastEntry(db, session: session, atOrBefore: time) {
       return sequence
     }
     guard createdAt <= time else {
@@ -76,13 +73,7 @@ extension SQLiteJournal {
     }
     // Before the first entry kept: the oldest snapshot holds the state from its time on,
     // sequence 0 for a session never compacted.
-    let oldest = try SnapshotTimeRecord.fetchOne(
-      db.cachedStatement(
-        sql: "SELECT sequence, recorded_at FROM snapshots WHERE session = ? "
-          + "ORDER BY sequence LIMIT 1"
-      ),
-      arguments: [session.rawValue]
-    )
+    let oldest = try SnapshotRows.oldest(db, session: session)
     guard let oldest, oldest.sequence > 0 else { return 0 }
     let sequence = oldest.sequence
     let recordedAt = oldest.recordedAt

@@ -16,41 +16,14 @@ extension SQLiteJournal {
     matching query: JournalQuery,
     _ body: (JournalRow) throws -> Bool
   ) throws {
-    var conditions = ["session = ?"]
-    var arguments: [any DatabaseValueConvertible] = [session.rawValue]
-    if let from = query.fromSequence {
-      conditions.append("sequence >= ?")
-      arguments.append(from)
-    }
-    if let to = query.toSequence {
-      conditions.append("sequence <= ?")
-      arguments.append(to)
-    }
-    if let since = query.since {
-      conditions.append("recorded_at >= ?")
-      arguments.append(Timestamp.string(from: since))
-    }
-    if let until = query.until {
-      conditions.append("recorded_at <= ?")
-      arguments.append(Timestamp.string(from: until))
-    }
-    if let glob = query.typeGlob {
-      conditions.append("type GLOB ?")
-      arguments.append(glob)
-    }
-    let filter = conditions.joined(separator: " AND ")
+    let filter = JournalRows.Filter(session: session, query)
     // The last N matching entries start (or, newest first, end) at the N-th newest one.
     var boundary: Int64?
     let found = try read("reading the journal of session \(session)") { db -> Bool in
-      _ = try requireHead(db, session)
+      _ = try SessionRows.requireHead(db, session, stored)
       guard let last = query.last else { return true }
       guard last > 0 else { return false }
-      boundary = try Int64.fetchOne(
-        db,
-        sql: "SELECT sequence FROM journal WHERE \(filter) ORDER BY sequence DESC "
-          + "LIMIT 1 OFFSET ?",
-        arguments: StatementArguments(arguments + [last - 1])
-      )
+      boundary = try JournalRows.sequence(db, filter, newestOffset: last - 1)
       return true
     }
     guard found else { return }
@@ -58,27 +31,11 @@ extension SQLiteJournal {
     var cursor: Int64? = nil
     var remaining = query.last ?? Int.max
     while remaining > 0 {
-      var pageConditions = filter
-      var pageArguments = arguments
-      if ascending, let start = boundary, cursor == nil {
-        pageConditions += " AND sequence >= ?"
-        pageArguments.append(start)
-      }
-      if let cursor {
-        pageConditions += ascending ? " AND sequence > ?" : " AND sequence < ?"
-        pageArguments.append(cursor)
-      }
+      let start = ascending && cursor == nil ? boundary : nil
       let limit = Swift.min(Self.inspectionPageSize, remaining)
-      pageArguments.append(limit)
-      let page = try read("reading the journal of session \(session)") { db in
-        try EntryRecord.fetchAll(
-          db.cachedStatement(
-            sql: "SELECT \(EntryRecord.columns) FROM journal "
-              + "WHERE \(pageConditions) ORDER BY sequence \(ascending ? "ASC" : "DESC") "
-              + "LIMIT ?"
-          ),
-          arguments: StatementArguments(pageArguments)
-        )
+      let page = try read("reading the journal of session \(session)") { [cursor] db in
+        try JournalRows.page(
+          db, filter, ascending: ascending, from: start, after: cursor, limit: limit)
       }
       for record in page {
         let entry = JournalRow(
@@ -102,10 +59,8 @@ extension SQLiteJournal {
   /// head in a sound session; `verify` reports a difference.
   public func lastEntrySequence(session: SessionID) throws -> Int64? {
     try read("reading the last entry of session \(session)") { db in
-      _ = try requireHead(db, session)
-      return try Int64.fetchOne(
-        db, sql: "SELECT max(sequence) FROM journal WHERE session = ?",
-        arguments: [session.rawValue])
+      _ = try SessionRows.requireHead(db, session, stored)
+      return try JournalRows.lastSequence(db, session: session)
     }
   }
 
@@ -113,11 +68,8 @@ extension SQLiteJournal {
   /// its oldest snapshot (0 unless the session was compacted).
   public func journalBounds(session: SessionID) throws -> (base: Int64, head: Int64) {
     try read("reading the bounds of session \(session)") { db in
-      let head = try requireHead(db, session)
-      let base = try Int64.fetchOne(
-        db, sql: "SELECT min(sequence) FROM snapshots WHERE session = ?",
-        arguments: [session.rawValue])
-      return (base ?? 0, head)
+      let head = try SessionRows.requireHead(db, session, stored)
+      return (try SnapshotRows.oldestSequence(db, session: session) ?? 0, head)
     }
   }
 
@@ -127,7 +79,9 @@ extension SQLiteJournal {
   /// Throws ``StorageError/Code/sequenceOutOfRange`` for a sequence the journal does not hold.
   public func recordedAt(session: SessionID, sequence: Int64) throws -> Date {
     try read("reading the time of entry \(sequence) of session \(session)") { db in
-      try recordedAt(db, session: session, sequence: sequence, head: try requireHead(db, session))
+      try recordedAt(
+        db, session: session, sequence: sequence,
+        head: try SessionRows.requireHead(db, session, stored))
     }
   }
 
@@ -135,19 +89,12 @@ extension SQLiteJournal {
   func recordedAt(_ db: Database, session: SessionID, sequence: Int64, head: Int64) throws
     -> Date
   {
-    let text: String?
-    if sequence == 0 {
-      text = try String.fetchOne(
-        db, sql: "SELECT created_at FROM sessions WHERE id = ?", arguments: [session.rawValue])
-    } else {
-      // A compacted session keeps the snapshot at its oldest sequence, not the entry.
-      text = try String.fetchOne(
-        db,
-        sql: "SELECT coalesce((SELECT recorded_at FROM journal WHERE session = ? AND "
-          + "sequence = ?), (SELECT recorded_at FROM snapshots WHERE session = ? AND "
-          + "sequence = ?))",
-        arguments: [session.rawValue, sequence, session.rawValue, sequence])
-    }
+    // A compacted session keeps the snapshot at its oldest sequence, not the entry.
+    let text =
+      sequence == 0
+      ? try SessionRows.createdAt(db, session)
+      : try JournalRows.recordedAt(db, session: session, sequence: sequence)
+        ?? SnapshotRows.recordedAt(db, session: session, sequence: sequence)
     guard let text else { throw stored.outOfRange(session, sequence, head: head) }
     return try stored.date(text, "time of entry \(sequence) of session \(session)")
   }
@@ -155,10 +102,8 @@ extension SQLiteJournal {
   /// The sequences of the session's snapshots, oldest first.
   public func snapshotSequences(session: SessionID) throws -> [Int64] {
     try read("listing the snapshots of session \(session)") { db in
-      _ = try requireHead(db, session)
-      return try Int64.fetchAll(
-        db, sql: "SELECT sequence FROM snapshots WHERE session = ? ORDER BY sequence",
-        arguments: [session.rawValue])
+      _ = try SessionRows.requireHead(db, session, stored)
+      return try SnapshotRows.sequences(db, session: session)
     }
   }
 
@@ -171,24 +116,19 @@ extension SQLiteJournal {
     check: @escaping @Sendable (SessionBounds, Int64) throws -> Void
   ) throws -> SessionStacks {
     try read("reading the stacks of session \(session)") { db in
-      guard
-        let info = try fetchSessions(db, where: "WHERE s.id = ?", arguments: [session.rawValue])
-          .first
-      else { throw stored.unknownSession(session) }
-      let limits = try Row.fetchOne(
-        db.cachedStatement(
-          sql: "SELECT (SELECT min(sequence) FROM snapshots WHERE session = ?), "
-            + "(SELECT max(sequence) FROM journal WHERE session = ?)"),
-        arguments: [session.rawValue, session.rawValue])
+      guard let info = try SessionRows.infos(db, id: session, stored).first else {
+        throw stored.unknownSession(session)
+      }
       let bounds = SessionBounds(
-        session: info, base: limits?[0] ?? 0, lastEntrySequence: limits?[1])
+        session: info, base: try SnapshotRows.oldestSequence(db, session: session) ?? 0,
+        lastEntrySequence: try JournalRows.lastSequence(db, session: session))
       let sequence: Int64
       switch try moment(bounds) {
       case .sequence(let given): sequence = given
       case .atOrBefore(let date):
         sequence = try self.sequence(db, session: session, atOrBefore: date)
       }
-      let head = try boundedHead(info.headSequence, session)
+      let head = try SessionRows.boundedHead(info.headSequence, session, stored)
       try check(bounds, sequence)
       let stacks = try stacks(db, session: session, at: sequence, head: head)
       return SessionStacks(

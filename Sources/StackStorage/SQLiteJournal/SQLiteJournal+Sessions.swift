@@ -22,9 +22,7 @@ extension SQLiteJournal {
       id, initial: initial, metadata: metadata)
     let createdAt = Timestamp.string(from: date)
     try write("creating session \(id)", forgetting: id) { db in
-      let exists = try Bool.fetchOne(
-        db, sql: "SELECT count(*) > 0 FROM sessions WHERE id = ?", arguments: [id.rawValue])
-      guard exists != true else {
+      guard try !SessionRows.exists(db, id) else {
         throw StorageError(
           code: .sessionExists,
           message: "A session \(id) already exists in \(path ?? "the in-memory journal"). "
@@ -33,19 +31,15 @@ extension SQLiteJournal {
         )
       }
       if let (source, sequence) = forkedFrom {
-        let head = try requireHead(db, source)
+        let head = try SessionRows.requireHead(db, source, stored)
         guard (0...head).contains(sequence) else {
           throw stored.outOfRange(source, sequence, head: head)
         }
       }
-      try db.execute(
-        sql: "INSERT INTO sessions (id, created_at, metadata, head_sequence, forked_from, "
-          + "forked_at) VALUES (?, ?, ?, 0, ?, ?)",
-        arguments: [
-          id.rawValue, createdAt, metadataText, forkedFrom?.0.rawValue, forkedFrom?.1,
-        ]
-      )
-      try Self.insertSnapshot(
+      try SessionRows.insert(
+        db, id, createdAt: createdAt, metadata: metadataText, headSequence: 0,
+        forkedFrom: forkedFrom?.0, forkedAt: forkedFrom?.1)
+      try SnapshotRows.insert(
         db, session: id.rawValue, sequence: 0, version: version, state: stateText,
         stacks: stacksText, recordedAt: createdAt)
       try StackRows.insert(stacks, db, session: id.rawValue)
@@ -62,14 +56,14 @@ extension SQLiteJournal {
   /// The session, or `nil` when no session has that identifier.
   public func session(_ id: SessionID) throws -> SessionInfo? {
     try read("reading session \(id)") { db in
-      try fetchSessions(db, where: "WHERE s.id = ?", arguments: [id.rawValue]).first
+      try SessionRows.infos(db, id: id, stored).first
     }
   }
 
   /// Every session with its entry count, head and activity, oldest first.
   public func sessions() throws -> [SessionInfo] {
     try read("listing sessions") { db in
-      try fetchSessions(db, where: "", arguments: [])
+      try SessionRows.infos(db, stored)
     }
   }
 
@@ -78,12 +72,8 @@ extension SQLiteJournal {
   /// Nothing else deletes journal entries: this is the explicit way to remove a session.
   public func deleteSession(_ id: SessionID) throws {
     try write("deleting session \(id)") { db in
-      _ = try requireHead(db, id)
-      try StackRows.deleteAll(db, session: id.rawValue)
-      for table in ["snapshots", "journal"] {
-        try db.execute(sql: "DELETE FROM \(table) WHERE session = ?", arguments: [id.rawValue])
-      }
-      try db.execute(sql: "DELETE FROM sessions WHERE id = ?", arguments: [id.rawValue])
+      _ = try SessionRows.requireHead(db, id, stored)
+      try SessionRows.delete(db, id)
     }
   }
 
@@ -94,37 +84,8 @@ extension SQLiteJournal {
   public func setMetadata(_ metadata: Data?, session: SessionID) throws {
     let metadataText = try metadata.map { try stored.text($0, "metadata of session \(session)") }
     try write("setting the metadata of session \(session)") { db in
-      _ = try requireHead(db, session)
-      try db.execute(
-        sql: "UPDATE sessions SET metadata = ? WHERE id = ?",
-        arguments: [metadataText, session.rawValue]
-      )
-    }
-  }
-
-  /// The sessions a condition on `sessions s` selects, read through `db`, oldest first.
-  func fetchSessions(
-    _ db: Database,
-    where condition: String,
-    arguments: StatementArguments
-  ) throws -> [SessionInfo] {
-    try SessionRecord.fetchAll(db, where: condition, arguments: arguments).map { record in
-      let id = SessionID(record.id)
-      return SessionInfo(
-        id: id,
-        createdAt: try stored.date(record.createdAt, "creation time of session \(id)"),
-        metadata: record.metadata.map { Data($0.utf8) },
-        entryCount: record.entryCount,
-        headSequence: record.headSequence,
-        firstActivity: try record.firstActivity.map {
-          try stored.date($0, "first entry time of session \(id)")
-        },
-        lastActivity: try record.lastActivity.map {
-          try stored.date($0, "last entry time of session \(id)")
-        },
-        forkedFrom: record.forkedFrom.map(SessionID.init(rawValue:)),
-        forkedAt: record.forkedAt
-      )
+      _ = try SessionRows.requireHead(db, session, stored)
+      try SessionRows.setMetadata(db, session, metadataText)
     }
   }
 }

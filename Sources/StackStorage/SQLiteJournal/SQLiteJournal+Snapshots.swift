@@ -8,14 +8,8 @@ extension SQLiteJournal {
   /// is set; the stacks are returned as stored.
   public func snapshot(session: SessionID, atOrBelow sequence: Int64) throws -> Snapshot? {
     let record = try read("reading a snapshot of session \(session)") { db in
-      _ = try requireHead(db, session)
-      return try SnapshotRecord.fetchOne(
-        db.cachedStatement(
-          sql: "SELECT \(SnapshotRecord.columns) FROM snapshots "
-            + "WHERE session = ? AND sequence <= ? ORDER BY sequence DESC LIMIT 1"
-        ),
-        arguments: [session.rawValue, sequence]
-      )
+      _ = try SessionRows.requireHead(db, session, stored)
+      return try SnapshotRows.latest(db, session: session, atOrBelow: sequence)
     }
     guard let record else { return nil }
     let place = "the snapshot at sequence \(record.sequence) of session \(session)"
@@ -45,11 +39,11 @@ extension SQLiteJournal {
     let (stateText, stacksText) = try stored.snapshotTexts(state, session: session)
     let now = Timestamp.string(from: Date())
     try write("writing a snapshot of session \(session)") { db in
-      let head = try requireHead(db, session)
+      let head = try SessionRows.requireHead(db, session, stored)
       guard (0...head).contains(sequence) else {
         throw stored.outOfRange(session, sequence, head: head)
       }
-      try Self.insertSnapshot(
+      try SnapshotRows.insert(
         db, session: session.rawValue, sequence: sequence, version: version, state: stateText,
         stacks: stacksText, recordedAt: now)
     }

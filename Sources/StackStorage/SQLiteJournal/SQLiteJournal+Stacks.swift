@@ -4,7 +4,7 @@ extension SQLiteJournal {
   /// The stacks at the session's head, read from the `stacks` and `stack_elements` rows.
   public func headStacks(session: SessionID) throws -> [StackRecord] {
     try read("reading the stacks of session \(session)") { db in
-      _ = try requireHead(db, session)
+      _ = try SessionRows.requireHead(db, session, stored)
       return try StackRows.load(db, session: session.rawValue)
     }
   }
@@ -16,7 +16,8 @@ extension SQLiteJournal {
   /// ``StorageError/Code/inconsistentDelta`` when a stored delta does not fit.
   public func stacks(session: SessionID, at sequence: Int64) throws -> [StackRecord] {
     try read("rebuilding the stacks of session \(session) at \(sequence)") { db in
-      try stacks(db, session: session, at: sequence, head: try requireHead(db, session))
+      try stacks(
+        db, session: session, at: sequence, head: try SessionRows.requireHead(db, session, stored))
     }
   }
 
@@ -27,13 +28,7 @@ extension SQLiteJournal {
     guard (0...head).contains(sequence) else {
       throw stored.outOfRange(session, sequence, head: head)
     }
-    let snapshot = try SnapshotStacksRecord.fetchOne(
-      db.cachedStatement(
-        sql: "SELECT sequence, stacks FROM snapshots WHERE session = ? AND sequence <= ? "
-          + "ORDER BY sequence DESC LIMIT 1"
-      ),
-      arguments: [session.rawValue, sequence]
-    )
+    let snapshot = try SnapshotRows.latestStacks(db, session: session, atOrBelow: sequence)
     guard let snapshot else {
       throw StorageError(
         code: .snapshotMissing,
@@ -46,13 +41,7 @@ extension SQLiteJournal {
     let start = snapshot.sequence
     var stacks = try stored.decode(
       [StackRecord].self, snapshot.stacks, "stacks of the snapshot at \(start) of \(session)")
-    let deltas = try DeltaRecord.fetchCursor(
-      db.cachedStatement(
-        sql: "SELECT sequence, delta FROM journal WHERE session = ? AND sequence > ? "
-          + "AND sequence <= ? ORDER BY sequence"
-      ),
-      arguments: [session.rawValue, start, sequence]
-    )
+    let deltas = try JournalRows.deltas(db, session: session, after: start, through: sequence)
     while let record = try deltas.next() {
       let entry = record.sequence
       let delta = try stored.decode(

@@ -9,23 +9,16 @@ import GRDB
 /// let verdict = file.verdict(into: try importer.target(journal), as: nil, payloadVersion: nil)
 /// if verdict.level == .fine { _ = try importer.importSession(file, into: journal) }
 /// ```
+///
+/// The import reads and writes through a connection inside a transaction that
+/// ``SQLiteJournal`` opens.
 public struct SessionImporter: Sendable {
   /// Creates an importer.
   public init() {}
 
   /// What `journal` tells an import: schema version, payload version, sessions.
   public func target(_ journal: SQLiteJournal) throws -> ImportTarget {
-    try journal.read("reading the import target") { db in
-      let version = try Int.fetchOne(
-        db,
-        sql: "SELECT max(v) FROM (SELECT max(version) AS v FROM journal "
-          + "UNION ALL SELECT max(version) FROM snapshots)")
-      let sessions = try String.fetchAll(db, sql: "SELECT id FROM sessions")
-      return ImportTarget(
-        schemaVersion: journal.schemaVersion, payloadVersion: version,
-        existingSessions: Set(sessions.map(SessionID.init(rawValue:))),
-        newestKnownSchemaVersion: SQLiteJournal.latestSchemaVersion)
-    }
+    try journal.importTarget()
   }
 
   /// Imports a checked session export as a new session, all or nothing: the session row, its
@@ -40,75 +33,81 @@ public struct SessionImporter: Sendable {
     as id: SessionID? = nil,
     into journal: SQLiteJournal
   ) throws -> ImportResult {
-    let session = id ?? file.header.session
-    let path = journal.path
-    try journal.requireWritable("importing session \(session)")
-    try session.validate()
-    return try journal.write("importing session \(session)", forgetting: session) { db in
-      let exists =
-        try Bool.fetchOne(
-          db, sql: "SELECT count(*) > 0 FROM sessions WHERE id = ?",
-          arguments: [session.rawValue]) ?? false
-      guard !exists else {
-        throw StorageError(
-          code: .sessionExists,
-          message: "A session \(session) already exists in \(path ?? "the journal"); nothing was "
-            + "imported. Import it under another identifier.",
-          path: path)
-      }
-      let header = file.header
-      try db.execute(
-        sql: "INSERT INTO sessions (id, created_at, metadata, head_sequence, forked_from, "
-          + "forked_at) VALUES (?, ?, ?, ?, ?, ?)",
-        arguments: [
-          session.rawValue, Timestamp.string(from: header.createdAt), header.metadata,
-          header.headSequence, header.forkedFrom?.rawValue, header.forkedAt,
-        ])
-      var snapshots = 0
-      var entries: Int64 = 0
-      var headStacks: [StackRecord]
-      // In a scope of its own, so the reader and its line buffer are gone before the check.
-      do {
-        var reader = try SessionExportReader(path: file.path)
-        defer { reader.close() }
-        let reread = try reader.header()
-        guard reread == header else {
-          throw reader.malformed("changed since the file was checked")
-        }
-        var latestAt: String?
-        headStacks = try reader.forEachLine(header) { line in
-          switch line {
-          case .snapshot(let sequence, let version, let recordedAt, let state, let stacks):
-            try SQLiteJournal.insertSnapshot(
-              db, session: session.rawValue, sequence: sequence, version: version, state: state,
-              stacks: stacks, recordedAt: recordedAt)
-            snapshots += 1
-          case .entry(
-            let sequence, let recordedAt, let type, let version, let payload, let delta):
-            let latest = Timestamp.latest(recordedAt, after: latestAt)
-            latestAt = latest
-            try EntryTimes.insertEntry(
-              db, session: session.rawValue, sequence: sequence, recordedAt: recordedAt,
-              latestAt: latest, type: type, version: version, payload: payload, delta: delta)
-            entries += 1
-          }
-        }
-      }
-      try StackRows.insert(headStacks, db, session: session.rawValue)
-      headStacks = []
-      let check = try JournalVerifier(maxProblemsPerSession: 1)
-        .verifySession(session, of: journal, db)
-      if let problem = check.problems.first {
-        throw StorageError(
-          code: .inconsistentDelta,
-          message: "The imported session \(session) does not verify (\(problem)); nothing was "
-            + "imported.",
-          path: path)
-      }
-      return ImportResult(
-        session: session, entries: entries, snapshots: snapshots,
-        headSequence: header.headSequence)
+    try journal.importSession(file, as: id ?? file.header.session)
+  }
+
+  /// What the journal `db` reads from tells an import; `schemaVersion` is its file's.
+  static func target(_ db: Database, schemaVersion: Int) throws -> ImportTarget {
+    let version = [try JournalRows.maxVersion(db), try SnapshotRows.maxVersion(db)]
+      .compactMap { $0 }.max()
+    return ImportTarget(
+      schemaVersion: schemaVersion, payloadVersion: version,
+      existingSessions: Set(try SessionRows.ids(db)),
+      newestKnownSchemaVersion: SQLiteJournal.latestSchemaVersion)
+  }
+
+  /// Imports `file` as the session `session` through `db`, inside the caller's write
+  /// transaction, which must be rolled back when this throws: writes the session row, its
+  /// snapshots, entries and head stack rows, then verifies the new session.
+  static func importSession(
+    _ db: Database, _ file: SessionExportFile, as session: SessionID, _ stored: StoredValues
+  ) throws -> ImportResult {
+    let path = stored.path
+    guard try !SessionRows.exists(db, session) else {
+      throw StorageError(
+        code: .sessionExists,
+        message: "A session \(session) already exists in \(path ?? "the journal"); nothing was "
+          + "imported. Import it under another identifier.",
+        path: path)
     }
+    let header = file.header
+    try SessionRows.insert(
+      db, session, createdAt: Timestamp.string(from: header.createdAt),
+      metadata: header.metadata, headSequence: header.headSequence,
+      forkedFrom: header.forkedFrom, forkedAt: header.forkedAt)
+    var snapshots = 0
+    var entries: Int64 = 0
+    var headStacks: [StackRecord]
+    // In a scope of its own, so the reader and its line buffer are gone before the check.
+    do {
+      var reader = try SessionExportReader(path: file.path)
+      defer { reader.close() }
+      let reread = try reader.header()
+      guard reread == header else {
+        throw reader.malformed("changed since the file was checked")
+      }
+      var latestAt: String?
+      headStacks = try reader.forEachLine(header) { line in
+        switch line {
+        case .snapshot(let sequence, let version, let recordedAt, let state, let stacks):
+          try SnapshotRows.insert(
+            db, session: session.rawValue, sequence: sequence, version: version, state: state,
+            stacks: stacks, recordedAt: recordedAt)
+          snapshots += 1
+        case .entry(
+          let sequence, let recordedAt, let type, let version, let payload, let delta):
+          let latest = Timestamp.latest(recordedAt, after: latestAt)
+          latestAt = latest
+          try JournalRows.insert(
+            db, session: session.rawValue, sequence: sequence, recordedAt: recordedAt,
+            latestAt: latest, type: type, version: version, payload: payload, delta: delta)
+          entries += 1
+        }
+      }
+    }
+    try StackRows.insert(headStacks, db, session: session.rawValue)
+    headStacks = []
+    let check = try JournalVerifier(maxProblemsPerSession: 1).verifySession(session, db, stored)
+    if let problem = check.problems.first {
+      throw StorageError(
+        code: .inconsistentDelta,
+        message: "The imported session \(session) does not verify (\(problem)); nothing was "
+          + "imported.",
+        path: path)
+    }
+    return ImportResult(
+      session: session, entries: entries, snapshots: snapshots,
+      headSequence: header.headSequence)
   }
 
   /// Imports a checked session export into a new journal at `path`, which must not exist.

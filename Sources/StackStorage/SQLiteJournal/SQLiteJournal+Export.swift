@@ -1,0 +1,26 @@
+import Foundation
+import GRDB
+
+extension SQLiteJournal: SessionExportSource {
+  package var exportErrorPath: String? { path }
+
+  package func exportCheck(_ session: SessionID) throws -> SessionVerification {
+    try read("checking session \(session) before exporting it") { db in
+      try JournalVerifier(maxProblemsPerSession: 1).verifySession(session, db, stored)
+    }
+  }
+
+  package func exportHeader(_ session: SessionID) throws -> SessionExportHeader {
+    try read("exporting session \(session)") { db in
+      try SessionExporter.header(db, session, schemaVersion: schemaVersion, stored)
+    }
+  }
+
+  package func exportPage(_ session: SessionID, after: Int64, through: Int64, limit: Int) throws
+    -> (snapshots: [ExportRow], entries: [ExportRow])
+  {
+    try read("exporting session \(session)") { db in
+      try SessionExporter.page(db, session, after: after, through: through, limit: limit)
+    }
+  }
+}

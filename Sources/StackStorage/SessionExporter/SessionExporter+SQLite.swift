@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+
+/// What ``SessionExporter`` reads from an SQLite journal, as functions over a connection inside
+/// a read transaction that ``SQLiteJournal`` opens (see its ``SessionExportSource``
+/// conformance).
+extension SessionExporter {
+  /// The header of the session's export, read through `db`; `schemaVersion` is the file's.
+  static func header(
+    _ db: Database,
+    _ session: SessionID,
+    schemaVersion: Int,
+    _ stored: StoredValues
+  ) throws -> SessionExportHeader {
+    guard let record = try SessionRows.records(db, id: session).first else {
+      throw stored.unknownSession(session)
+    }
+    let head = record.headSequence
+    let snapshots = try SnapshotRows.versionSpan(db, session: session, through: head)
+    guard let snapshots, let base = snapshots.first else {
+      throw StorageError(
+        code: .snapshotMissing,
+        message: "Session \(session) has no snapshot to start an export from; run "
+          + "`stackjournal verify --db \(stored.path ?? "PATH")`.",
+        path: stored.path)
+    }
+    let entries = try JournalRows.versionSpan(db, session: session, after: base, through: head)
+    let low = [snapshots.low, entries?.low].compactMap { $0 }.min()
+    let high = [snapshots.high, entries?.high].compactMap { $0 }.max()
+    return SessionExportHeader(
+      schemaVersion: schemaVersion,
+      session: session,
+      createdAt: try stored.date(record.createdAt, "creation time of session \(session)"),
+      metadata: try record.checkedMetadata(stored),
+      forkedFrom: record.forkedFrom.map(SessionID.init(rawValue:)),
+      forkedAt: record.forkedAt,
+      headSequence: head,
+      baseSequence: base,
+      entryCount: entries?.count ?? 0,
+      snapshotCount: Int(snapshots.count),
+      payloadVersions: low.flatMap { low in high.map { low...$0 } })
+  }
+
+  /// The entries after `after` through `through`, at most `limit`, and the snapshots after
+  /// `after` through the last of those entries (through `through` when there is none), read
+  /// through `db`.
+  static func page(
+    _ db: Database, _ session: SessionID, after: Int64, through: Int64, limit: Int
+  ) throws -> (snapshots: [ExportRow], entries: [ExportRow]) {
+    let entries = try JournalRows.page(
+      db, session: session, after: after, through: through, limit: limit)
+    let last = entries.last?.sequence ?? through
+    let snapshots = try SnapshotRows.page(db, session: session, after: after, through: last)
+    return (
+      snapshots.map {
+        ExportRow(
+          sequence: $0.sequence,
+          line: .snapshot(
+            sequence: $0.sequence, version: $0.version, recordedAt: $0.recordedAt,
+            state: $0.state, stacks: $0.stacks))
+      },
+      entries.map {
+        ExportRow(
+          sequence: $0.sequence,
+          line: .entry(
+            sequence: $0.sequence, recordedAt: $0.recordedAt, type: $0.type,
+            version: $0.version, payload: $0.payload, delta: $0.delta))
+      }
+    )
+  }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import GRDB
+
+/// The SQL of the `sessions` table: a session's row, its head, and the sessions listed with
+/// what their journal tells of them. Each function runs inside the caller's transaction.
+enum SessionRows {
+  /// The SQL of a session's head, for a query on `sessions s`: the greater of the head it was
+  /// created, imported or compacted at and its last journal entry. Appends do not update the
+  /// session row (schema version 2), so an append writes one page less.
+  static let headColumn =
+    "max(s.head_sequence, coalesce(\(JournalRows.lastSequenceColumn), 0))"
+
+  /// The session's head and the `latest_at` of its last entry, read by every append (see
+  /// ``HeadRecord``); no row for an unknown session.
+  static let headRecordSQL = """
+    SELECT \(headColumn) AS head_sequence,
+      \(JournalRows.lastLatestAtColumn) AS last_latest_at
+    FROM sessions s WHERE s.id = ?
+    """
+
+  /// The head sequence of a session, or a ``StorageError/Code/unknownSession`` error; when
+  /// `bounded`, an ``StorageError/Code/invalidData`` error for a head beyond
+  /// ``SessionCheck/maximumSequence`` (only a hand edit puts one there; `verify` reports it).
+  static func requireHead(
+    _ db: Database, _ session: SessionID, _ stored: StoredValues, bounded: Bool = true
+  ) throws -> Int64 {
+    let statement = try db.cachedStatement(
+      sql: "SELECT \(headColumn) FROM sessions s WHERE s.id = ?")
+    guard let head = try Int64.fetchOne(statement, arguments: [session.rawValue]) else {
+      throw stored.unknownSession(session)
+    }
+    return bounded ? try boundedHead(head, session, stored) : head
+  }
+
+  /// `head`, or an ``StorageError/Code/invalidData`` error for a head beyond
+  /// ``SessionCheck/maximumSequence``.
+  static func boundedHead(_ head: Int64, _ session: SessionID, _ stored: StoredValues) throws
+    -> Int64
+  {
+    guard head <= SessionCheck.maximumSequence else {
+      throw StorageError(
+        code: .invalidData,
+        message: "Session \(session) has the head sequence \(head), beyond "
+          + "\(SessionCheck.maximumSequence), the largest a journal holds: a row was edited by "
+          + "hand. Nothing was changed; run `\(stored.verifyCommand)`.",
+        path: stored.path)
+    }
+    return head
+  }
+
+  /// The session `id`, or every session when `nil`, with its head, entry count and activity,
+  /// oldest first.
+  static func records(_ db: Database, id: SessionID? = nil) throws -> [SessionRecord] {
+    try SessionRecord.fetchAll(
+      db,
+      sql: """
+        SELECT s.id, s.created_at, s.metadata, typeof(s.metadata) AS metadata_type,
+          \(headColumn) AS head_sequence,
+          s.forked_from, s.forked_at,
+          \(JournalRows.countColumn) AS entry_count,
+          \(JournalRows.activityColumns)
+        FROM sessions s \(id == nil ? "" : "WHERE s.id = ?")
+        ORDER BY s.created_at, s.id
+        """,
+      arguments: id.map { [$0.rawValue] } ?? [])
+  }
+
+  /// ``records(_:id:)`` as ``SessionInfo``s, their times checked.
+  static func infos(_ db: Database, id: SessionID? = nil, _ stored: StoredValues) throws
+    -> [SessionInfo]
+  {
+    try records(db, id: id).map { try $0.info(stored) }
+  }
+
+  /// The row of `session` as stored, for the check, or `nil` when there is none.
+  static func storedRow(_ db: Database, _ session: SessionID) throws -> StoredSessionRow? {
+    try Row.fetchOne(
+      db,
+      sql: """
+        SELECT CAST(created_at AS TEXT), typeof(created_at), CAST(metadata AS TEXT),
+          typeof(metadata), typeof(head_sequence), CAST(forked_from AS TEXT),
+          typeof(forked_from), CAST(forked_at AS TEXT), typeof(forked_at)
+        FROM sessions WHERE id = ?
+        """,
+      arguments: [session.rawValue]
+    ).map { row in
+      func text(_ index: Int) -> String? { String.fromDatabaseValue(row[index]) }
+      return StoredSessionRow(
+        createdAt: text(0), createdAtType: text(1) ?? "", metadata: text(2),
+        metadataType: text(3) ?? "", headSequenceType: text(4) ?? "", forkedFrom: text(5),
+        forkedFromType: text(6) ?? "", forkedAt: text(7), forkedAtType: text(8) ?? "")
+    }
+  }
+
+  /// Whether a session `id` exists.
+  static func exists(_ db: Database, _ id: SessionID) throws -> Bool {
+    try Bool.fetchOne(
+      db, sql: "SELECT count(*) > 0 FROM sessions WHERE id = ?", arguments: [id.rawValue])
+      ?? false
+  }
+
+  /// The identifiers of every session, oldest first.
+  static func ids(_ db: Database) throws -> [SessionID] {
+    try String.fetchAll(db, sql: "SELECT id FROM sessions ORDER BY created_at, id")
+      .map(SessionID.init(rawValue:))
+  }
+
+  /// The time the session was created, as stored, or `nil` when there is no such session.
+  static func createdAt(_ db: Database, _ id: SessionID) throws -> String? {
+    try String.fetchOne(
+      db, sql: "SELECT created_at FROM sessions WHERE id = ?", arguments: [id.rawValue])
+  }
+
+  /// The sessions forked from `id` at a sequence below `sequence`, by identifier.
+  static func forks(_ db: Database, of id: SessionID, below sequence: Int64) throws
+    -> [SessionID]
+  {
+    try String.fetchAll(
+      db, sql: "SELECT id FROM sessions WHERE forked_from = ? AND forked_at < ? ORDER BY id",
+      arguments: [id.rawValue, sequence]
+    ).map(SessionID.init(rawValue:))
+  }
+
+  /// Inserts a session's row.
+  static func insert(
+    _ db: Database, _ id: SessionID, createdAt: String, metadata: String?, headSequence: Int64,
+    forkedFrom: SessionID?, forkedAt: Int64?
+  ) throws {
+    try db.execute(
+      sql: "INSERT INTO sessions (id, created_at, metadata, head_sequence, forked_from, "
+        + "forked_at) VALUES (?, ?, ?, ?, ?, ?)",
+      arguments: [
+        id.rawValue, createdAt, metadata, headSequence, forkedFrom?.rawValue, forkedAt,
+      ])
+  }
+
+  /// Replaces the session's metadata.
+  static func setMetadata(_ db: Database, _ id: SessionID, _ metadata: String?) throws {
+    try db.execute(
+      sql: "UPDATE sessions SET metadata = ? WHERE id = ?", arguments: [metadata, id.rawValue])
+  }
+
+  /// Sets the head the session's row holds.
+  static func setHead(_ db: Database, _ id: SessionID, _ head: Int64) throws {
+    try db.execute(
+      sql: "UPDATE sessions SET head_sequence = ? WHERE id = ?", arguments: [head, id.rawValue])
+  }
+
+  /// Deletes the session with its rows in every table: its stack rows, snapshots and journal,
+  /// then its own row.
+  static func delete(_ db: Database, _ id: SessionID) throws {
+    try StackRows.deleteAll(db, session: id.rawValue)
+    try SnapshotRows.deleteAll(db, session: id)
+    try JournalRows.deleteAll(db, session: id)
+    try db.execute(sql: "DELETE FROM sessions WHERE id = ?", arguments: [id.rawValue])
+  }
+}

@@ -18,7 +18,7 @@ types
     filterSelect.appendChild(option);
   });
 let filterType = -1;
-let visible = null; // the entry indexes shown when filtered; null for all
+let visible = null; // the sequences listed when filtered; null for all
 
 function matches(sequence) {
   if (sequence <= from) return filterType < 0;

@@ -145,7 +145,16 @@ let package = Package(
       resources: [
         .embedInCode("Resources/report.html"),
         .embedInCode("Resources/report.css"),
-        .embedInCode("Resources/report.js"),
+        // The page's script, in parts that ReportAssets joins in its order.
+        .embedInCode("Resources/report-delta.js"),
+        .embedInCode("Resources/report-data.js"),
+        .embedInCode("Resources/report-text.js"),
+        .embedInCode("Resources/report-session.js"),
+        .embedInCode("Resources/report-selection.js"),
+        .embedInCode("Resources/report-moment.js"),
+        .embedInCode("Resources/report-entries.js"),
+        .embedInCode("Resources/report-overview.js"),
+        .embedInCode("Resources/report-controls.js"),
       ]
     ),
     // The demo features (a counter, a number fact, coordinators) and their script: the deep

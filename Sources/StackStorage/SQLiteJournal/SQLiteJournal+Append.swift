@@ -123,6 +123,7 @@ struct PreparedEntry: Sendable {
       db.cachedStatement(sql: HeadRecord.sql), arguments: [session.rawValue])
     guard let head else { throw journal.stored.unknownSession(session) }
     guard head.headSequence == expected else {
+      journal.logConflict(session, head: head.headSequence, expected: expected)
       throw journal.stored.sequenceConflict(session, head: head.headSequence, expected: expected)
     }
     return EntryPlace(

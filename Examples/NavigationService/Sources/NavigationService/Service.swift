@@ -67,17 +67,19 @@ struct IdleSweeper: Service {
 
 
 /// The journal `--db` names: a postgres:// URL (when built with `--traits PostgreSQL`) or the
-/// path of an SQLite file.
+/// path of an SQLite file. The journal logs to `logger` (opening, migrations, conflicts, a lost
+/// server, closing); by default it logs nothing.
 public func openJournal(
-  _ database: String, durability: Durability = .full
+  _ database: String, durability: Durability = .full,
+  logger: Logger = SQLiteJournal.discardingLogger
 ) async throws -> any JournalBackend {
   let isURL = database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
   #if PostgreSQL
-    if isURL { return try await PostgresJournal(url: database) }
+    if isURL { return try await PostgresJournal(url: database, logger: logger) }
   #else
     if isURL { throw NoPostgreSQLSupport() }
   #endif
-  return try SQLiteJournal(path: database, options: .init(durability: durability))
+  return try SQLiteJournal(path: database, options: .init(durability: durability, logger: logger))
 }
 
 /// `--db postgres://…` given to a build without the `PostgreSQL` trait.
@@ -93,7 +95,7 @@ struct NoPostgreSQLSupport: Error, CustomStringConvertible {
 /// in-flight requests finish, then the sessions are released and the journal is closed.
 public func runService(_ configuration: ServiceConfiguration, logger: Logger) async throws {
   let journal = try await openJournal(
-    configuration.databasePath, durability: configuration.durability)
+    configuration.databasePath, durability: configuration.durability, logger: logger)
   let registry = SessionRegistry(journal: journal, idleTimeout: configuration.idleTimeout)
   let readiness = Readiness()
   let app = Application(

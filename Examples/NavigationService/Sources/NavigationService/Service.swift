@@ -22,7 +22,9 @@ public struct ServiceConfiguration: Sendable {
   public var idleTimeout: Duration
   /// How often idle sessions are looked for.
   public var sweepInterval: Duration
-  /// How an SQLite journal keeps appends (a PostgreSQL journal commits each one).
+  /// How an SQLite journal keeps appends (a PostgreSQL journal commits each one): group commit
+  /// by default, which flushes concurrent sessions' appends together and, like `full`, answers
+  /// only once an append is on the disk.
   public var durability: Durability
   /// After SIGTERM, how long the service keeps serving with readiness off before it stops
   /// accepting connections.
@@ -35,7 +37,7 @@ public struct ServiceConfiguration: Sendable {
   public init(
     databasePath: String, host: String = "127.0.0.1", port: Int = 8080,
     idleTimeout: Duration = .seconds(300), sweepInterval: Duration? = nil,
-    durability: Durability = .full, drainDelay: Duration = .zero,
+    durability: Durability = .groupCommit(), drainDelay: Duration = .zero,
     bodyLimit: Int = ServiceConfiguration.defaultBodyLimit, tokens: BearerTokens? = nil
   ) {
     self.tokens = tokens
@@ -70,7 +72,7 @@ struct IdleSweeper: Service {
 /// path of an SQLite file. The journal logs to `logger` (opening, migrations, conflicts, a lost
 /// server, closing); by default it logs nothing.
 public func openJournal(
-  _ database: String, durability: Durability = .full,
+  _ database: String, durability: Durability = .groupCommit(),
   logger: Logger = SQLiteJournal.discardingLogger
 ) async throws -> any JournalBackend {
   let isURL = database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")

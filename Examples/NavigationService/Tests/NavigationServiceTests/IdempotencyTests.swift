@@ -139,6 +139,29 @@ struct IdempotencyTests {
     #expect(service.terminate() == 0)
   }
 
+  @Test("a key older than the session's last 64 keyed actions is forgotten: its retry is new")
+  func oldKeysAreForgotten() async throws {
+    let folder = try TemporaryFolder()
+    let service = try ServiceProcess(database: folder.database)
+    _ = try await service.request("POST", "/sessions", body: #"{"id": "o"}"#)
+    // 65 keyed actions: start, cancel, start, … (sequences 1 to 65).
+    for index in 0...64 {
+      let action = index.isMultiple(of: 2) ? Actions.start : Actions.cancel
+      let reply = try await sendKeyed(service, "o", action, key: "k\(index)")
+      #expect(reply.sequence == index + 1, "\(reply.text)")
+    }
+    // The newest 64 (k1 … k64) are remembered; k0 is not: its retry is a new action.
+    let remembered = try await sendKeyed(service, "o", Actions.cancel, key: "k1")
+    #expect(remembered.sequence == 2)
+    #expect(remembered.header("idempotent-replayed") == "true")
+    let forgotten = try await sendKeyed(service, "o", Actions.start, key: "k0")
+    #expect(forgotten.status == 200, "\(forgotten.text)")
+    #expect(forgotten.sequence == 66)
+    #expect(forgotten.header("idempotent-replayed") == nil)
+    #expect(try await service.request("GET", "/sessions/o/stack").sequence == 66)
+    #expect(service.terminate() == 0)
+  }
+
   @Test("a key outside the rules is a 400; nothing is appended")
   func invalidKey() async throws {
     let folder = try TemporaryFolder()

@@ -40,6 +40,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.1"..<"604.0.0"),
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    // The journals log through a `Logger` their opener passes (discarding by default).
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     .target(
@@ -103,6 +105,7 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift"),
         // ReadOnlyConnection opens files through SQLite's C interface.
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     // The PostgreSQL backend. Without the `PostgreSQL` trait its sources compile to nothing and
@@ -118,6 +121,8 @@ let package = Package(
         .product(
           name: "_ConnectionPoolModule", package: "postgres-nio",
           condition: .when(traits: ["PostgreSQL"])),
+        .product(
+          name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
       ]
     ),
     .target(
@@ -174,7 +179,10 @@ let package = Package(
     // Test plumbing only: temporary files, running the built binaries, collecting issues.
     .target(
       name: "StackJournalTestSupport",
-      dependencies: ["StackNavigation", "StackStorage", "StackRestoration", "StackStoragePostgres"]
+      dependencies: [
+        "StackNavigation", "StackStorage", "StackRestoration", "StackStoragePostgres",
+        .product(name: "Logging", package: "swift-log"),
+      ]
     ),
     .executableTarget(
       name: "stackjournal-bench",
@@ -234,6 +242,7 @@ let package = Package(
       dependencies: [
         "StackJournalCore", "StackStorage", "StackNavigation", "StackJournalDemo", "StackJournalTestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .testTarget(
@@ -255,6 +264,7 @@ let package = Package(
         "stackjournal-recorder",
         .product(
           name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     // The CLI's parsers, option groups, reports and table printer, without running the binary;

@@ -71,7 +71,11 @@ let package = Package(
     ),
     .testTarget(
       name: "NavigationServiceTests",
-      dependencies: ["navigation-service"]
+      dependencies: [
+        "navigation-service",
+        // To leave in a journal file what a process killed mid-request leaves (IdempotencyTests).
+        .product(name: "StackStorage", package: "StackJournal"),
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

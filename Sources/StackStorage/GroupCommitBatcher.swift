@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 
 /// Coalesces appends from many callers into one transaction: the
 /// ``Durability/groupCommit(maxBatch:)`` mode.
@@ -32,6 +33,9 @@ final class GroupCommitBatcher: @unchecked Sendable {
 
   private let database: any DatabaseWriter
   private let maxBatch: Int
+  /// The journal's file (`nil` in memory) and where the batcher reports a failed batch.
+  private let path: String?
+  private let logger: Logger
   private let writer = DispatchQueue(label: "StackJournal.GroupCommitBatcher")
   private let lock = NSLock()
   // Guarded by `lock`.
@@ -45,9 +49,14 @@ final class GroupCommitBatcher: @unchecked Sendable {
     return counts
   }
 
-  init(database: any DatabaseWriter, maxBatch: Int) {
+  init(
+    database: any DatabaseWriter, maxBatch: Int, path: String? = nil,
+    logger: Logger = SQLiteJournal.discardingLogger
+  ) {
     self.database = database
     self.maxBatch = maxBatch
+    self.path = path
+    self.logger = logger
   }
 
   /// Runs `work` inside a batch transaction and returns the head it made once the batch committed,
@@ -115,6 +124,13 @@ final class GroupCommitBatcher: @unchecked Sendable {
       }
       return results
     } catch {
+      // The transaction itself failed (its commit, a full disk): every append in it fails.
+      logger.error(
+        "a group-commit batch failed; none of its appends was written",
+        metadata: [
+          "journal": "\(path ?? "memory")", "batch.size": "\(batch.count)",
+          "error": "\(StorageError.printable(String(describing: error)))",
+        ])
       return batch.map { _ in .failure(error) }
     }
   }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 
 #if canImport(Glibc)
   import Glibc
@@ -60,7 +61,8 @@ enum JournalFileCreation {
   static func create(
     path: String,
     configuration: Configuration,
-    durability: Durability
+    durability: Durability,
+    logger: Logger = SQLiteJournal.discardingLogger
   ) throws {
     let temporary = temporaryPath(for: path, purpose: .creating)
     defer { removeFiles(of: temporary) }
@@ -92,6 +94,9 @@ enum JournalFileCreation {
     }
     removeFiles(of: temporary)
     try synchronize(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+    logger.info(
+      "created a journal file",
+      metadata: ["journal": "\(path)", "schema.version": "\(Migration.latestVersion)"])
   }
 
   /// Flushes a file or directory to the disk.

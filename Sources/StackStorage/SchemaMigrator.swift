@@ -1,9 +1,11 @@
 import Foundation
 import GRDB
+import Logging
 
 /// Applies the embedded migrations, each once and in its own transaction, and records them.
 enum SchemaMigrator {
-  /// Applies every pending migration (up to `version` when given) to a writable database.
+  /// Applies every pending migration (up to `version` when given) to a writable database,
+  /// logging each one it applies (`notice`).
   ///
   /// Each migration re-reads the schema state inside its own immediate transaction, so two
   /// processes opening one file at once apply each migration once.
@@ -11,11 +13,13 @@ enum SchemaMigrator {
     _ writer: any DatabaseWriter,
     through version: Int? = nil,
     path: String?,
-    now: @escaping () -> Date = Date.init
+    now: @escaping () -> Date = Date.init,
+    logger: Logger = SQLiteJournal.discardingLogger
   ) throws {
     let target = version ?? Migration.latestVersion
     try writer.writeWithoutTransaction { db in
       for migration in Migration.all.prefix(target) {
+        var applied = false
         try db.inTransaction(.immediate) {
           let state = try SchemaState.read(db)
           let pending = try state.pending(Migration.all, path: path)
@@ -43,7 +47,16 @@ enum SchemaMigrator {
           )
           try db.execute(sql: "PRAGMA application_id = \(SchemaState.applicationID)")
           try db.execute(sql: "PRAGMA user_version = \(migration.version)")
+          applied = true
           return .commit
+        }
+        if applied {
+          logger.notice(
+            "applied a journal migration",
+            metadata: [
+              "journal": "\(path ?? "memory")", "migration.version": "\(migration.version)",
+              "migration.name": "\(migration.name)",
+            ])
         }
       }
     }

@@ -1,5 +1,6 @@
 #if PostgreSQL
   import Foundation
+  import Logging
   import PostgresNIO
   import StackNavigation
   import StackJournalCore
@@ -56,7 +57,24 @@
           try await Self.sequence(of: client.query(query).collect())
         }
       } catch let error as StorageError {
-        throw journalError(error, session: session, expected: expected)
+        let reported = journalError(error, session: session, expected: expected)
+        if reported.code == .sequenceConflict {
+          logger.info(
+            "sequence conflict: another writer appended first",
+            metadata: [
+              "journal": "\(location.description)", "session": "\(session.escaped)",
+              "sequence": "\(conflictHead(error).map(String.init) ?? "unknown")",
+              "expected_sequence": "\(expected)",
+            ])
+        }
+        throw reported
+      }
+    }
+
+    /// The head a conflict raised by `append_entry(…)` reports, when it does.
+    private func conflictHead(_ error: StorageError) -> Int64? {
+      ((error.underlying as? PostgresUnderlyingError)?.error.serverInfo?[.message]).flatMap {
+        Int64($0)
       }
     }
 

@@ -19,7 +19,7 @@
       var readOnly = options
       readOnly.readOnly = true
       let version = try await withConnection(
-        location, readOnly, doing: "reading the journal's schema"
+        location, readOnly, logger: discardingLogger, doing: "reading the journal's schema"
       ) { connection in
         try await PostgresSchemaMigrator.check(connection, location).version
       }

@@ -31,6 +31,14 @@
   /// When the server restarts under a writer, the call in flight throws
   /// ``StorageError/Code/connectionLost`` (its outcome is unknown: read the head) and the next
   /// call connects again.
+  ///
+  /// The journal logs through the `Logger` its opener passes, as postgres-nio's `PostgresClient`
+  /// does (and hands it to the pool as its background logger): opening (`info`), each migration
+  /// applied (`notice`), a sequence conflict (`info`), a connection lost or refused and an
+  /// operation that timed out (`warning`), the first call that succeeds after one of those
+  /// (`notice`), and closing (`info`). Session identifiers appear escaped
+  /// (``SessionID/escaped``), the server as ``PostgresLocation/description`` (no password). By
+  /// default the records are discarded.
   public final class PostgresJournal: JournalBackend, @unchecked Sendable {
     /// Where the journal is.
     public let location: PostgresLocation
@@ -45,14 +53,24 @@
     let stored: StoredValues
     let client: PostgresClient
     let deadline: OperationDeadline
-    let logger = Logger(label: "StackStoragePostgres")
+    /// Where the journal logs, as its opener asked; the pool logs there too.
+    let logger: Logger
     private let runTask: Task<Void, Never>
     private let closed = NSLock()
     private var isClosed = false
+    /// Whether the last call failed for want of the server (guarded by `closed`): the next one
+    /// that succeeds logs that the server is back.
+    private var lostServer = false
+
+    /// The logger of a journal opened without one: it drops every record.
+    public static let discardingLogger = Logger(
+      label: "StackJournal", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// Opens the journal at a URL such as `postgres://user:password@host:5432/database`.
-    public convenience init(url: String, options: Options = .init()) async throws {
-      try await self.init(location: PostgresLocation(url: url), options: options)
+    public convenience init(
+      url: String, options: Options = .init(), logger: Logger = PostgresJournal.discardingLogger
+    ) async throws {
+      try await self.init(location: PostgresLocation(url: url), options: options, logger: logger)
     }
 
     /// Opens the journal at `location`: checks (and unless read-only, migrates) its schema, then
@@ -62,8 +80,12 @@
     /// ``StorageError/Code/authenticationFailed``, ``StorageError/Code/databaseNotFound``,
     /// ``StorageError/Code/notStackJournal``, ``StorageError/Code/newerSchema``,
     /// ``StorageError/Code/checksumMismatch`` or ``StorageError/Code/olderSchema``.
-    public init(location: PostgresLocation, options: Options = .init()) async throws {
+    public init(
+      location: PostgresLocation, options: Options = .init(),
+      logger: Logger = PostgresJournal.discardingLogger
+    ) async throws {
       self.location = location
+      self.logger = logger
       self.stored = .server(location.description)
       self.options = options
       self.upcasting = Upcasting(
@@ -72,10 +94,10 @@
       self.deadline = deadline
       let migrate = options.migrate && !options.readOnly
       self.schemaVersion = try await Self.withConnection(
-        location, options, deadline: deadline, doing: "opening the journal"
+        location, options, deadline: deadline, logger: logger, doing: "opening the journal"
       ) { connection in
         try await PostgresSchemaMigrator.prepare(
-          connection, location, migrate: migrate, writing: !options.readOnly)
+          connection, location, migrate: migrate, writing: !options.readOnly, logger: logger)
       }
       var configuration = PostgresClient.Configuration(
         host: location.host, port: location.port, username: location.user,
@@ -84,9 +106,15 @@
       configuration.options.connectTimeout = options.connectTimeout
       configuration.options.maximumConnections = max(1, options.maximumConnections)
       configuration.options.additionalStartupParameters = Self.startupParameters(options)
-      let client = PostgresClient(configuration: configuration)
+      let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
       self.client = client
       self.runTask = Task { await client.run() }
+      logger.info(
+        "opened the journal",
+        metadata: [
+          "journal": "\(location.description)", "schema.version": "\(schemaVersion)",
+          "read_only": "\(options.readOnly)",
+        ])
     }
 
     deinit {
@@ -102,6 +130,7 @@
       }
       guard !wasClosed else { return }
       runTask.cancel()
+      logger.info("closed the journal", metadata: ["journal": "\(location.description)"])
     }
 
     /// Runs `body` with a connection of its own, opened for it and closed after, waiting at most
@@ -110,13 +139,14 @@
       _ location: PostgresLocation,
       _ options: Options,
       deadline: OperationDeadline = OperationDeadline(),
+      logger: Logger = PostgresJournal.discardingLogger,
       doing activity: String,
       _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
       let configuration = connectionConfiguration(location, options)
       let outcome = await deadline.run(timeout: options.connectTimeout + options.operationTimeout) {
         let connection = try await PostgresConnection.connect(
-          configuration: configuration, id: 0, logger: Logger(label: "StackStoragePostgres"))
+          configuration: configuration, id: 0, logger: logger)
         do {
           let result = try await body(connection)
           try? await connection.close()
@@ -165,9 +195,48 @@
           message: "The journal at \(location.description) is closed; open it again to use it.")
       }
       let client = self.client
-      return try value(
-        of: await deadline.run(timeout: options.operationTimeout, { try await body(client) }),
-        doing: activity())
+      let outcome = await deadline.run(timeout: options.operationTimeout, { try await body(client) })
+      do {
+        let result = try value(of: outcome, doing: activity())
+        noteServerAnswered()
+        return result
+      } catch let error as StorageError {
+        noteFailure(error, doing: activity())
+        throw error
+      }
+    }
+
+    /// Logs a call that failed for want of the server: a lost or refused connection, no answer
+    /// within the operation timeout. The first such failure is a `warning`; those after it,
+    /// until a call succeeds again, are `debug`, so a server that is down does not flood the log.
+    private func noteFailure(_ error: StorageError, doing activity: String) {
+      let lost: String
+      switch error.code {
+      case .connectionLost: lost = "lost the connection to PostgreSQL"
+      case .connectionRefused: lost = "PostgreSQL refused the connection"
+      case .timedOut: lost = "PostgreSQL did not answer in time"
+      default: return
+      }
+      let first = closed.withLock {
+        defer { lostServer = true }
+        return !lostServer
+      }
+      logger.log(
+        level: first ? .warning : .debug, "\(lost)",
+        metadata: [
+          "journal": "\(location.description)", "activity": "\(StorageError.printable(activity))",
+          "error.code": "\(error.code)",
+        ])
+    }
+
+    /// Logs, once, that the server answers again after a call failed for want of it.
+    private func noteServerAnswered() {
+      let wasLost = closed.withLock {
+        defer { lostServer = false }
+        return lostServer
+      }
+      guard wasLost else { return }
+      logger.notice("PostgreSQL answers again", metadata: ["journal": "\(location.description)"])
     }
 
     /// The value of work run under the deadline, or the ``StorageError`` for its failure or for no answer

@@ -24,7 +24,7 @@
     static func check(_ connection: PostgresConnection, _ location: PostgresLocation) async throws
       -> State
     {
-      let logger = Logger(label: "StackStoragePostgres")
+      let logger = connection.logger
       let schema = location.schema
       let namespace = try await connection.query(
         """
@@ -83,9 +83,9 @@
       _ location: PostgresLocation,
       migrate: Bool,
       writing: Bool,
-      now: Date = Date()
+      now: Date = Date(),
+      logger: Logger
     ) async throws -> Int {
-      let logger = Logger(label: "StackStoragePostgres")
       let state = try await check(connection, location)
       if state.exists {
         // Before anything is written or read: what the migrations made and nothing else.
@@ -112,11 +112,20 @@
             "SELECT pg_advisory_xact_lock(hashtext(\("stackjournal migrate " + schema)))",
             logger: logger)
           let current = try await check(connection, location)
-          if current.version < migration.version {
+          let applies = current.version < migration.version
+          if applies {
             if !current.exists { try await createSchema(connection, schema: schema) }
             try await apply(migration, connection, schema: schema, now: now)
           }
           try await connection.query("COMMIT", logger: logger)
+          if applies {
+            logger.notice(
+              "applied a journal migration",
+              metadata: [
+                "journal": "\(location.description)", "migration.version": "\(migration.version)",
+                "migration.name": "\(migration.name)",
+              ])
+          }
         } catch {
           _ = try? await connection.query("ROLLBACK", logger: logger)
           throw error
@@ -128,7 +137,7 @@
     /// Creates the journal's schema, marked as StackJournal's, with its `schema_migrations`
     /// table, in the connection's current transaction.
     static func createSchema(_ connection: PostgresConnection, schema: String) async throws {
-      let logger = Logger(label: "StackStoragePostgres")
+      let logger = connection.logger
       try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: schema)", logger: logger)
       try await connection.query(
         "COMMENT ON SCHEMA \(unescaped: schema) IS '\(unescaped: mark)'", logger: logger)
@@ -148,7 +157,7 @@
     static func apply(
       _ migration: PostgresMigration, _ connection: PostgresConnection, schema: String, now: Date
     ) async throws {
-      let logger = Logger(label: "StackStoragePostgres")
+      let logger = connection.logger
       try await connection.query("SET LOCAL search_path TO \(unescaped: schema)", logger: logger)
       let tag = "$stackjournal_migration$"
       precondition(

@@ -32,7 +32,7 @@
     /// The objects of `schema`, one canonical line each, the schema's name replaced by `$schema`.
     /// Read with an empty search path, so every name a definition mentions is qualified alike.
     static func read(_ connection: PostgresConnection, schema: String) async throws -> Set<String> {
-      let logger = Logger(label: "StackStoragePostgres")
+      let logger = connection.logger
       let rows = try await connection.query(
         """
         WITH n AS (SELECT oid FROM pg_namespace WHERE nspname = \(schema))
@@ -96,7 +96,7 @@
       -> Set<String>?
     {
       if let known = references[version] { return known }
-      let logger = Logger(label: "StackStoragePostgres")
+      let logger = connection.logger
       let scratch = "stackjournal_reference_\(UInt32.random(in: 0...UInt32.max))"
       try await connection.query("BEGIN READ WRITE", logger: logger)
       do {
@@ -125,7 +125,7 @@
       guard let expected = try await reference(connection, version: version) else {
         return Deviations(problems: [], tablesDiffer: false)
       }
-      let logger = Logger(label: "StackStoragePostgres")
+      let logger = connection.logger
       try await connection.query("BEGIN", logger: logger)
       let present: Set<String>
       do {

@@ -11,8 +11,10 @@
     /// connects again, and every acknowledged sequence is in the journal, with no gap.
     func testAServerRestartUnderAWriterLosesNothingAcknowledged() async throws {
       let script = try restartScript()
+      let logs = CapturedLogs()
       let journal = try await PostgresJournal(
-        url: url, options: .init(snapshotInterval: 10, operationTimeout: .seconds(10)))
+        url: url, options: .init(snapshotInterval: 10, operationTimeout: .seconds(10)),
+        logger: logs.logger(level: .info))
       let empty = EncodedState(json: Data("{}".utf8), stacks: [])
       _ = try await journal.createSession("writer", initial: empty, version: 1)
 
@@ -63,6 +65,14 @@
       XCTAssertGreaterThanOrEqual(
         appendsSinceTheLastRestartOrLoss, 200, "appends went on after the restarts")
       XCTAssertFalse(lost.isEmpty, "a restart hit a call in flight")
+      // Each loss was logged as a warning, and the server's return as a notice.
+      let warnings = logs.records.filter { $0.level == .warning && $0.metadata["journal"] != nil }
+      XCTAssertFalse(warnings.isEmpty, "\(logs.records)")
+      XCTAssertTrue(
+        warnings.allSatisfy { Self.serverUnavailable.map { "\($0)" }.contains($0.metadata["error.code"] ?? "") },
+        "\(warnings)")
+      XCTAssertEqual(
+        logs.records("PostgreSQL answers again").count, warnings.count, "\(logs.records)")
       for error in lost {
         XCTAssertTrue(
           error.message.contains("broke") || error.message.contains("shutting down")

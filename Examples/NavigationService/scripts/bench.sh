@@ -11,7 +11,8 @@
 #   Examples/NavigationService/scripts/bench.sh 5 "$(scripts/postgres.sh start)"
 #
 # SECONDS (default 5, at most 120) bounds each phase, and so does a cap of 20,000 actions; BUILD
-# is `release` (default) or `debug`. The build uses the trait's scratch path (.build-pg). Traffic
+# is `release` (default) or `debug`. DURABILITY (environment; default group-commit, the
+# service's default) is the SQLite journal's, for the service and the in-process phase alike. The build uses the trait's scratch path (.build-pg). Traffic
 # goes to 127.0.0.1 only; every service started is stopped by the benchmark itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +25,8 @@ bin=$scratch/$build
 work=$(mktemp -d /tmp/sj-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-timeout 600 "$bin/navigation-bench" --db "$work/bench.sqlite" --seconds "$seconds"
+timeout 600 "$bin/navigation-bench" --db "$work/bench.sqlite" --seconds "$seconds" \
+  --durability "${DURABILITY:-group-commit}"
 if [ -n "$url" ]; then
   schema=bench_$(date +%s)_$$
   case "$url" in *\?*) db="$url&schema=$schema" ;; *) db="$url?schema=$schema" ;; esac

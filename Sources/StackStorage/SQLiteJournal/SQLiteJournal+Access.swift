@@ -85,6 +85,7 @@ extension SQLiteJournal {
       // the writer is last and a closed journal leaves no log behind.
       if let pool = database as? DatabasePool { pool.releaseMemory() }
       try database.close()
+      logClosed()
     } catch let error as DatabaseError {
       throw StorageError(databaseError: error, path: path, doing: "closing the journal")
     }

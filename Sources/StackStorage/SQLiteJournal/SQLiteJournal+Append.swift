@@ -143,6 +143,7 @@ struct PreparedEntry: Sendable {
     }
     guard let head else { throw journal.stored.unknownSession(session) }
     guard head.headSequence == expected else {
+      journal.logConflict(session, head: head.headSequence, expected: expected)
       throw journal.stored.sequenceConflict(session, head: head.headSequence, expected: expected)
     }
     let place = EntryPlace(

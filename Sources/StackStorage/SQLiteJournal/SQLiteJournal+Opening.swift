@@ -29,7 +29,8 @@ extension SQLiteJournal {
         )
       }
       try JournalFileCreation.create(
-        path: path, configuration: makeConfiguration(options), durability: options.durability)
+        path: path, configuration: makeConfiguration(options), durability: options.durability,
+        logger: options.logger)
     }
     try DatabaseFile.checkHeader(path)
     let configuration = makeConfiguration(options)
@@ -57,7 +58,7 @@ extension SQLiteJournal {
         try db.execute(sql: "PRAGMA synchronous = \(synchronous(options.durability))")
       }
       if options.migrate {
-        try SchemaMigrator.migrate(pool, path: path)
+        try SchemaMigrator.migrate(pool, path: path, logger: options.logger)
       }
       return OpenedFile(database: pool)
     } catch let error as DatabaseError {

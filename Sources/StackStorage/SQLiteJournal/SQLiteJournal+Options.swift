@@ -1,3 +1,5 @@
+import Logging
+
 extension SQLiteJournal {
   /// How a journal opens its file and writes.
   public struct Options: Sendable {
@@ -23,6 +25,12 @@ extension SQLiteJournal {
     /// values bound to its `?` never appear. `BEGIN` and `COMMIT` show where each transaction
     /// starts and ends, so it tells how many a call runs. `nil` (the default) traces nothing.
     public var statementTrace: (@Sendable (String) -> Void)?
+    /// Where the journal reports what an operator wants to know: opening, creating and
+    /// migrating the file (`info`, each migration `notice`), a sequence conflict (`info`, with
+    /// the session and the sequences), a failed group-commit batch (`error`) and closing
+    /// (`info`). Session identifiers appear escaped (``SessionID/escaped``). By default the
+    /// records are discarded.
+    public var logger: Logger
 
     /// Creates options; every parameter has the default a writing app wants.
     public init(
@@ -33,7 +41,8 @@ extension SQLiteJournal {
       readOnly: Bool = false,
       migrate: Bool = true,
       watchesForWrites: Bool = false,
-      statementTrace: (@Sendable (String) -> Void)? = nil
+      statementTrace: (@Sendable (String) -> Void)? = nil,
+      logger: Logger = SQLiteJournal.discardingLogger
     ) {
       self.durability = durability
       self.snapshotInterval = snapshotInterval
@@ -43,6 +52,11 @@ extension SQLiteJournal {
       self.migrate = migrate
       self.watchesForWrites = watchesForWrites
       self.statementTrace = statementTrace
+      self.logger = logger
     }
   }
+
+  /// The logger of a journal opened without one: it drops every record.
+  public static let discardingLogger = Logger(
+    label: "StackJournal", factory: { _ in SwiftLogNoOpLogHandler() })
 }

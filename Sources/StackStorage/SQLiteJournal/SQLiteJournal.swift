@@ -95,7 +95,8 @@ public final class SQLiteJournal: JournalBackend {
     self.upcasting = Upcasting(
       currentVersion: options.payloadVersion, upcasters: options.upcasters)
     if case .groupCommit(let maxBatch) = options.durability, !options.readOnly {
-      self.batcher = GroupCommitBatcher(database: database, maxBatch: max(1, maxBatch))
+      self.batcher = GroupCommitBatcher(
+        database: database, maxBatch: max(1, maxBatch), path: path, logger: options.logger)
     } else {
       self.batcher = nil
     }
@@ -106,5 +107,6 @@ public final class SQLiteJournal: JournalBackend {
     } catch let error as DatabaseError {
       throw StorageError(databaseError: error, path: path, doing: "reading the schema version")
     }
+    logOpened()
   }
 }

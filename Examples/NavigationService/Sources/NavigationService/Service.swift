@@ -22,7 +22,9 @@ public struct ServiceConfiguration: Sendable {
   public var idleTimeout: Duration
   /// How often idle sessions are looked for.
   public var sweepInterval: Duration
-  /// How an SQLite journal keeps appends (a PostgreSQL journal commits each one).
+  /// How an SQLite journal keeps appends (a PostgreSQL journal commits each one): group commit
+  /// by default, which flushes concurrent sessions' appends together and, like `full`, answers
+  /// only once an append is on the disk.
   public var durability: Durability
   /// After SIGTERM, how long the service keeps serving with readiness off before it stops
   /// accepting connections.
@@ -35,7 +37,7 @@ public struct ServiceConfiguration: Sendable {
   public init(
     databasePath: String, host: String = "127.0.0.1", port: Int = 8080,
     idleTimeout: Duration = .seconds(300), sweepInterval: Duration? = nil,
-    durability: Durability = .full, drainDelay: Duration = .zero,
+    durability: Durability = .groupCommit(), drainDelay: Duration = .zero,
     bodyLimit: Int = ServiceConfiguration.defaultBodyLimit, tokens: BearerTokens? = nil
   ) {
     self.tokens = tokens
@@ -67,17 +69,19 @@ struct IdleSweeper: Service {
 
 
 /// The journal `--db` names: a postgres:// URL (when built with `--traits PostgreSQL`) or the
-/// path of an SQLite file.
+/// path of an SQLite file. The journal logs to `logger` (opening, migrations, conflicts, a lost
+/// server, closing); by default it logs nothing.
 public func openJournal(
-  _ database: String, durability: Durability = .full
+  _ database: String, durability: Durability = .groupCommit(),
+  logger: Logger = SQLiteJournal.discardingLogger
 ) async throws -> any JournalBackend {
   let isURL = database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
   #if PostgreSQL
-    if isURL { return try await PostgresJournal(url: database) }
+    if isURL { return try await PostgresJournal(url: database, logger: logger) }
   #else
     if isURL { throw NoPostgreSQLSupport() }
   #endif
-  return try SQLiteJournal(path: database, options: .init(durability: durability))
+  return try SQLiteJournal(path: database, options: .init(durability: durability, logger: logger))
 }
 
 /// `--db postgres://…` given to a build without the `PostgreSQL` trait.
@@ -93,7 +97,7 @@ struct NoPostgreSQLSupport: Error, CustomStringConvertible {
 /// in-flight requests finish, then the sessions are released and the journal is closed.
 public func runService(_ configuration: ServiceConfiguration, logger: Logger) async throws {
   let journal = try await openJournal(
-    configuration.databasePath, durability: configuration.durability)
+    configuration.databasePath, durability: configuration.durability, logger: logger)
   let registry = SessionRegistry(journal: journal, idleTimeout: configuration.idleTimeout)
   let readiness = Readiness()
   let app = Application(

@@ -124,7 +124,7 @@ extension Invocation {
     let drain = try number("--drain-seconds", 0...3600, default: 0)
     let bodyLimit = try whole(
       "--body-limit", 1024...16 * 1024 * 1024, default: ServiceConfiguration.defaultBodyLimit)
-    var durability = Durability.full
+    var durability = Durability.groupCommit()
     if let (text, source) = value("--durability") {
       switch text {
       case "full": durability = .full

@@ -11,14 +11,19 @@ import Synchronization
 // Drives the service over loopback HTTP with 1, 8 and 64 clients (one session and one keep-alive
 // connection each), then 64 sessions in-process through `RecordingStore` on the same journal, and
 // prints actions/s and latency percentiles for each. Bounded: each phase stops after its seconds
-// or its action cap, whichever comes first. Run by scripts/bench.sh.
+// or its action cap, whichever comes first. An SQLite journal is opened at one durability, the
+// service's default unless `--durability` says otherwise, by the service and by the in-process
+// phase alike. Run by scripts/bench.sh.
 //
-//   navigation-bench --db PATH|URL [--seconds S] [--cap N]
+//   navigation-bench --db PATH|URL [--seconds S] [--cap N] [--durability MODE]
 
 struct Options {
   var database = ""
   var seconds = 5.0
   var cap = 20_000
+  /// `--durability` as the service takes it.
+  var durabilityName = "group-commit"
+  var durability: Durability = .groupCommit()
 }
 
 func parseOptions() -> Options? {
@@ -35,6 +40,12 @@ func parseOptions() -> Options? {
     case "--cap":
       guard let cap = Int(value), cap > 0, cap <= 1_000_000 else { return nil }
       options.cap = cap
+    case "--durability":
+      let modes: [String: Durability] = [
+        "group-commit": .groupCommit(), "full": .full, "normal": .normal,
+      ]
+      guard let durability = modes[value] else { return nil }
+      (options.durabilityName, options.durability) = (value, durability)
     default: return nil
     }
   }
@@ -43,7 +54,9 @@ func parseOptions() -> Options? {
 
 guard let options = parseOptions() else {
   FileHandle.standardError.write(
-    Data("usage: navigation-bench --db PATH|URL [--seconds S (≤120)] [--cap N]\n".utf8))
+    Data(
+      ("usage: navigation-bench --db PATH|URL [--seconds S (≤120)] [--cap N] "
+        + "[--durability group-commit|full|normal]\n").utf8))
   exit(2)
 }
 
@@ -147,6 +160,7 @@ func startService(database: String) throws -> (Process, Int) {
     .appendingPathComponent("navigation-service")
   process.arguments = [
     "--db", database, "--port", "0", "--host", "127.0.0.1", "--log-level", "warning",
+    "--durability", options.durabilityName,
   ]
   let output = Pipe()
   process.standardOutput = output
@@ -213,7 +227,7 @@ func runHTTP(port: Int, clients: Int, prefix: String) throws -> Tally {
 /// 64 sessions in this process, each a `RecordingStore` on the same journal, sending actions
 /// back to back.
 func runInProcess(database: String, sessions: Int) async throws -> Tally {
-  let journal = try await openJournal(database)
+  let journal = try await openJournal(database, durability: options.durability)
   let start = Date()
   let deadline = start.addingTimeInterval(options.seconds)
   let perSessionCap = max(1, options.cap / sessions)
@@ -255,8 +269,10 @@ func runInProcess(database: String, sessions: Int) async throws -> Tally {
   return total
 }
 
-print("backend: \(options.database.hasPrefix("postgres") ? "PostgreSQL" : "SQLite"), "
-  + "\(options.seconds) s or \(options.cap) actions per phase")
+let isPostgres = options.database.hasPrefix("postgres")
+print(
+  "backend: \(isPostgres ? "PostgreSQL" : "SQLite, durability \(options.durabilityName)"), "
+    + "\(options.seconds) s or \(options.cap) actions per phase")
 print("mode         clients   actions   actions/s   p50 ms    p99 ms  failures")
 var rates: [String: Double] = [:]
 let run = UUID().uuidString.prefix(8).lowercased()

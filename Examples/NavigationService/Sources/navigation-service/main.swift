@@ -16,7 +16,7 @@ let usage = """
     --host ADDRESS      the address to listen on (default 127.0.0.1) [NAVIGATION_HOST]
     --idle-seconds S    how long a session stays in memory without requests (default 300)
                         [NAVIGATION_IDLE_SECONDS]
-    --durability MODE   an SQLite journal's durability: full (default), normal or group-commit
+    --durability MODE   an SQLite journal's durability: group-commit (default), full or normal
                         [NAVIGATION_DURABILITY]
     --drain-seconds S   after SIGTERM, how long to keep serving with /health/ready at 503
                         before no longer accepting connections (default 0)

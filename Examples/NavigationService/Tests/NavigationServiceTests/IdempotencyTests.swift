@@ -1,4 +1,5 @@
 import Foundation
+import StackStorage
 import Testing
 
 /// Sends an action with an `Idempotency-Key`.
@@ -94,6 +95,71 @@ struct IdempotencyTests {
     #expect(try await first.request("GET", "/sessions/l/stack").sequence == 2)
     #expect(first.terminate() == 0)
     #expect(second.terminate() == 0)
+  }
+
+  @Test("a key recorded by a try that died before its append: the retry sends the action, once")
+  func firstTryDiedBeforeItsAppend() async throws {
+    let folder = try TemporaryFolder()
+    var service = try ServiceProcess(database: folder.database)
+    for id in ["x", "d"] {
+      #expect(try await service.request("POST", "/sessions", body: #"{"id": "\#(id)"}"#).status == 201)
+    }
+    // A keyed action on `x` records its key (for sequence 1, with the action's fingerprint)
+    // before its append.
+    #expect(try await sendKeyed(service, "x", Actions.start, key: "seen").sequence == 1)
+    service.kill9()
+
+    // On `d`, what a process killed between writing that record and appending leaves: the key
+    // `lost-1` recorded for sequence 1 with the same action's fingerprint, and no entry 1.
+    let journal = try SQLiteJournal(path: folder.database)
+    let recorded = try #require(try journal.session("x")?.metadata)
+    var metadata = try #require(try JSONSerialization.jsonObject(with: recorded) as? [String: Any])
+    var keys = try #require(metadata["keys"] as? [[String: Any]])
+    #expect(keys.count == 1 && keys[0]["sequence"] as? Int == 1, "\(keys)")
+    keys[0]["key"] = "lost-1"
+    metadata["keys"] = keys
+    try journal.setMetadata(try JSONSerialization.data(withJSONObject: metadata), session: "d")
+    #expect(try journal.headSequence(session: "d") == 0)
+    try journal.close()
+
+    // The retry finds the key known and no entry at its sequence: the action is sent now, not
+    // answered from the journal.
+    service = try ServiceProcess(database: folder.database)
+    let retried = try await sendKeyed(service, "d", Actions.start, key: "lost-1")
+    #expect(retried.status == 200, "\(retried.text)")
+    #expect(retried.sequence == 1)
+    #expect(retried.header("idempotent-replayed") == nil)
+    // From then on the key's action is in the journal: replayed, never appended again.
+    let again = try await sendKeyed(service, "d", Actions.start, key: "lost-1")
+    #expect(again.status == 200, "\(again.text)")
+    #expect(again.sequence == 1)
+    #expect(again.header("idempotent-replayed") == "true")
+    #expect(NSDictionary(dictionary: again.stack) == NSDictionary(dictionary: retried.stack))
+    #expect(try await service.request("GET", "/sessions/d/stack").sequence == 1)
+    #expect(service.terminate() == 0)
+  }
+
+  @Test("a key older than the session's last 64 keyed actions is forgotten: its retry is new")
+  func oldKeysAreForgotten() async throws {
+    let folder = try TemporaryFolder()
+    let service = try ServiceProcess(database: folder.database)
+    _ = try await service.request("POST", "/sessions", body: #"{"id": "o"}"#)
+    // 65 keyed actions: start, cancel, start, … (sequences 1 to 65).
+    for index in 0...64 {
+      let action = index.isMultiple(of: 2) ? Actions.start : Actions.cancel
+      let reply = try await sendKeyed(service, "o", action, key: "k\(index)")
+      #expect(reply.sequence == index + 1, "\(reply.text)")
+    }
+    // The newest 64 (k1 … k64) are remembered; k0 is not: its retry is a new action.
+    let remembered = try await sendKeyed(service, "o", Actions.cancel, key: "k1")
+    #expect(remembered.sequence == 2)
+    #expect(remembered.header("idempotent-replayed") == "true")
+    let forgotten = try await sendKeyed(service, "o", Actions.start, key: "k0")
+    #expect(forgotten.status == 200, "\(forgotten.text)")
+    #expect(forgotten.sequence == 66)
+    #expect(forgotten.header("idempotent-replayed") == nil)
+    #expect(try await service.request("GET", "/sessions/o/stack").sequence == 66)
+    #expect(service.terminate() == 0)
   }
 
   @Test("a key outside the rules is a 400; nothing is appended")

@@ -98,4 +98,39 @@ struct LoggingTests {
     let log = try logLines(text)
     for id in given { #expect(lines(of: id, in: log).count == 1) }
   }
+
+  @Test("the journal logs through the service's logger: opening, a conflict, closing")
+  func journalLines() async throws {
+    let folder = try TemporaryFolder()
+    let firstLog = folder.url.appendingPathComponent("first.log")
+    let secondLog = folder.url.appendingPathComponent("second.log")
+    let first = try ServiceProcess(database: folder.database, standardError: firstLog)
+    let second = try ServiceProcess(database: folder.database, standardError: secondLog)
+    _ = try await first.request("POST", "/sessions", body: #"{"id": "j"}"#)
+    #expect(try await second.request("GET", "/sessions/j/stack").sequence == 0)
+    _ = try await first.send("j", Actions.start)
+    // The second instance's store is behind: its append conflicts.
+    let lost = try await second.request("POST", "/sessions/j/actions", body: Actions.start)
+    #expect(lost.status == 409, "\(lost.text)")
+    #expect(first.terminate() == 0)
+    #expect(second.terminate() == 0)
+
+    let firstLines = try logLines(try String(contentsOf: firstLog, encoding: .utf8))
+    let messages = firstLines.compactMap { $0["message"] as? String }
+    #expect(messages.prefix(2) == ["created a journal file", "opened the journal"], "\(messages)")
+    let opened = firstLines.first { $0["message"] as? String == "opened the journal" }
+    #expect(opened?["journal"] as? String == folder.database)
+    #expect(opened?["logger"] as? String == "navigation-service")
+    #expect(messages.suffix(2) == ["closed the journal", "stopped; journal closed"], "\(messages)")
+
+    let secondLines = try logLines(try String(contentsOf: secondLog, encoding: .utf8))
+    let conflicts = secondLines.filter {
+      $0["message"] as? String == "sequence conflict: another writer appended first"
+    }
+    #expect(conflicts.count == 1, "\(secondLines)")
+    #expect(conflicts.first?["level"] as? String == "info")
+    #expect(conflicts.first?["session"] as? String == "j")
+    #expect(conflicts.first?["sequence"] as? String == "1")
+    #expect(conflicts.first?["expected_sequence"] as? String == "0")
+  }
 }

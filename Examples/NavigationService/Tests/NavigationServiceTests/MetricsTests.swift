@@ -22,9 +22,10 @@ struct MetricsTests {
   @Test("the counters and histograms count exactly what the test did")
   func countsWhatHappened() async throws {
     let folder = try TemporaryFolder()
-    let first = try ServiceProcess(
-      database: folder.database, extraArguments: ["--durability", "group-commit"])
-    let second = try ServiceProcess(database: folder.database)
+    // The first instance at the default durability, group commit; the second at `full`.
+    let first = try ServiceProcess(database: folder.database)
+    let second = try ServiceProcess(
+      database: folder.database, extraArguments: ["--durability", "full"])
 
     // First instance: a session, three actions, one refused action, one unknown endpoint.
     #expect(try await first.request("POST", "/sessions", body: #"{"id": "m"}"#).status == 201)

@@ -8,12 +8,19 @@ import GRDB
   import Darwin
 #endif
 
-/// The guard of a reader that opened its file `immutable` (no writer had it open then): such a
-/// connection takes no lock, so a writer that opens the file afterwards can fold its log into
-/// the file while a read runs, or between two reads of cached pages. Each read notes the file's
-/// identity (inode, size, modification time) before and after it: a read during which the file
-/// changed is read again, and the connection's cached pages are dropped whenever the file
-/// changed since the last read.
+/// The guard of a reader that takes no part in the log's locks: one that opened its file
+/// `immutable` (no writer had it open then), or with `readonly_shm` (a log no live connection
+/// held, whose index the reader rebuilt in its own memory). A writer that opens the file
+/// afterwards can fold its log into the file while a read runs, or between two reads of cached
+/// pages, and (for a `readonly_shm` reader) start its log again over frames the reader's index
+/// still points to. Each read notes the identity (inode, size, modification time) of the file,
+/// and of its log for a `readonly_shm` reader, before and after it: a read during which they
+/// changed is read again, and the connection's cached pages are dropped whenever they changed
+/// since the last read.
+///
+/// A read that SQLite finds malformed is read again through a new connection, opened for the
+/// files as they are then (``ReadOnlyAccess``): an `immutable` connection keeps the size and
+/// pages it saw, so once a writer has grown the file it cannot read it again.
 final class UnlockedReads: Sendable {
   /// The file's identity as `stat` gives it.
   struct Identity: Equatable {
@@ -31,33 +38,60 @@ final class UnlockedReads: Sendable {
     }
   }
 
-  let path: String
-  private let lastSeen = LockIsolated<Identity?>(nil)
-
-  init(path: String) {
-    self.path = path
+  /// The identities of the file and, when the reader reads its log, of the log.
+  struct Identities: Equatable {
+    var file: Identity?
+    var log: Identity?
   }
 
-  /// Runs `read` (a read transaction), again while the file changes under it, within
-  /// ``SQLiteJournal/readerAttempts``; drops `database`'s cached pages when the file changed
-  /// since the last read.
-  func read<T>(_ database: any DatabaseWriter, _ read: () throws -> T) throws -> T {
+  /// A connection opened again after a malformed read, with the private copy it reads, if any.
+  private struct Reopened: @unchecked Sendable {
+    var reader: any DatabaseReader
+    var copy: PrivateCopy?
+  }
+
+  let path: String
+  /// Whether the reader reads the log (`readonly_shm`), so a change of the log matters too.
+  let readsLog: Bool
+  private let configuration: Configuration
+  private let lastSeen = LockIsolated<Identities?>(nil)
+  private let reopened = LockIsolated<Reopened?>(nil)
+
+  init(path: String, readsLog: Bool, configuration: Configuration) {
+    self.path = path
+    self.readsLog = readsLog
+    self.configuration = configuration
+  }
+
+  private func identities() -> Identities {
+    Identities(file: Identity(path), log: readsLog ? Identity(path + "-wal") : nil)
+  }
+
+  /// Runs `read` (a read transaction) on `database`, or on the connection that replaced it,
+  /// again while the files change under it, within ``SQLiteJournal/readerAttempts``; drops the
+  /// connection's cached pages when the files changed since the last read.
+  func read<T>(
+    _ database: any DatabaseWriter, _ read: (any DatabaseReader) throws -> T
+  ) throws -> T {
     var attempt = 1
     while true {
-      let before = Identity(path)
+      let before = identities()
+      let reader = reopened.value?.reader ?? database
       if before != lastSeen.value {
-        (database as? DatabaseQueue)?.releaseMemory()
+        (reader as? DatabaseQueue)?.releaseMemory()
       }
       var failure: (any Error)?
       do {
-        let result = try read()
-        let after = Identity(path)
+        let result = try read(reader)
+        let after = identities()
         lastSeen.setValue(after)
         if after == before { return result }
       } catch let error as StorageError where error.code == .corrupt {
-        // Pages a writer was folding in at that moment; read again below.
+        // Pages a writer was folding in at that moment, or a file grown since the connection
+        // looked at it: read again below, through a connection opened for the files as they are.
         lastSeen.setValue(nil)
         failure = error
+        reopen()
       }
       guard attempt < SQLiteJournal.readerAttempts else {
         if let failure { throw failure }
@@ -70,5 +104,14 @@ final class UnlockedReads: Sendable {
       usleep(SQLiteJournal.readerRetryPause * useconds_t(attempt))
       attempt += 1
     }
+  }
+
+  /// Opens a new connection for the files as they are now; keeps the current one when that
+  /// fails (the next read then fails as before).
+  private func reopen() {
+    guard let plan = try? ReadOnlyAccess.plan(for: path, participating: false),
+      let queue = try? DatabaseQueue(path: plan.location, configuration: configuration)
+    else { return }
+    reopened.setValue(Reopened(reader: queue, copy: plan.privateCopy))
   }
 }

@@ -10,14 +10,20 @@ final class ConcurrentReadTests: CLITestCase {
   func testReadCommandsNeverFailWhileShortLivedWritersOpenAndCloseTheJournal() throws {
     let (path, session) = try makeDemo(actions: 3)
     let stop = LockedFlag()
-    let writerFailures = LockedFlag()
+    let writerFailures = LockedList()
     let writers = DispatchGroup()
-    for _ in 0..<3 {
+    for writer in 0..<3 {
       DispatchQueue.global().async(group: writers) {
+        var round = 0
         while !stop.isSet {
-          guard let result = try? runCLI(["demo", "--actions", "1", "--db", path], timeout: 60)
+          round += 1
+          // A session of its own: writers that picked the same one would refuse each other.
+          let own = ["--session", "writer-\(writer)-\(round)"]
+          guard
+            let result = try? runCLI(
+              ["demo", "--actions", "1", "--db", path] + own, timeout: 60)
           else { continue }
-          if result.status != 0 { writerFailures.set() }
+          if result.status != 0 { writerFailures.append(result.stderr) }
         }
       }
     }
@@ -30,7 +36,18 @@ final class ConcurrentReadTests: CLITestCase {
     stop.set()
     XCTAssertEqual(writers.wait(timeout: .now() + 120), .success, "the writers did not stop")
     XCTAssertEqual(failures, [], "\(failures.count) of 240 reads failed")
+    XCTAssertEqual(writerFailures.items, [], "writers failed while others wrote and read")
   }
+}
+
+/// Texts appended from several threads.
+private final class LockedList: @unchecked Sendable {
+  private let lock = NSLock()
+  private var values: [String] = []
+
+  var items: [String] { lock.withLock { values } }
+
+  func append(_ value: String) { lock.withLock { values.append(value) } }
 }
 
 /// A flag set once, read from several threads.

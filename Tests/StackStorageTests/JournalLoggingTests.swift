@@ -86,7 +86,7 @@ final class JournalLoggingTests: StorageTestCase {
     do {
       _ = try await batcher.submit { db in
         try db.execute(sql: "ROLLBACK")
-        return 1
+        return HeadShapes.Head(sequence: 1, latestAt: "", dataVersion: 0, shapes: [:])
       }
       XCTFail("the batch committed")
     } catch {}

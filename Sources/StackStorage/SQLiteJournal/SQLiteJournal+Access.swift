@@ -7,8 +7,8 @@ extension SQLiteJournal {
     guard let unlockedReads else {
       return try usingDatabase(activity()) { try database.read(body) }
     }
-    return try unlockedReads.read(database) {
-      try usingDatabase(activity()) { try database.read(body) }
+    return try unlockedReads.read(database) { reader in
+      try usingDatabase(activity()) { try reader.read(body) }
     }
   }
 

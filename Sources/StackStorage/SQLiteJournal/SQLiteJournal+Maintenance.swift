@@ -18,7 +18,7 @@ extension SQLiteJournal {
       )
     }
     try DatabaseFile.checkHeader(path)
-    let state = try retryingTransientFailures {
+    let state = try retryingTransientFailures(path: path) {
       let plan = try ReadOnlyAccess.plan(for: path, participating: false)
       return try DatabaseFile.readSchemaState(path, location: plan.location)
     }

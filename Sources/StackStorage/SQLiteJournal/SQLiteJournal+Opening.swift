@@ -6,8 +6,15 @@ extension SQLiteJournal {
   struct OpenedFile {
     var database: any DatabaseWriter
     var privateCopy: PrivateCopy?
-    /// Whether the connection reads the file `immutable`, taking no lock.
-    var isImmutable = false
+    /// How the connection reads without taking part in the log's locks, if it does.
+    var unlocked: Unlocked?
+
+    enum Unlocked {
+      /// `immutable`: the file alone, taking no lock.
+      case immutable
+      /// `readonly_shm`: the file and a log whose index the reader rebuilt in its own memory.
+      case privateLogIndex
+    }
   }
 
   /// Validates an existing file without writing to it, then opens it and migrates it; a missing
@@ -35,12 +42,12 @@ extension SQLiteJournal {
     try DatabaseFile.checkHeader(path)
     let configuration = makeConfiguration(options)
     if options.readOnly {
-      return try retryingTransientFailures {
+      return try retryingTransientFailures(path: path) {
         try openReader(path: path, options: options, configuration: configuration)
       }
     }
     // Checked as a reader would read it, changing nothing, so a refused file stays as it is.
-    let state = try retryingTransientFailures {
+    let state = try retryingTransientFailures(path: path) {
       let plan = try ReadOnlyAccess.plan(for: path, participating: false)
       return try DatabaseFile.readSchemaState(path, location: plan.location)
     }
@@ -84,9 +91,11 @@ extension SQLiteJournal {
       // Read once now, so a file that changes state under the open fails here, where it is
       // retried, rather than in the command's first query.
       _ = try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
-      return OpenedFile(
-        database: queue, privateCopy: plan.privateCopy,
-        isImmutable: plan.privateCopy == nil && plan.location.contains("&immutable=1"))
+      let unlocked: OpenedFile.Unlocked? =
+        plan.privateCopy != nil ? nil
+        : plan.location.contains("&immutable=1") ? .immutable
+        : plan.location.contains("&readonly_shm=1") ? .privateLogIndex : nil
+      return OpenedFile(database: queue, privateCopy: plan.privateCopy, unlocked: unlocked)
     } catch let error as DatabaseError {
       throw StorageError(databaseError: error, path: path, doing: "opening the journal")
     }
@@ -99,18 +108,30 @@ extension SQLiteJournal {
 
   /// Runs `open`, again (within ``readerAttempts``) while it fails in a way a writer opening or
   /// closing the file at that moment causes: its `-wal` and `-shm` appear or vanish between
-  /// the look at them and the open (SQLite cannot open the file, or finds it locked), or the
-  /// log changes while it is copied.
-  static func retryingTransientFailures<T>(_ open: () throws -> T) throws -> T {
+  /// the look at them and the open (SQLite cannot open the file, or finds it locked), the log
+  /// changes while it is copied, or a connection that takes no lock (`immutable`, chosen when
+  /// no writer had the file open) reads pages a writer that came since is folding into the file
+  /// (SQLite calls them malformed). A file that did not change during the attempt, with no log
+  /// beside it, is reported malformed at once.
+  static func retryingTransientFailures<T>(path: String, _ open: () throws -> T) throws -> T {
     var attempt = 1
     while true {
+      let before = UnlockedReads.Identity(path)
       do {
         return try open()
-      } catch let error as StorageError where attempt < readerAttempts && isTransient(error) {
+      } catch let error as StorageError
+        where attempt < readerAttempts
+        && (isTransient(error) || error.code == .corrupt && isChanging(path, since: before))
+      {
         usleep(readerRetryPause * useconds_t(attempt))
         attempt += 1
       }
     }
+  }
+
+  /// Whether a writer is at work on the file: it changed since `before`, or a log lies beside it.
+  private static func isChanging(_ path: String, since before: UnlockedReads.Identity?) -> Bool {
+    UnlockedReads.Identity(path) != before || DatabaseFile.status(path + "-wal") != nil
   }
 
   private static func isTransient(_ error: StorageError) -> Bool {

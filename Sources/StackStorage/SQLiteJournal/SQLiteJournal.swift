@@ -62,7 +62,10 @@ public final class SQLiteJournal: JournalBackend {
     let opened = try Self.openFile(path: path, options: options)
     try self.init(
       database: opened.database, path: path, options: options, privateCopy: opened.privateCopy,
-      unlockedReads: opened.isImmutable ? UnlockedReads(path: path) : nil)
+      unlockedReads: opened.unlocked.map {
+        UnlockedReads(
+          path: path, readsLog: $0 == .privateLogIndex, configuration: Self.makeConfiguration(options))
+      })
   }
 
   /// Opens a journal in memory, with the latest schema; it is gone when the journal is.
@@ -74,7 +77,7 @@ public final class SQLiteJournal: JournalBackend {
       )
     }
     do {
-      let queue = try DatabaseQueue(configuration: makeConfiguration(options))
+      let queue = try DatabaseQueue(configuration: Self.makeConfiguration(options))
       try SchemaMigrator.migrate(queue, path: nil)
       return try SQLiteJournal(database: queue, path: nil, options: options)
     } catch let error as DatabaseError {

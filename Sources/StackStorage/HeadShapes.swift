@@ -29,16 +29,18 @@ final class HeadShapes: Sendable {
   static let limit = 4_096
   private let heads = LockIsolated<[String: Head]>([:])
 
-  /// The shapes kept for the session's head at `sequence`, written at `latestAt`, when the
-  /// file's data version is still `dataVersion`.
-  func shapes(
+  /// Takes the shapes kept for the session's head at `sequence`, written at `latestAt`, when
+  /// the file's data version is still `dataVersion`; the journal keeps them again once the
+  /// append that changes them commits (``keep(_:of:)``). Taken, not copied: the append changes
+  /// them in place, whatever the stacks' depth.
+  func take(
     of session: String, at sequence: Int64, latestAt: String?, dataVersion: Int64
   ) -> [String: StackShape]? {
     heads.withValue { heads in
       guard let head = heads[session], head.sequence == sequence, head.latestAt == latestAt,
         head.dataVersion == dataVersion
       else { return nil }
-      return head.shapes
+      return heads.removeValue(forKey: session)?.shapes
     }
   }
 

@@ -18,9 +18,11 @@ import GRDB
 /// changed is read again, and the connection's cached pages are dropped whenever they changed
 /// since the last read.
 ///
-/// A read that SQLite finds malformed is read again through a new connection, opened for the
-/// files as they are then (``ReadOnlyAccess``): an `immutable` connection keeps the size and
-/// pages it saw, so once a writer has grown the file it cannot read it again.
+/// Once the files changed — during a read, between two reads, or so that SQLite finds a page
+/// malformed — the reads go through a new connection opened for the files as they are then
+/// (``ReadOnlyAccess``): an `immutable` connection keeps the size and pages it saw, so after a
+/// writer has grown the file it cannot read it again. When that new connection takes part in
+/// the log's locks (a writer holds the file), its reads need no guard.
 final class UnlockedReads: Sendable {
   /// The file's identity as `stat` gives it.
   struct Identity: Equatable {
@@ -48,6 +50,9 @@ final class UnlockedReads: Sendable {
   private struct Reopened: @unchecked Sendable {
     var reader: any DatabaseReader
     var copy: PrivateCopy?
+    /// Whether the connection takes part in the log's locks, or reads a private copy: nothing
+    /// changes under its reads.
+    var needsNoGuard: Bool
   }
 
   let path: String
@@ -76,7 +81,10 @@ final class UnlockedReads: Sendable {
     var attempt = 1
     while true {
       let before = identities()
-      let reader = reopened.value?.reader ?? database
+      if let seen = lastSeen.value, seen != before { reopen() }
+      let current = reopened.value
+      if let current, current.needsNoGuard { return try read(current.reader) }
+      let reader = current?.reader ?? database
       if before != lastSeen.value {
         (reader as? DatabaseQueue)?.releaseMemory()
       }
@@ -86,6 +94,7 @@ final class UnlockedReads: Sendable {
         let after = identities()
         lastSeen.setValue(after)
         if after == before { return result }
+        reopen()
       } catch let error as StorageError where error.code == .corrupt {
         // Pages a writer was folding in at that moment, or a file grown since the connection
         // looked at it: read again below, through a connection opened for the files as they are.
@@ -112,6 +121,9 @@ final class UnlockedReads: Sendable {
     guard let plan = try? ReadOnlyAccess.plan(for: path, participating: false),
       let queue = try? DatabaseQueue(path: plan.location, configuration: configuration)
     else { return }
-    reopened.setValue(Reopened(reader: queue, copy: plan.privateCopy))
+    let unlocked =
+      plan.privateCopy == nil
+      && (plan.location.contains("&immutable=1") || plan.location.contains("&readonly_shm=1"))
+    reopened.setValue(Reopened(reader: queue, copy: plan.privateCopy, needsNoGuard: !unlocked))
   }
 }

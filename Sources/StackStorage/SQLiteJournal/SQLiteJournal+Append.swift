@@ -82,7 +82,7 @@ extension SQLiteJournal {
     try entry.insert(db, at: place, delta: append.deltaText, snapshot: append.snapshot)
     let dataVersion = try db.first("PRAGMA data_version") { $0.integer(0) } ?? 0
     var shapes =
-      try headShapes.shapes(
+      try headShapes.take(
         of: session, at: head.headSequence, latestAt: head.lastLatestAt,
         dataVersion: dataVersion)
       ?? StackRows.shapes(db, session: session)

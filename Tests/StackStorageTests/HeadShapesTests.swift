@@ -13,19 +13,10 @@ import XCTest
 final class HeadShapesTests: StorageTestCase {
   private let home = #"{"home":{}}"#
 
-  /// SQL statements a journal's trace reported.
-  private final class Trace: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func add(_ sql: String) { lock.withLock { lines.append(sql) } }
-    /// The statements since the last call that read a stack table.
-    func stackReads() -> [String] {
-      lock.withLock {
-        defer { lines = [] }
-        return lines.filter {
-          $0.hasPrefix("SELECT") && ($0.contains("FROM stacks") || $0.contains("FROM stack_elements"))
-        }
-      }
+  /// The statements since the last call that read a stack table.
+  private func stackReads(_ trace: StatementTrace) -> [String] {
+    trace.take().filter {
+      $0.hasPrefix("SELECT") && ($0.contains("FROM stacks") || $0.contains("FROM stack_elements"))
     }
   }
 
@@ -80,22 +71,22 @@ final class HeadShapesTests: StorageTestCase {
   /// between, expect this one to read them.
   func testAnAppendReadsTheStackRowsOnlyWhenAnotherConnectionWrote() async throws {
     let path = directory.path("journal.sqlite")
-    let trace = Trace()
+    let trace = StatementTrace()
     let journal = try SQLiteJournal(path: path, options: .init(statementTrace: { trace.add($0) }))
     defer { try? journal.close() }
     try await sessionWithTwoElements(journal)
-    XCTAssertFalse(trace.stackReads().isEmpty, "the first append of the session reads its rows")
+    XCTAssertFalse(stackReads(trace).isEmpty, "the first append of the session reads its rows")
 
     _ = try await journal.append(
       session: "s", expectedSequence: 1, change(1, in: [0, 1], next: 2))
-    XCTAssertEqual(trace.stackReads(), [], "the journal's own head is not read again")
+    XCTAssertEqual(stackReads(trace), [], "the journal's own head is not read again")
 
     let other = try SQLiteJournal(path: path)
     _ = try await other.append(session: "s", expectedSequence: 2, push(2, onto: [0, 1]))
     try other.close()
     _ = try await journal.append(
       session: "s", expectedSequence: 3, change(2, in: [0, 1, 2], next: 3))
-    XCTAssertFalse(trace.stackReads().isEmpty, "another connection wrote: the rows are read")
+    XCTAssertFalse(stackReads(trace).isEmpty, "another connection wrote: the rows are read")
   }
 
   /// Given a session whose last append this journal wrote, when another journal on the file pops

@@ -10,19 +10,6 @@ import XCTest
 final class SessionStacksTests: StorageTestCase {
   private let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 
-  /// Statements a journal's trace reported, in order.
-  private final class Trace: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func add(_ sql: String) { lock.withLock { lines.append(sql) } }
-    func take() -> [String] {
-      lock.withLock {
-        defer { lines = [] }
-        return lines
-      }
-    }
-  }
-
   /// A caller's own failure, to see it come back unchanged.
   private struct Refused: Error, Equatable {
     var reason: String
@@ -54,7 +41,7 @@ final class SessionStacksTests: StorageTestCase {
     let writer = try SQLiteJournal(path: path, options: .init(snapshotInterval: 3))
     try await record(writer, session, entries: 10)
     try writer.close()
-    let trace = Trace()
+    let trace = StatementTrace()
     let journal = try SQLiteJournal(
       path: path, options: .init(readOnly: true, statementTrace: { trace.add($0) }))
     defer { try? journal.close() }
@@ -102,7 +89,7 @@ final class SessionStacksTests: StorageTestCase {
       for count in 1...6 { root.tabA.append(.counter(Counter(count: count))) }
       let sixth = try JournalEntryDraft.test("push", state: root, at: t0.addingTimeInterval(6))
       let later = t0.addingTimeInterval(60)
-      let checked = Trace()
+      let checked = StatementTrace()
 
       let shown = try await reader.sessionStacks(
         session: session,
@@ -151,7 +138,7 @@ final class SessionStacksTests: StorageTestCase {
         XCTFail("a refused moment was not thrown back", file: #filePath, line: #line)
       } catch { XCTAssertEqual(error as? Refused, Refused(reason: "moment"), name) }
 
-      let checked = Trace()
+      let checked = StatementTrace()
       do {
         _ = try await reader.sessionStacks(
           session: session, at: { _ in .sequence(99) },

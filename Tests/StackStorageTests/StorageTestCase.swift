@@ -100,3 +100,17 @@ extension JournalEntryDraft {
       state: try StateEncoding.encode(state), recordedAt: date)
   }
 }
+
+/// Statements a journal's trace (`Options.statementTrace`) reported, in order.
+final class StatementTrace: @unchecked Sendable {
+  private let lock = NSLock()
+  private var lines: [String] = []
+  func add(_ sql: String) { lock.withLock { lines.append(sql) } }
+  /// The statements since the last call.
+  func take() -> [String] {
+    lock.withLock {
+      defer { lines = [] }
+      return lines
+    }
+  }
+}

@@ -46,17 +46,20 @@ final class UnlockedReads: Sendable {
     var log: Identity?
   }
 
-  /// A connection opened again after a malformed read, with the private copy it reads, if any.
+  /// A connection opened again after the files changed, with the private copy it reads, if any.
   private struct Reopened: @unchecked Sendable {
     var reader: any DatabaseReader
     var copy: PrivateCopy?
+    /// Whether it reads the log (`readonly_shm`).
+    var readsLog: Bool
     /// Whether the connection takes part in the log's locks, or reads a private copy: nothing
     /// changes under its reads.
     var needsNoGuard: Bool
   }
 
   let path: String
-  /// Whether the reader reads the log (`readonly_shm`), so a change of the log matters too.
+  /// Whether the first connection reads the log (`readonly_shm`), so a change of the log matters
+  /// too.
   let readsLog: Bool
   private let configuration: Configuration
   private let lastSeen = LockIsolated<Identities?>(nil)
@@ -69,7 +72,8 @@ final class UnlockedReads: Sendable {
   }
 
   private func identities() -> Identities {
-    Identities(file: Identity(path), log: readsLog ? Identity(path + "-wal") : nil)
+    let log = reopened.value?.readsLog ?? readsLog
+    return Identities(file: Identity(path), log: log ? Identity(path + "-wal") : nil)
   }
 
   /// Runs `read` (a read transaction) on `database`, or on the connection that replaced it,
@@ -121,9 +125,10 @@ final class UnlockedReads: Sendable {
     guard let plan = try? ReadOnlyAccess.plan(for: path, participating: false),
       let queue = try? DatabaseQueue(path: plan.location, configuration: configuration)
     else { return }
-    let unlocked =
-      plan.privateCopy == nil
-      && (plan.location.contains("&immutable=1") || plan.location.contains("&readonly_shm=1"))
-    reopened.setValue(Reopened(reader: queue, copy: plan.privateCopy, needsNoGuard: !unlocked))
+    let readsLog = plan.privateCopy == nil && plan.location.contains("&readonly_shm=1")
+    let unlocked = readsLog || plan.privateCopy == nil && plan.location.contains("&immutable=1")
+    reopened.setValue(
+      Reopened(
+        reader: queue, copy: plan.privateCopy, readsLog: readsLog, needsNoGuard: !unlocked))
   }
 }

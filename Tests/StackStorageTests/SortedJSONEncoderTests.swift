@@ -217,6 +217,16 @@ import Testing
     #expect(written > rounds / 2, "written by SortedJSONEncoder: \(written) of \(rounds)")
   }
 
+  @Test func integersAtTheirLimitsAreWrittenAsJSONEncoderWritesThem() throws {
+    struct Limits: Encodable {
+      var int = [Int.min, Int.min + 1, -10, -9, -1, 0, 1, 9, 10, 99, 100, Int.max]
+      var small = [Int8.min, Int8.max]
+      var unsigned = [UInt64.max, UInt64(Int.max) + 1, 0]
+      var wide = [Int64.min, Int64.max]
+    }
+    #expect(try SortedJSONEncoder().encode(Limits()) == Self.encoderData(Limits()))
+  }
+
   @Test func theDemosStatesAndActionsAreWrittenByItself() throws {
     var generator = SeededGenerator(seed: 7)
     var state = DemoScript.deepLink

@@ -28,6 +28,20 @@ enum ReadOnlyAccess {
   struct Plan {
     var location: String
     var privateCopy: PrivateCopy?
+    /// How the connection reads without taking part in the log's locks, if it does.
+    var unlocked: Unlocked?
+
+    static func immutable(_ path: String) -> Plan {
+      Plan(location: ReadOnlyConnection.uri(path: path, immutable: true), unlocked: .immutable)
+    }
+  }
+
+  /// How a reader reads without taking part in the log's locks.
+  enum Unlocked {
+    /// `immutable`: the file alone, taking no lock.
+    case immutable
+    /// `readonly_shm`: the file and a log whose index the reader rebuilt in its own memory.
+    case privateLogIndex
   }
 
   /// The plan for reading `path`; `participating` for a reader that waits for new entries.
@@ -38,19 +52,17 @@ enum ReadOnlyAccess {
     let shm = DatabaseFile.status(path + "-shm")
     switch (wal, shm) {
     case (nil, nil):
-      return Plan(location: ReadOnlyConnection.uri(path: path, immutable: true))
+      return .immutable(path)
     case (let wal, let shm?):
       if isHeldByLiveConnection(shm) { return Plan(location: path) }
       // No process has the file open. A log without a single frame holds nothing the file does
       // not (and SQLite refuses to read such a log without rebuilding its index).
-      if !holdsAFrame(wal) {
-        return Plan(location: ReadOnlyConnection.uri(path: path, immutable: true))
-      }
-      return Plan(location: ReadOnlyConnection.uri(path: path, parameters: "&readonly_shm=1"))
+      if !holdsAFrame(wal) { return .immutable(path) }
+      return Plan(
+        location: ReadOnlyConnection.uri(path: path, parameters: "&readonly_shm=1"),
+        unlocked: .privateLogIndex)
     case (let wal?, nil):
-      if !holdsAFrame(wal) {
-        return Plan(location: ReadOnlyConnection.uri(path: path, immutable: true))
-      }
+      if !holdsAFrame(wal) { return .immutable(path) }
       let copy = try PrivateCopy(of: path)
       return Plan(location: copy.path, privateCopy: copy)
     }

@@ -50,30 +50,30 @@ final class UnlockedReads: Sendable {
   private struct Reopened: @unchecked Sendable {
     var reader: any DatabaseReader
     var copy: PrivateCopy?
-    /// Whether it reads the log (`readonly_shm`).
-    var readsLog: Bool
-    /// Whether the connection takes part in the log's locks, or reads a private copy: nothing
-    /// changes under its reads.
-    var needsNoGuard: Bool
+    /// How it reads without the log's locks; `nil` when it takes part in them, or reads a
+    /// private copy: nothing changes under its reads then.
+    var unlocked: ReadOnlyAccess.Unlocked?
   }
 
   let path: String
-  /// Whether the first connection reads the log (`readonly_shm`), so a change of the log matters
-  /// too.
-  let readsLog: Bool
+  /// How the first connection reads without the log's locks.
+  let unlocked: ReadOnlyAccess.Unlocked
   private let configuration: Configuration
   private let lastSeen = LockIsolated<Identities?>(nil)
   private let reopened = LockIsolated<Reopened?>(nil)
 
-  init(path: String, readsLog: Bool, configuration: Configuration) {
+  init(path: String, unlocked: ReadOnlyAccess.Unlocked, configuration: Configuration) {
     self.path = path
-    self.readsLog = readsLog
+    self.unlocked = unlocked
     self.configuration = configuration
   }
 
+  /// The identities the current connection's reads depend on: a `readonly_shm` reader's log
+  /// too.
   private func identities() -> Identities {
-    let log = reopened.value?.readsLog ?? readsLog
-    return Identities(file: Identity(path), log: log ? Identity(path + "-wal") : nil)
+    let current = reopened.value.map(\.unlocked) ?? unlocked
+    let log = current == .privateLogIndex ? Identity(path + "-wal") : nil
+    return Identities(file: Identity(path), log: log)
   }
 
   /// Runs `read` (a read transaction) on `database`, or on the connection that replaced it,
@@ -87,7 +87,7 @@ final class UnlockedReads: Sendable {
       let before = identities()
       if let seen = lastSeen.value, seen != before { reopen() }
       let current = reopened.value
-      if let current, current.needsNoGuard { return try read(current.reader) }
+      if let current, current.unlocked == nil { return try read(current.reader) }
       let reader = current?.reader ?? database
       if before != lastSeen.value {
         (reader as? DatabaseQueue)?.releaseMemory()
@@ -125,10 +125,6 @@ final class UnlockedReads: Sendable {
     guard let plan = try? ReadOnlyAccess.plan(for: path, participating: false),
       let queue = try? DatabaseQueue(path: plan.location, configuration: configuration)
     else { return }
-    let readsLog = plan.privateCopy == nil && plan.location.contains("&readonly_shm=1")
-    let unlocked = readsLog || plan.privateCopy == nil && plan.location.contains("&immutable=1")
-    reopened.setValue(
-      Reopened(
-        reader: queue, copy: plan.privateCopy, readsLog: readsLog, needsNoGuard: !unlocked))
+    reopened.setValue(Reopened(reader: queue, copy: plan.privateCopy, unlocked: plan.unlocked))
   }
 }

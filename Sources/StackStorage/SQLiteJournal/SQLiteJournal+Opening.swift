@@ -7,14 +7,7 @@ extension SQLiteJournal {
     var database: any DatabaseWriter
     var privateCopy: PrivateCopy?
     /// How the connection reads without taking part in the log's locks, if it does.
-    var unlocked: Unlocked?
-
-    enum Unlocked {
-      /// `immutable`: the file alone, taking no lock.
-      case immutable
-      /// `readonly_shm`: the file and a log whose index the reader rebuilt in its own memory.
-      case privateLogIndex
-    }
+    var unlocked: ReadOnlyAccess.Unlocked?
   }
 
   /// Validates an existing file without writing to it, then opens it and migrates it; a missing
@@ -91,11 +84,7 @@ extension SQLiteJournal {
       // Read once now, so a file that changes state under the open fails here, where it is
       // retried, rather than in the command's first query.
       _ = try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
-      let unlocked: OpenedFile.Unlocked? =
-        plan.privateCopy != nil ? nil
-        : plan.location.contains("&immutable=1") ? .immutable
-        : plan.location.contains("&readonly_shm=1") ? .privateLogIndex : nil
-      return OpenedFile(database: queue, privateCopy: plan.privateCopy, unlocked: unlocked)
+      return OpenedFile(database: queue, privateCopy: plan.privateCopy, unlocked: plan.unlocked)
     } catch let error as DatabaseError {
       throw StorageError(databaseError: error, path: path, doing: "opening the journal")
     }

@@ -63,8 +63,7 @@ public final class SQLiteJournal: JournalBackend {
     try self.init(
       database: opened.database, path: path, options: options, privateCopy: opened.privateCopy,
       unlockedReads: opened.unlocked.map {
-        UnlockedReads(
-          path: path, readsLog: $0 == .privateLogIndex, configuration: Self.makeConfiguration(options))
+        UnlockedReads(path: path, unlocked: $0, configuration: Self.makeConfiguration(options))
       })
   }
 

@@ -58,7 +58,8 @@ extension Database {
       try run("COMMIT TRANSACTION")
       return result
     } catch {
-      rollBackIfNeeded("ROLLBACK TRANSACTION")
+      // Unless SQLite rolled it back already (after SQLITE_FULL, say).
+      if isInsideTransaction { try? run("ROLLBACK TRANSACTION") }
       throw error
     }
   }
@@ -79,12 +80,6 @@ extension Database {
       try? run("RELEASE SAVEPOINT append")
       throw error
     }
-  }
-
-  /// Rolls the transaction back, unless SQLite already did (after SQLITE_FULL, say).
-  private func rollBackIfNeeded(_ sql: String) {
-    guard isInsideTransaction else { return }
-    try? run(sql)
   }
 
   private func bind(_ statement: Statement, _ values: [BoundValue]) throws -> OpaquePointer {

@@ -1,7 +1,28 @@
 import Foundation
+import StackJournalDemo
 import StackNavigation
 import StackRestoration
 import StackStorage
+
+/// What a workload's next action does to the stack of `count` screens it keeps about `depth`
+/// deep: a quarter of the actions push a screen and a quarter pop the top one, within three
+/// screens of `depth`; the others change a screen, favouring the top, as a user works on the
+/// screen they see.
+enum StackStep {
+  case push
+  case pop
+  /// Changes the screen at `index`, bottom first.
+  case change(index: Int)
+
+  static func next(count: Int, depth: Int, using generator: inout SeededGenerator) -> StackStep {
+    let roll = Int.random(in: 0..<4, using: &generator)
+    let low = max(1, depth - 3)
+    if (roll == 0 && count < depth + 3) || count < low { return .push }
+    if roll == 1 && count > low { return .pop }
+    let offset = min(count - 1, Int.random(in: 0..<4, using: &generator))
+    return .change(index: count - 1 - offset)
+  }
+}
 
 /// A feature and the actions a benchmark sends it: ``RecordWorkload`` (``ArticleApp``, the
 /// bench's own state) or ``ShopWorkload`` (``ShopApp``, written with the macros).

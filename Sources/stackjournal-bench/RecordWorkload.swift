@@ -123,22 +123,16 @@ struct RecordWorkload: BenchWorkload {
 
   /// The next action for `state`.
   mutating func nextAction(for state: ArticleApp.State) -> ArticleApp.Action {
-    let roll = Int.random(in: 0..<4, using: &generator)
-    let count = state.path.count
-    let low = max(1, depth - 3)
-    let high = depth + 3
-    if (roll == 0 && count < high) || count < low {
+    let id: StackElementID
+    switch StackStep.next(count: state.path.count, depth: depth, using: &generator) {
+    case .push:
       switch nextScreen() {
       case .article(let article): return .openArticle(article)
       case .form(let form): return .openForm(form)
       }
+    case .pop: return .path(.popFrom(id: state.path.ids[state.path.count - 1]))
+    case .change(let index): id = state.path.ids[index]
     }
-    if roll == 1 && count > low, let top = state.path.ids.last {
-      return .path(.popFrom(id: top))
-    }
-    // Changes favour the top of the stack, as a user works on the screen they see.
-    let offset = min(count - 1, Int.random(in: 0..<4, using: &generator))
-    let id = state.path.ids[count - 1 - offset]
     if Bool.random(using: &generator) {
       return .path(
         .element(id: id, action: .scrolled(offset: Double(Int.random(in: 0..<5000, using: &generator)))))

@@ -217,22 +217,17 @@ struct ShopWorkload: BenchWorkload {
   }
 
   mutating func nextAction(for state: ShopApp.State) -> ShopApp.Action {
-    let roll = Int.random(in: 0..<4, using: &generator)
-    let count = state.path.count
-    let low = max(1, depth - 3)
-    let high = depth + 3
-    if (roll == 0 && count < high) || count < low {
+    let id: StackElementID
+    switch StackStep.next(count: state.path.count, depth: depth, using: &generator) {
+    case .push:
       switch nextScreen() {
       case let .catalog(catalog): return .openCatalog(catalog)
       case let .product(product): return .openProduct(product)
       case let .checkout(checkout): return .openCheckout(checkout)
       }
+    case .pop: return .path(.popFrom(id: state.path.ids[state.path.count - 1]))
+    case .change(let index): id = state.path.ids[index]
     }
-    if roll == 1 && count > low, let top = state.path.ids.last {
-      return .path(.popFrom(id: top))
-    }
-    let offset = min(count - 1, Int.random(in: 0..<4, using: &generator))
-    let id = state.path.ids[count - 1 - offset]
     let scroll = Double(Int.random(in: 0..<50_000, using: &generator)) / 10
     let action: ShopApp.Path.Action
     switch (state.path[id: id], Int.random(in: 0..<4, using: &generator)) {

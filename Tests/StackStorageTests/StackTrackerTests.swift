@@ -60,6 +60,51 @@ final class StackTrackerTests: StorageTestCase {
     XCTAssertEqual(step.delta.changes.map(\.changed.count), [1])
   }
 
+  /// An element the action left alone is the same bytes as before and is not compared with `==`
+  /// nor encoded, whatever its `==` says; an element changed to a value `==` calls equal to the
+  /// old one is not encoded either, and one changed otherwise is.
+  func testElementsAreComparedInPlaceBytesFirstThenByEquality() throws {
+    // No padding between the stored properties: a copy need not copy padding bytes, and bytes
+    // that differ there only send the comparison on to `==`.
+    struct Screen: Codable, Equatable {
+      var title: String
+      var visits: [Int]
+      /// Ignored by `==`.
+      var note = ""
+      /// Never equal, even to itself: only the bytes can tell it was left alone.
+      var neverEqual = false
+      static func == (left: Screen, right: Screen) -> Bool {
+        !left.neverEqual && !right.neverEqual && left.title == right.title
+          && left.visits == right.visits
+      }
+    }
+    struct Holder: Codable {
+      var stack = StackState<Screen>()
+    }
+    var holder = Holder()
+    for index in 0..<12 {
+      holder.stack.append(
+        Screen(title: "screen \(index)", visits: Array(0...index), neverEqual: index % 3 == 0))
+    }
+    let tracker = StackTracker()
+    _ = try tracker.start(from: holder)
+    var before = holder
+    holder.stack[id: 4]?.visits.append(99)
+    holder.stack[id: 5]?.note = "ignored by =="
+    let step = try tracker.step(to: holder)
+    XCTAssertEqual(step.encodedElements, 1, "only the element == calls changed is encoded")
+    XCTAssertEqual(step.delta.changes.first?.changed.map(\.id), [4])
+    tracker.accept(step)
+
+    before = holder
+    holder.stack[id: 7]?.title = "renamed"
+    holder.stack[id: 8]?.neverEqual = true  // never equal now: encoded, compared by its JSON
+    let next = try tracker.step(to: holder)
+    XCTAssertEqual(next.encodedElements, 2)
+    XCTAssertEqual(next.delta.changes.first?.changed.map(\.id), [7, 8])
+    XCTAssertEqual(next.delta, try referenceDelta(before, holder))
+  }
+
   func testElementsThatAreNotEquatableAreComparedByTheirJSON() throws {
     struct Plain: Codable {
       var text: String

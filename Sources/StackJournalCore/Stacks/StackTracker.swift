@@ -5,8 +5,9 @@ import StackNavigation
 /// them, encoding only what changed.
 ///
 /// Which elements were pushed or popped follows from the stacks' IDs before and after; which of
-/// the remaining ones changed follows from comparing them in memory, when the element type is
-/// `Equatable`. Only pushed and changed elements are encoded, each once, and walked for the
+/// the remaining ones changed follows from comparing them in memory, where they are, when the
+/// element type is `Equatable`: an element whose bytes are those of the element before (one
+/// the action left alone) is the same value; the others are compared with `==`. Only pushed and changed elements are encoded, each once, and walked for the
 /// stacks nested in them; an element equal to its previous value is neither encoded nor walked
 /// (unless stacks are nested in it: their next IDs are not part of equality, so it is walked,
 /// not encoded, unless they changed). Elements that are not `Equatable` are encoded and their
@@ -130,17 +131,34 @@ struct TypedRoutesValue<Screen: Encodable>: TypedStack {
   var routes: [Route<Screen>]
 }
 
-/// Compares two values of a type known to be `Equatable` at run time only.
+/// Compares two values of a type known to be `Equatable` at run time only, where they are.
 enum ElementEquality {
-  static func comparator<E>(for type: E.Type) -> ((E, E) -> Bool)? {
+  typealias Comparator<E> = (UnsafePointer<E>, UnsafePointer<E>) -> Bool
+
+  static func comparator<E>(for type: E.Type) -> Comparator<E>? {
     guard let equatable = type as? any Equatable.Type else { return nil }
     return make(equatable, as: type)
   }
 
-  private static func make<T: Equatable, E>(_: T.Type, as: E.Type) -> (E, E) -> Bool {
+  private static func make<T: Equatable, E>(_: T.Type, as: E.Type) -> Comparator<E> {
     precondition(T.self == E.self, "The comparator's type is the element type")
-    // `E` is `T` at run time, so the bit casts only copy. (Rebinding pointers to `T` did the same
-    // through several unspecialized generic calls per comparison, each looking up metadata.)
-    return { left, right in unsafeBitCast(left, to: T.self) == unsafeBitCast(right, to: T.self) }
+    // `E` is `T` at run time. The values are compared in place: copying each out (as passing
+    // them by value did) retained and released every reference they hold. Two values whose
+    // bytes are the same — an element the action left alone, still sharing its buffers with
+    // the one before — are the same value and encode the same, so `==` (which, derived for an
+    // enum, copies both sides) runs only for the others.
+    let size = MemoryLayout<T>.size
+    return { left, right in
+      if memcmp(left, right, size) == 0 { return true }
+      return UnsafeRawPointer(left).assumingMemoryBound(to: T.self).pointee
+        == UnsafeRawPointer(right).assumingMemoryBound(to: T.self).pointee
+    }
+  }
+
+  /// Compares two values by value, for a caller that holds them as values.
+  static func equal<E>(_ comparator: Comparator<E>, _ left: E, _ right: E) -> Bool {
+    withUnsafePointer(to: left) { left in
+      withUnsafePointer(to: right) { right in comparator(left, right) }
+    }
   }
 }

@@ -64,59 +64,65 @@ final class StackWalk: StackVisitor {
     var oldIndexByID: [StackElementID: Int]?
     var differs = old == nil || old?.record.nextID != stack.nextID || oldIDs != ids
 
-    // By index: `enumerated()` over a stack whose element type is only known at run time costs
-    // a tuple's metadata lookup per element.
-    for index in ids.indices {
-      let element = stack[index]
-      let id = ids[index]
-      // The element at the same position, or found by ID when the stack moved.
-      var oldIndex: Int?
-      if index < oldIDs.count, oldIDs[index] == id {
-        oldIndex = index
-      } else if let oldNextID, id < oldNextID {
-        // Only an ID below the old next ID can be an element the stack held before.
-        if oldIndexByID == nil {
-          oldIndexByID = Dictionary(
-            oldIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    // The elements are compared where they are, in both stacks' storage, and read by index:
+    // copying each out, or `enumerated()` over a stack whose element type is only known at run
+    // time, cost a copy or a tuple's metadata lookup per element.
+    try stack.withElementStorage { newElements in
+      try (oldStack ?? StackState()).withElementStorage { oldValues in
+        for index in ids.indices {
+          let id = ids[index]
+          // The element at the same position, or found by ID when the stack moved.
+          var oldIndex: Int?
+          if index < oldIDs.count, oldIDs[index] == id {
+            oldIndex = index
+          } else if let oldNextID, id < oldNextID {
+            // Only an ID below the old next ID can be an element the stack held before.
+            if oldIndexByID == nil {
+              oldIndexByID = Dictionary(
+                oldIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            }
+            oldIndex = oldIndexByID?[id]
+          }
+          // Built only for the elements walked: most elements of a step are equal to before.
+          var elementPath: [any CodingKey] {
+            codingPath + [
+              CodingPathEncoder.KeyedKey(StackElementCodingKey.elements),
+              CodingPathEncoder.IndexKey(intValue: index),
+              CodingPathEncoder.KeyedKey(StackElementCodingKey.state),
+            ]
+          }
+          let element = newElements.baseAddress! + index
+          if let oldIndex, let equal, oldIndex < oldValues.count,
+            equal(oldValues.baseAddress! + oldIndex, element)
+          {
+            let oldElement = oldElements[oldIndex]
+            guard oldHasNested.contains(id) else {
+              elements.append(oldElement)
+              continue
+            }
+            // Equal, but stacks nested in it may have moved their next ID: walk, encode only
+            // if so.
+            let frame = try walkNested(element.pointee, at: elementPath, userInfo: userInfo)
+            if frame.hasNested { hasNested.insert(id) }
+            if frame.dirty {
+              let encoded = try encode(element.pointee, id: id)
+              if encoded != oldElement { differs = true }
+              elements.append(encoded == oldElement ? oldElement : encoded)
+            } else {
+              elements.append(oldElement)
+            }
+            continue
+          }
+          let frame = try walkNested(element.pointee, at: elementPath, userInfo: userInfo)
+          if frame.hasNested { hasNested.insert(id) }
+          let encoded = try encode(element.pointee, id: id)
+          if let oldIndex, oldElements[oldIndex] == encoded {
+            elements.append(oldElements[oldIndex])
+          } else {
+            differs = true
+            elements.append(encoded)
+          }
         }
-        oldIndex = oldIndexByID?[id]
-      }
-      // Built only for the elements walked: most elements of a step are equal to before.
-      var elementPath: [any CodingKey] {
-        codingPath + [
-          CodingPathEncoder.KeyedKey(StackElementCodingKey.elements),
-          CodingPathEncoder.IndexKey(intValue: index),
-          CodingPathEncoder.KeyedKey(StackElementCodingKey.state),
-        ]
-      }
-      if let oldIndex, let oldStack, let equal,
-        equal(oldStack[oldStack.index(oldStack.startIndex, offsetBy: oldIndex)], element)
-      {
-        let oldElement = oldElements[oldIndex]
-        guard oldHasNested.contains(id) else {
-          elements.append(oldElement)
-          continue
-        }
-        // Equal, but stacks nested in it may have moved their next ID: walk, encode only if so.
-        let frame = try walkNested(element, at: elementPath, userInfo: userInfo)
-        if frame.hasNested { hasNested.insert(id) }
-        if frame.dirty {
-          let encoded = try encode(element, id: id)
-          if encoded != oldElement { differs = true }
-          elements.append(encoded == oldElement ? oldElement : encoded)
-        } else {
-          elements.append(oldElement)
-        }
-        continue
-      }
-      let frame = try walkNested(element, at: elementPath, userInfo: userInfo)
-      if frame.hasNested { hasNested.insert(id) }
-      let encoded = try encode(element, id: id)
-      if let oldIndex, oldElements[oldIndex] == encoded {
-        elements.append(oldElements[oldIndex])
-      } else {
-        differs = true
-        elements.append(encoded)
       }
     }
     if differs { frames.last?.dirty = true }
@@ -176,7 +182,7 @@ final class StackWalk: StackVisitor {
     var differs = false
     if let oldElement, let oldRoutes, oldRoutes.indices.contains(position),
       let equal = ElementEquality.comparator(for: Route<Screen>.self),
-      equal(oldRoutes[position], route)
+      ElementEquality.equal(equal, oldRoutes[position], route)
     {
       stored = oldElement
       if old?.hasNested.contains(id) == true {

@@ -72,3 +72,14 @@ extension StackState: ExpressibleByArrayLiteral {
     self.init(elements)
   }
 }
+
+extension StackState {
+  /// Calls `body` with the elements' storage, bottom of the stack first, so that the journal's
+  /// tracker can compare elements where they are instead of copying each one out (a copy of an
+  /// element retains every reference it holds, and releases them again after).
+  package func withElementStorage<Result>(
+    _ body: (UnsafeBufferPointer<Element>) throws -> Result
+  ) rethrows -> Result {
+    try storedElements.withUnsafeBufferPointer(body)
+  }
+}

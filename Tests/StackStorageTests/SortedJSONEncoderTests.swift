@@ -202,6 +202,7 @@ import Testing
   @Test func randomValuesAreWrittenAsJSONEncoderWritesThem() throws {
     var generator = SeededGenerator(seed: 20_261_125)
     var written = 0
+    var named = 0
     let rounds = 2_000
     for round in 0..<rounds {
       let value = Self.value(&generator)
@@ -212,7 +213,13 @@ import Testing
         "round \(round): \(String(decoding: encoded, as: UTF8.self)) ≠ \(String(decoding: expected, as: UTF8.self))"
       )
       if SortedJSONEncoder.fastEncode(value) != nil { written += 1 }
+      // As a stack element: the same text, and the case name the scanner reads from it.
+      let element = try SortedJSONEncoder().encodeElement(value)
+      #expect(element.json == String(decoding: expected, as: UTF8.self), "round \(round)")
+      #expect(element.caseName == JSONText.caseName(of: expected), "round \(round)")
+      if element.caseName != nil { named += 1 }
     }
+    #expect(named > 0 && named < rounds, "one-member objects: \(named) of \(rounds)")
     // Most values are written by the encoder itself, not handed to JSONEncoder.
     #expect(written > rounds / 2, "written by SortedJSONEncoder: \(written) of \(rounds)")
   }

@@ -115,14 +115,18 @@ package enum StorageJSON {
 
     /// A string literal, escaped as `JSONEncoder` escapes: `"` and `\`, the short escapes
     /// `\b \t \n \f \r`, other control characters as `\u00xx`; everything else as it is.
-    mutating func string(_ value: String) {
+    /// Returns whether the string is ASCII.
+    @discardableResult
+    mutating func string(_ value: String) -> Bool {
       bytes.append(UInt8(ascii: "\""))
       var value = value
-      value.withUTF8 { utf8 in
+      let high = value.withUTF8 { utf8 in
+        var high: UInt8 = 0
         // Runs of bytes that need no escape are copied whole.
         var runStart = 0
         for index in utf8.indices {
           let byte = utf8[index]
+          high |= byte
           guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
             continue
           }
@@ -131,8 +135,10 @@ package enum StorageJSON {
           runStart = index + 1
         }
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        return high
       }
       bytes.append(UInt8(ascii: "\""))
+      return high < 0x80
     }
 
     private mutating func escape(_ byte: UInt8) {

@@ -13,8 +13,10 @@ final class JSONSink {
     let id: Int
     let isObject: Bool
     var count = 0
-    /// An object's keys and where each member starts, in the order written.
-    var members: [(key: String, start: Int)] = []
+    /// Where an object's members start in `members`.
+    let firstMember: Int
+    /// Whether the object's keys were written in ascending order so far.
+    var ascending = true
   }
 
   // Unchecked: a value's encoding runs on one thread, and the dynamic exclusivity check of each
@@ -22,9 +24,15 @@ final class JSONSink {
   @exclusivity(unchecked) var writer = StorageJSON.Writer()
   @exclusivity(unchecked) var frames: [Frame] = []
   @exclusivity(unchecked) var path: [any CodingKey] = []
+  /// The keys of the open objects' members and where each member starts, in the order written,
+  /// the innermost object's last: one array for all of them, not one per object.
+  @exclusivity(unchecked) var members: [(key: String, start: Int)] = []
   /// Whether a container or super-encoder was asked for that cannot be written as `JSONEncoder`
   /// would (asking cannot throw).
   var refused = false
+  /// The key of the outermost value's only member, once that value is closed and is an object of
+  /// one member (an enum case's, as a synthesized encoding writes it).
+  var onlyKey: String?
   private var nextID = 0
 
   /// Writes a value at the current position, for the encoder whose path is `pathCount` long,
@@ -38,7 +46,7 @@ final class JSONSink {
     let start = writer.bytes.count
     try value.encode(to: ValueEncoder(sink: self, start: start, pathCount: path.count))
     try close(above: depth)
-    path.removeSubrange(pathCount...)
+    path.removeLast(path.count - pathCount)
     // `JSONEncoder` writes `{}` for a nested value that wrote nothing and refuses one at the top.
     guard writer.bytes.count > start else { throw NotLikeJSONEncoder() }
   }
@@ -68,7 +76,7 @@ final class JSONSink {
   func open(object: Bool) -> Int {
     nextID += 1
     writer.bytes.append(UInt8(ascii: object ? "{" : "["))
-    frames.append(Frame(id: nextID, isObject: object))
+    frames.append(Frame(id: nextID, isObject: object, firstMember: members.count))
     return nextID
   }
 
@@ -83,11 +91,17 @@ final class JSONSink {
 
   /// Starts the next member of the object at `depth`.
   func member(_ key: String, depth: Int) throws {
-    guard key.utf8.allSatisfy({ $0 < 0x80 }) else { throw NotLikeJSONEncoder() }
     element(depth: depth)
-    frames[depth].members.append((key, writer.bytes.count))
-    writer.string(key)
+    let start = writer.bytes.count
+    guard writer.string(key) else { throw NotLikeJSONEncoder() }
     writer.bytes.append(UInt8(ascii: ":"))
+    // Keys are ASCII here, where `<` on strings is byte order, the order `JSONEncoder` sorts in.
+    if frames[depth].ascending, members.count > frames[depth].firstMember,
+      !(members[members.count - 1].key < key)
+    {
+      frames[depth].ascending = false
+    }
+    members.append((key, start))
   }
 
   /// Starts the next element of the container at `depth`, after a comma unless it is the first,
@@ -103,7 +117,9 @@ final class JSONSink {
     while frames.count > depth {
       let frame = frames.removeLast()
       if frame.isObject {
-        try sortMembers(frame.members)
+        if !frame.ascending { try sortMembers(Array(members[frame.firstMember...])) }
+        if frames.isEmpty, frame.count == 1 { onlyKey = members[frame.firstMember].key }
+        members.removeLast(members.count - frame.firstMember)
         writer.bytes.append(UInt8(ascii: "}"))
       } else {
         writer.bytes.append(UInt8(ascii: "]"))
@@ -114,10 +130,7 @@ final class JSONSink {
   /// Rewrites an object's members, which run to the end of the bytes, in the order of their keys
   /// (byte order, as `JSONEncoder` sorts).
   private func sortMembers(_ members: [(key: String, start: Int)]) throws {
-    let ascending = members.indices.dropFirst().allSatisfy {
-      members[$0 - 1].key.utf8.lexicographicallyPrecedes(members[$0].key.utf8)
-    }
-    guard !ascending, let first = members.first else { return }
+    guard let first = members.first else { return }
     let end = writer.bytes.count
     // Where each member's bytes run, without the comma before it. Ranges, not slices: a slice
     // would keep the buffer shared and make the rewrite below copy all of it.

@@ -38,9 +38,9 @@ struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   let depth: Int
   let id: Int
   let pathCount: Int
-  var nestedKeys: [any CodingKey] = []
+  var nestedKeys = NestedKeys()
 
-  var codingPath: [any CodingKey] { sink.codingPath(pathCount) + nestedKeys }
+  var codingPath: [any CodingKey] { sink.codingPath(pathCount) + nestedKeys.all }
 
   private func member(_ key: Key) throws {
     try sink.enter(id, depth: depth)
@@ -118,13 +118,13 @@ struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let id = (try? member(key)) != nil ? sink.open(object: true) : sink.refuse()
     return KeyedEncodingContainer(
       ObjectContainer<NestedKey>(
-        sink: sink, depth: depth + 1, id: id, pathCount: pathCount, nestedKeys: nestedKeys + [key]))
+        sink: sink, depth: depth + 1, id: id, pathCount: pathCount, nestedKeys: nestedKeys.appending(key)))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
     let id = (try? member(key)) != nil ? sink.open(object: false) : sink.refuse()
     return ArrayContainer(
-      sink: sink, depth: depth + 1, id: id, pathCount: pathCount, nestedKeys: nestedKeys + [key])
+      sink: sink, depth: depth + 1, id: id, pathCount: pathCount, nestedKeys: nestedKeys.appending(key))
   }
 
   mutating func superEncoder() -> any Encoder {
@@ -145,10 +145,10 @@ struct ArrayContainer: UnkeyedEncodingContainer, PositionalJSONContainer {
   let depth: Int
   let id: Int
   let pathCount: Int
-  let nestedKeys: [any CodingKey]
+  let nestedKeys: NestedKeys
   private(set) var count = 0
 
-  init(sink: JSONSink, depth: Int, id: Int, pathCount: Int, nestedKeys: [any CodingKey] = []) {
+  init(sink: JSONSink, depth: Int, id: Int, pathCount: Int, nestedKeys: NestedKeys = NestedKeys()) {
     self.sink = sink
     self.depth = depth
     self.id = id
@@ -156,7 +156,7 @@ struct ArrayContainer: UnkeyedEncodingContainer, PositionalJSONContainer {
     self.nestedKeys = nestedKeys
   }
 
-  var codingPath: [any CodingKey] { sink.codingPath(pathCount) + nestedKeys }
+  var codingPath: [any CodingKey] { sink.codingPath(pathCount) + nestedKeys.all }
 
   mutating func next() throws {
     try sink.enter(id, depth: depth)
@@ -175,14 +175,14 @@ struct ArrayContainer: UnkeyedEncodingContainer, PositionalJSONContainer {
     return KeyedEncodingContainer(
       ObjectContainer<NestedKey>(
         sink: sink, depth: depth + 1, id: id, pathCount: pathCount,
-        nestedKeys: nestedKeys + [IndexKey(count - 1)]))
+        nestedKeys: nestedKeys.appending(IndexKey(count - 1))))
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
     let id = (try? next()) != nil ? sink.open(object: false) : sink.refuse()
     return ArrayContainer(
       sink: sink, depth: depth + 1, id: id, pathCount: pathCount,
-      nestedKeys: nestedKeys + [IndexKey(count - 1)])
+      nestedKeys: nestedKeys.appending(IndexKey(count - 1)))
   }
 
   mutating func superEncoder() -> any Encoder {
@@ -236,4 +236,25 @@ struct IndexKey: CodingKey {
   init(_ index: Int) { intValue = index }
   init?(stringValue: String) { nil }
   init?(intValue: Int) { self.intValue = intValue }
+}
+
+/// The keys of the nested containers between an encoder and a container, kept as the keys
+/// before the last one and the last one, so that a container nested once — each case of an
+/// enum's synthesized encoding asks for one — allocates no array; the whole list is built only
+/// when a coding path is asked for.
+struct NestedKeys {
+  private var before: [any CodingKey] = []
+  private var last: (any CodingKey)?
+
+  var all: [any CodingKey] {
+    guard let last else { return before }
+    return before + [last]
+  }
+
+  func appending(_ key: any CodingKey) -> NestedKeys {
+    var keys = NestedKeys()
+    keys.before = all
+    keys.last = key
+    return keys
+  }
 }

@@ -26,15 +26,29 @@ package struct SortedJSONEncoder {
     return try fallback.encode(value)
   }
 
+  /// The JSON of a stack element, as text, and its case name: the key of its only member when it
+  /// is an object of one member (see ``JSONText/caseName(of:)``).
+  package func encodeElement<T: Encodable>(_ value: T) throws -> (json: String, caseName: String?) {
+    if let sink = Self.fastSink(value) {
+      return (String(decoding: sink.writer.bytes, as: UTF8.self), sink.onlyKey)
+    }
+    let json = try fallback.encode(value)
+    return (String(decoding: json, as: UTF8.self), JSONText.caseName(of: json))
+  }
+
   /// The JSON of `value`, or nil when `JSONEncoder` must write it.
   package static func fastEncode<T: Encodable>(_ value: T) -> [UInt8]? {
+    fastSink(value)?.writer.bytes
+  }
+
+  private static func fastSink<T: Encodable>(_ value: T) -> JSONSink? {
     let sink = JSONSink()
     do {
       try sink.write(value, pathCount: 0, key: nil)
     } catch {
       return nil
     }
-    return sink.refused ? nil : sink.writer.bytes
+    return sink.refused ? nil : sink
   }
 }
 

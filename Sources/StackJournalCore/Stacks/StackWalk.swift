@@ -232,9 +232,8 @@ final class StackWalk: StackVisitor {
     -> StoredElement
   {
     encodedCount += 1
-    let json = try encoder.encode(element)
-    return StoredElement(
-      id: id, caseName: JSONText.caseName(of: json), state: String(decoding: json, as: UTF8.self))
+    let (json, caseName) = try encoder.encodeElement(element)
+    return StoredElement(id: id, caseName: caseName, state: json)
   }
 }
 

@@ -46,7 +46,9 @@ final class JSONSink {
     let start = writer.bytes.count
     try value.encode(to: ValueEncoder(sink: self, start: start, pathCount: path.count))
     try close(above: depth)
-    path.removeLast(path.count - pathCount)
+    // One at a time: removing a range goes through `replaceSubrange`, generic over the
+    // collection inserted.
+    while path.count > pathCount { path.removeLast() }
     // `JSONEncoder` writes `{}` for a nested value that wrote nothing and refuses one at the top.
     guard writer.bytes.count > start else { throw NotLikeJSONEncoder() }
   }
@@ -119,7 +121,7 @@ final class JSONSink {
       if frame.isObject {
         if !frame.ascending { try sortMembers(Array(members[frame.firstMember...])) }
         if frames.isEmpty, frame.count == 1 { onlyKey = members[frame.firstMember].key }
-        members.removeLast(members.count - frame.firstMember)
+        while members.count > frame.firstMember { members.removeLast() }
         writer.bytes.append(UInt8(ascii: "}"))
       } else {
         writer.bytes.append(UInt8(ascii: "]"))
@@ -138,10 +140,10 @@ final class JSONSink {
       let stop = index + 1 < members.count ? members[index + 1].start - 1 : end
       return (members[index].key, members[index].start..<stop)
     }
-    let ordered = spans.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+    // The keys are ASCII (see `member`), where `<` on strings is byte order.
+    let ordered = spans.sorted { $0.key < $1.key }
     // A key written twice: `JSONEncoder` keeps the last value.
-    for index in ordered.indices.dropFirst()
-    where ordered[index - 1].key.utf8.elementsEqual(ordered[index].key.utf8) {
+    for index in ordered.indices.dropFirst() where ordered[index - 1].key == ordered[index].key {
       throw NotLikeJSONEncoder()
     }
     var rewritten: [UInt8] = []

@@ -105,6 +105,65 @@ final class StackTrackerTests: StorageTestCase {
     XCTAssertEqual(next.delta, try referenceDelta(before, holder))
   }
 
+  /// A changed or pushed element is walked for nested stacks only when encoding it met one: a
+  /// counter is encoded and not walked; a detail (which holds a stack) is walked, and a stack
+  /// that appears inside a changed element is found, with or without a route array.
+  func testAChangedElementIsWalkedOnlyWhenItsEncodingMetAStack() throws {
+    struct Note: Codable, Equatable {
+      var text = ""
+      var inner: Detail?
+      var routes: [Route<Screen>]?
+    }
+    struct Holder: Codable {
+      var notes = StackState<Note>()
+    }
+    var root = Root()
+    root.tabA.append(.counter(Counter(count: 1)))
+    var holder = Holder()
+    holder.notes.append(Note(text: "plain"))
+    let tracker = StackTracker()
+    _ = try tracker.start(from: root)
+    let notes = StackTracker()
+    _ = try notes.start(from: holder)
+
+    var before = root
+    root.tabA[id: 0] = .counter(Counter(count: 2))
+    root.tabA.append(.home)
+    var step = try tracker.step(to: root)
+    XCTAssertEqual(step.encodedElements, 2)
+    XCTAssertEqual(step.walkedElements, 0, "neither holds a stack")
+    XCTAssertEqual(step.delta, try referenceDelta(before, root))
+    tracker.accept(step)
+
+    before = root
+    root.tabA.append(.detail(Detail(title: "d", path: StackState([.home]))))
+    step = try tracker.step(to: root)
+    XCTAssertEqual(step.walkedElements, 1, "the detail holds a stack")
+    XCTAssertEqual(step.stacks.map(\.path), ["tabA", "tabA[#2].detail.path", "tabB"])
+    XCTAssertEqual(step.delta, try referenceDelta(before, root))
+    tracker.accept(step)
+
+    var previous = holder
+    holder.notes[id: 0]?.text = "still plain"
+    var noteStep = try notes.step(to: holder)
+    XCTAssertEqual(noteStep.walkedElements, 0)
+    notes.accept(noteStep)
+    previous = holder
+    holder.notes[id: 0]?.inner = Detail(title: "inner", path: StackState([.home, .home]))
+    noteStep = try notes.step(to: holder)
+    XCTAssertEqual(noteStep.walkedElements, 1, "a stack appeared inside the changed element")
+    XCTAssertEqual(noteStep.delta, try referenceDelta(previous, holder))
+    XCTAssertEqual(noteStep.stacks.map(\.path), ["notes", "notes[#0].inner.path"])
+    notes.accept(noteStep)
+    previous = holder
+    holder.notes[id: 0]?.inner = nil
+    holder.notes[id: 0]?.routes = [.root(.home, embedInNavigationView: true), .push(.home)]
+    noteStep = try notes.step(to: holder)
+    XCTAssertEqual(noteStep.walkedElements, 1, "routes in an array are a stack too")
+    XCTAssertEqual(noteStep.delta, try referenceDelta(previous, holder))
+    XCTAssertEqual(noteStep.stacks.map(\.path), ["notes", "notes[#0].routes"])
+  }
+
   func testElementsThatAreNotEquatableAreComparedByTheirJSON() throws {
     struct Plain: Codable {
       var text: String

@@ -1,4 +1,5 @@
 import Foundation
+import StackNavigation
 
 /// The bytes written so far, the containers still open (innermost last) and the coding path to
 /// the current position.
@@ -30,6 +31,9 @@ final class JSONSink {
   /// Whether a container or super-encoder was asked for that cannot be written as `JSONEncoder`
   /// would (asking cannot throw).
   var refused = false
+  /// Told when a stack, or a route of an array, is encoded: the encoders' `userInfo` carries it.
+  let encounter = StackEncounter()
+  private(set) lazy var userInfo: [CodingUserInfoKey: Any] = [stackEncounterUserInfoKey: encounter]
   /// The key of the outermost value's only member, once that value is closed and is an object of
   /// one member (an enum case's, as a synthesized encoding writes it).
   var onlyKey: String?

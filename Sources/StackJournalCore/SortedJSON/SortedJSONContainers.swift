@@ -12,7 +12,7 @@ struct ValueEncoder: Encoder {
   let pathCount: Int
 
   var codingPath: [any CodingKey] { sink.codingPath(pathCount) }
-  var userInfo: [CodingUserInfoKey: Any] { [:] }
+  var userInfo: [CodingUserInfoKey: Any] { sink.userInfo }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     let id = sink.claim(start) ? sink.open(object: true) : 0

@@ -26,14 +26,17 @@ package struct SortedJSONEncoder {
     return try fallback.encode(value)
   }
 
-  /// The JSON of a stack element, as text, and its case name: the key of its only member when it
-  /// is an object of one member (see ``JSONText/caseName(of:)``).
-  package func encodeElement<T: Encodable>(_ value: T) throws -> (json: String, caseName: String?) {
+  /// The JSON of a stack element, as text; its case name: the key of its only member when it is
+  /// an object of one member (see ``JSONText/caseName(of:)``); and whether stacks may be nested
+  /// in it: false only when this encoder wrote it and met no stack nor route of an array.
+  package func encodeElement<T: Encodable>(_ value: T) throws
+    -> (json: String, caseName: String?, mayHoldStacks: Bool)
+  {
     if let sink = Self.fastSink(value) {
-      return (String(decoding: sink.writer.bytes, as: UTF8.self), sink.onlyKey)
+      return (String(decoding: sink.writer.bytes, as: UTF8.self), sink.onlyKey, sink.encounter.met)
     }
     let json = try fallback.encode(value)
-    return (String(decoding: json, as: UTF8.self), JSONText.caseName(of: json))
+    return (String(decoding: json, as: UTF8.self), JSONText.caseName(of: json), true)
   }
 
   /// The JSON of `value`, or nil when `JSONEncoder` must write it.

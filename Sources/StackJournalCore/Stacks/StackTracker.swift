@@ -44,6 +44,8 @@ public final class StackTracker: @unchecked Sendable {
     public var reordered: Set<String>
     /// How many elements were encoded for this step.
     public var encodedElements: Int
+    /// How many elements were walked for the stacks nested in them.
+    package var walkedElements: Int
     fileprivate var tracked: UncheckedBox<[String: Tracked]>
   }
 
@@ -96,7 +98,8 @@ public final class StackTracker: @unchecked Sendable {
     let delta = StackDelta.between(before, after)
     return Step(
       delta: delta, stacks: after, reordered: delta.reordered(from: before),
-      encodedElements: walk.encodedCount, tracked: UncheckedBox(walk.current))
+      encodedElements: walk.encodedCount, walkedElements: walk.walkedCount,
+      tracked: UncheckedBox(walk.current))
   }
 
   /// Makes the stacks after `step` the baseline: call once the step is in the journal.

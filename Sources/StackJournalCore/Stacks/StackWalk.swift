@@ -16,6 +16,8 @@ final class StackWalk: StackVisitor {
   var current: [String: StackTracker.Tracked] = [:]
   var idsByCodingPath: [[String]: [StackElementID]] = [:]
   var encodedCount = 0
+  /// How many elements (or routes' screens) were walked for the stacks nested in them.
+  var walkedCount = 0
   private var frames: [Frame] = []
 
   init(previous: [String: StackTracker.Tracked], encoder: SortedJSONEncoder) {
@@ -105,7 +107,7 @@ final class StackWalk: StackVisitor {
             let frame = try walkNested(element.pointee, at: elementPath, userInfo: userInfo)
             if frame.hasNested { hasNested.insert(id) }
             if frame.dirty {
-              let encoded = try encode(element.pointee, id: id)
+              let encoded = try encode(element.pointee, id: id).element
               if encoded != oldElement { differs = true }
               elements.append(encoded == oldElement ? oldElement : encoded)
             } else {
@@ -113,9 +115,12 @@ final class StackWalk: StackVisitor {
             }
             continue
           }
-          let frame = try walkNested(element.pointee, at: elementPath, userInfo: userInfo)
-          if frame.hasNested { hasNested.insert(id) }
-          let encoded = try encode(element.pointee, id: id)
+          // Encoded first: walked for nested stacks only when its encoding met one.
+          let (encoded, mayHoldStacks) = try encode(element.pointee, id: id)
+          if mayHoldStacks {
+            let frame = try walkNested(element.pointee, at: elementPath, userInfo: userInfo)
+            if frame.hasNested { hasNested.insert(id) }
+          }
           if let oldIndex, oldElements[oldIndex] == encoded {
             elements.append(oldElements[oldIndex])
           } else {
@@ -190,7 +195,7 @@ final class StackWalk: StackVisitor {
         let frame = try walkNested(route.screen, at: screenPath, userInfo: userInfo)
         if frame.hasNested { tracked.hasNested.insert(id) }
         if frame.dirty {
-          let encoded = try encode(route, id: id)
+          let encoded = try encode(route, id: id).element
           if encoded != oldElement {
             differs = true
             stored = encoded
@@ -198,9 +203,11 @@ final class StackWalk: StackVisitor {
         }
       }
     } else {
-      let frame = try walkNested(route.screen, at: screenPath, userInfo: userInfo)
-      if frame.hasNested { tracked.hasNested.insert(id) }
-      let encoded = try encode(route, id: id)
+      let (encoded, mayHoldStacks) = try encode(route, id: id)
+      if mayHoldStacks {
+        let frame = try walkNested(route.screen, at: screenPath, userInfo: userInfo)
+        if frame.hasNested { tracked.hasNested.insert(id) }
+      }
       if let oldElement, oldElement == encoded {
         stored = oldElement
       } else {
@@ -221,6 +228,7 @@ final class StackWalk: StackVisitor {
     at codingPath: [any CodingKey],
     userInfo: [CodingUserInfoKey: Any]
   ) throws -> Frame {
+    walkedCount += 1
     let frame = Frame()
     frames.append(frame)
     defer { frames.removeLast() }
@@ -228,12 +236,14 @@ final class StackWalk: StackVisitor {
     return frame
   }
 
+  /// The element as stored, and whether stacks may be nested in it (see
+  /// ``SortedJSONEncoder/encodeElement(_:)``): when not, walking it would find none.
   private func encode<Element: Encodable>(_ element: Element, id: StackElementID) throws
-    -> StoredElement
+    -> (element: StoredElement, mayHoldStacks: Bool)
   {
     encodedCount += 1
-    let (json, caseName) = try encoder.encodeElement(element)
-    return StoredElement(id: id, caseName: caseName, state: json)
+    let (json, caseName, mayHoldStacks) = try encoder.encodeElement(element)
+    return (StoredElement(id: id, caseName: caseName, state: json), mayHoldStacks)
   }
 }
 

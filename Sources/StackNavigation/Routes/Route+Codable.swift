@@ -22,6 +22,7 @@ extension Route: Encodable where Screen: Encodable {
       try visitor.visit(self, codingPath: encoder.codingPath, userInfo: encoder.userInfo)
       return
     }
+    if inArray { (encoder.userInfo[stackEncounterUserInfoKey] as? StackEncounter)?.met = true }
     var container = encoder.container(keyedBy: RouteCodingKeys.self)
     var fields = container.nestedContainer(keyedBy: RouteCodingKeys.self, forKey: styleKey)
     if isPresented {

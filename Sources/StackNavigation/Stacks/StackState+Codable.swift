@@ -21,6 +21,7 @@ extension StackState: Encodable where Element: Encodable {
       try visitor.visit(self, codingPath: encoder.codingPath, userInfo: encoder.userInfo)
       return
     }
+    (encoder.userInfo[stackEncounterUserInfoKey] as? StackEncounter)?.met = true
     var container = encoder.container(keyedBy: StackStateCodingKeys.self)
     var elements = container.nestedUnkeyedContainer(forKey: .elements)
     for (id, element) in zip(storedIDs, storedElements) {

@@ -36,5 +36,18 @@ public protocol StackVisitor: AnyObject {
   ) throws
 }
 
+/// Told that a stack, or a route of an array, was encoded, when an encoder's `userInfo` carries
+/// it under ``stackEncounterUserInfoKey``; unlike a ``StackVisitor`` it takes nothing over. The
+/// journal encodes a changed element once, and walks it for the stacks nested in it only when
+/// its encoding met one.
+package final class StackEncounter {
+  package var met = false
+  package init() {}
+}
+
+/// The key under which an encoder's `userInfo` carries a ``StackEncounter``.
+package let stackEncounterUserInfoKey = CodingUserInfoKey(
+  rawValue: "StackJournal.StackEncounter")!
+
 /// The key under which an encoder's `userInfo` carries a ``StackVisitor``.
 public let stackVisitorUserInfoKey = CodingUserInfoKey(rawValue: "StackJournal.StackVisitor")!

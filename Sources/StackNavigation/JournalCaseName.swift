@@ -47,6 +47,18 @@ public struct _JournalCaseName {
     descend(into: ActionLevel(associatedValue: value))
   }
 
+  /// Appends a case with one associated value that names its own case, and descends into it
+  /// without boxing it or asking at run time what it is: the macro's `switch` calls this one
+  /// whenever the value's type is known to conform.
+  public mutating func _case<Value: _JournalCaseNamed>(_ name: String, _ value: Value) {
+    names.append(name)
+    if JournalCaseNaming.namesItself(Value.self, value) {
+      value._appendJournalCaseName(to: &self)
+    } else {
+      descend(into: ActionLevel(associatedValue: value))
+    }
+  }
+
   /// Appends a case with several associated values, and descends into the last one that is an
   /// enum.
   public mutating func _case<each Value>(_ name: String, lastEnumOf values: repeat each Value) {
@@ -130,7 +142,7 @@ private enum ActionLevel {
     switch JournalCaseNaming.kind(of: value) {
     case .enum:
       // Only an enum is asked for its names: a cast would unwrap an optional.
-      if let named = value as? any _JournalCaseNamed, JournalCaseNaming.namesItself(named) {
+      if let named = value as? any _JournalCaseNamed, namesItself(named) {
         return .level(.named(named))
       }
       if let name = CaseNames.shared.name(of: value) { return .level(.withoutValues(name)) }
@@ -142,6 +154,10 @@ private enum ActionLevel {
     let mirror = Mirror(reflecting: value)
     return mirror.displayStyle == .enum ? .level(.reflected(value, mirror)) : .other(mirror)
   }
+
+  private static func namesItself<Named: _JournalCaseNamed>(_ value: Named) -> Bool {
+    JournalCaseNaming.namesItself(Named.self, value)
+  }
 }
 
 /// What the walk learns of types without reflecting a value.
@@ -149,8 +165,9 @@ enum JournalCaseNaming {
   /// Whether a conforming value's own names are what reflection gives: it has neither a mirror
   /// nor a description of its own (a case without associated values is named by its
   /// description). Known per type, once.
-  static func namesItself(_ value: any _JournalCaseNamed) -> Bool {
-    let type = ObjectIdentifier(Swift.type(of: value))
+  static func namesItself<Named: _JournalCaseNamed>(_: Named.Type, _ value: Named) -> Bool {
+    // An enum's dynamic type is its static type.
+    let type = ObjectIdentifier(Named.self)
     if let known = plainTypes.withValue({ $0[type] }) { return known }
     let plain =
       !(value is any CustomReflectable) && !(value is any CustomStringConvertible)

@@ -116,45 +116,78 @@ package enum StorageJSON {
     /// A string literal, escaped as `JSONEncoder` escapes: `"` and `\`, the short escapes
     /// `\b \t \n \f \r`, other control characters as `\u00xx`; everything else as it is.
     /// Returns whether the string is ASCII.
+    ///
+    /// One pass counts what needs an escape; a string with none is copied whole, and one with
+    /// some (a stack element's JSON inside a delta, a quote every few bytes) is written escaped
+    /// into a buffer appended once, instead of one append per run between escapes.
     @discardableResult
     mutating func string(_ value: String) -> Bool {
-      bytes.append(UInt8(ascii: "\""))
       var value = value
-      let high = value.withUTF8 { utf8 in
+      return value.withUTF8 { utf8 in
         var high: UInt8 = 0
-        // Runs of bytes that need no escape are copied whole.
-        var runStart = 0
-        for index in utf8.indices {
-          let byte = utf8[index]
+        var extra = 0
+        for byte in utf8 {
           high |= byte
-          guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-            continue
+          if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            extra += Self.escapedLength(byte) - 1
           }
-          bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-          escape(byte)
-          runStart = index + 1
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-        return high
+        bytes.append(UInt8(ascii: "\""))
+        if extra == 0 {
+          bytes.append(contentsOf: utf8)
+        } else {
+          withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf8.count + extra) { out in
+            var index = 0
+            for byte in utf8 {
+              if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                index = Self.escape(byte, into: out, at: index)
+              } else {
+                out[index] = byte
+                index += 1
+              }
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<index]))
+          }
+        }
+        bytes.append(UInt8(ascii: "\""))
+        return high < 0x80
       }
-      bytes.append(UInt8(ascii: "\""))
-      return high < 0x80
     }
 
-    private mutating func escape(_ byte: UInt8) {
+    /// The length of a byte's escape: `\u00xx` for a control character without a short one.
+    private static func escapedLength(_ byte: UInt8) -> Int {
       switch byte {
-      case UInt8(ascii: "\""): raw("\\\"")
-      case UInt8(ascii: "\\"): raw("\\\\")
-      case 0x08: raw("\\b")
-      case 0x09: raw("\\t")
-      case 0x0A: raw("\\n")
-      case 0x0C: raw("\\f")
-      case 0x0D: raw("\\r")
-      default:
-        raw("\\u00")
-        bytes.append(Self.hexDigits[Int(byte >> 4)])
-        bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: return 2
+      default: return 6
       }
+    }
+
+    /// Writes a byte's escape at `index` and returns the index after it.
+    private static func escape(_ byte: UInt8, into out: UnsafeMutableBufferPointer<UInt8>, at index: Int)
+      -> Int
+    {
+      out[index] = UInt8(ascii: "\\")
+      let short: UInt8? =
+        switch byte {
+        case UInt8(ascii: "\""): UInt8(ascii: "\"")
+        case UInt8(ascii: "\\"): UInt8(ascii: "\\")
+        case 0x08: UInt8(ascii: "b")
+        case 0x09: UInt8(ascii: "t")
+        case 0x0A: UInt8(ascii: "n")
+        case 0x0C: UInt8(ascii: "f")
+        case 0x0D: UInt8(ascii: "r")
+        default: nil
+        }
+      if let short {
+        out[index + 1] = short
+        return index + 2
+      }
+      out[index + 1] = UInt8(ascii: "u")
+      out[index + 2] = UInt8(ascii: "0")
+      out[index + 3] = UInt8(ascii: "0")
+      out[index + 4] = hexDigits[Int(byte >> 4)]
+      out[index + 5] = hexDigits[Int(byte & 0x0F)]
+      return index + 6
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

@@ -28,11 +28,29 @@ let package = Package(
     // Hummingbird's own dependencies, named for `ParseErrorResponder` (HTTP parse errors).
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
     .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.27.0"),
+    // The server generated from the OpenAPI document (Sources/NavigationAPI) and its transport.
+    .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+    .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
   ],
   targets: [
+    // swift-openapi-generator's output for Sources/NavigationService/Resources/openapi.yaml:
+    // the types and the server's routing (`APIProtocol`, `registerHandlers`), committed as the
+    // tool wrote them. `scripts/check-openapi.sh --regenerate` rewrites them after the document
+    // changes; `scripts/check-openapi.sh` (CI) fails when they are not what it generates.
+    .target(
+      name: "NavigationAPI",
+      dependencies: [
+        .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
+      exclude: ["openapi-generator-config.yaml"]
+    ),
     .target(
       name: "NavigationService",
       dependencies: [
+        "NavigationAPI",
+        .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+        .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
         .product(name: "StackNavigation", package: "StackJournal"),
         .product(name: "StackStorage", package: "StackJournal"),
         .product(name: "StackRestoration", package: "StackJournal"),

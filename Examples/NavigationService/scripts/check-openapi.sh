@@ -2,7 +2,7 @@
 # The service's server is generated from its OpenAPI document: swift-openapi-generator's
 # command-line tool (built from the local package copy by OpenAPICheck/, about 2 minutes cold)
 # turns `Sources/NavigationService/Resources/openapi.yaml` into the types and server of
-# `Sources/NavigationAPI`, as `Sources/NavigationAPI/openapi-generator-config.yaml` says.
+# `Sources/NavigationService/Generated`, as the `openapi-generator-config.yaml` there says.
 #
 #   Examples/NavigationService/scripts/check-openapi.sh               # CI: are they current?
 #   Examples/NavigationService/scripts/check-openapi.sh --regenerate  # after editing the document
@@ -20,7 +20,7 @@ case "${1:-}" in
   *) echo "usage: $0 [--regenerate]" >&2; exit 2 ;;
 esac
 document=Sources/NavigationService/Resources/openapi.yaml
-committed=Sources/NavigationAPI
+committed=Sources/NavigationService/Generated
 config=$committed/openapi-generator-config.yaml
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT

@@ -1,13 +1,12 @@
 import Foundation
 import HTTPTypes
 import Logging
-import NavigationAPI
 import OpenAPIRuntime
 import StackNavigation
 import StackRestoration
 import StackStorage
 
-/// The service's operations, as the generated `APIProtocol` (Sources/NavigationAPI) names them:
+/// The service's operations, as the generated `APIProtocol` (Sources/NavigationService/Generated) names them:
 /// the generated server decodes each request into an operation's input and encodes its output;
 /// what happens in between is here.
 ///

@@ -6,14 +6,14 @@ private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathCompon
   .deletingLastPathComponent().deletingLastPathComponent()
 
 /// Every route the service registers, as `METHOD PATH`: the generated server's (`method: .post,
-/// path: server.apiPathComponentsWithServerPrefix("/sessions")` in Sources/NavigationAPI's
-/// Server.swift), and any `router.METHOD("PATH")` Router.swift adds by hand, with Hummingbird's
-/// `:name` written as OpenAPI's `{name}`.
+/// path: server.apiPathComponentsWithServerPrefix("/sessions")` in Generated/Server.swift), and
+/// any `router.METHOD("PATH")` Router.swift adds by hand, with Hummingbird's `:name` written as
+/// OpenAPI's `{name}`.
 private func registeredRoutes() throws -> Set<String> {
   var routes: Set<String> = []
   for (file, pattern) in [
     (
-      "Sources/NavigationAPI/Server.swift",
+      "Sources/NavigationService/Generated/Server.swift",
       #"method: \.(get|post),\s*path: server\.apiPathComponentsWithServerPrefix\("([^"]+)"\)"#
     ),
     ("Sources/NavigationService/Router.swift", #"router\.(get|post)\("([^"]+)"\)"#),

@@ -6,9 +6,9 @@ import StackNavigation
 import StackRestoration
 import StackStorage
 
-/// The service's operations, as the generated `APIProtocol` (Sources/NavigationService/Generated) names them:
-/// the generated server decodes each request into an operation's input and encodes its output;
-/// what happens in between is here.
+/// The service's operations, as the generated `APIProtocol` (in Generated/) names them: the
+/// generated server decodes each request into an operation's input and encodes its output; what
+/// happens in between is here.
 ///
 /// A refusal is thrown as an ``APIError`` (or the journal's `StorageError`); the generated server
 /// wraps it in its `ServerError`, which ``APIError/from(_:bodyLimit:)`` unwraps. Everything

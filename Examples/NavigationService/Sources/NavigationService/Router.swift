@@ -3,8 +3,7 @@ import OpenAPIHummingbird
 import OpenAPIRuntime
 
 /// Builds the router of the service over a registry: the routes are the server generated from
-/// the OpenAPI document (Sources/NavigationService/Generated, registered by
-/// `registerHandlers`), serving
+/// the OpenAPI document (in Generated/, registered by `registerHandlers`), serving
 /// ``NavigationAPIHandler``; the middleware around them is the service's own.
 ///
 /// - Parameter readiness: Off once the service is shutting down: `GET /health/ready` then

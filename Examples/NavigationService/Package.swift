@@ -28,11 +28,17 @@ let package = Package(
     // Hummingbird's own dependencies, named for `ParseErrorResponder` (HTTP parse errors).
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
     .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.27.0"),
+    // The server generated from the OpenAPI document (Sources/NavigationService/Generated) and
+    // its transport.
+    .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+    .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
   ],
   targets: [
     .target(
       name: "NavigationService",
       dependencies: [
+        .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+        .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
         .product(name: "StackNavigation", package: "StackJournal"),
         .product(name: "StackStorage", package: "StackJournal"),
         .product(name: "StackRestoration", package: "StackJournal"),
@@ -49,6 +55,11 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
       ],
+      // swift-openapi-generator's output for the document, committed as the tool wrote it (its
+      // types, `APIProtocol` and `registerHandlers`): `scripts/check-openapi.sh --regenerate`
+      // rewrites it after the document changes, and `scripts/check-openapi.sh` (CI) fails when
+      // it is not what the tool makes of the document.
+      exclude: ["Generated/openapi-generator-config.yaml"],
       // The API's OpenAPI document, served at GET /openapi.yaml.
       resources: [.embedInCode("Resources/openapi.yaml")]
     ),

@@ -1,21 +1,15 @@
 // swift-tools-version: 6.0
-// Checks `Sources/NavigationService/Resources/openapi.yaml` with swift-openapi-generator: the
-// document must generate types and a server without a diagnostic, and the generated code must
-// compile against swift-openapi-runtime. `scripts/check-openapi.sh` generates into
-// `Sources/GeneratedAPI` (not committed) and builds it.
+// Builds swift-openapi-generator's command-line tool for `scripts/check-openapi.sh`, which
+// generates the service's types and server (Sources/NavigationService/Generated) from
+// `Sources/NavigationService/Resources/openapi.yaml` and compares them with the committed ones.
+// The service's own package depends on the runtime only, never on the generator or its plugin.
 import PackageDescription
 
 let package = Package(
   name: "OpenAPICheck",
   platforms: [.macOS(.v15)],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-openapi-generator", exact: "1.14.3"),
-    .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
+    .package(url: "https://github.com/apple/swift-openapi-generator", exact: "1.14.3")
   ],
-  targets: [
-    .target(
-      name: "GeneratedAPI",
-      dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")]
-    )
-  ]
+  targets: []
 )

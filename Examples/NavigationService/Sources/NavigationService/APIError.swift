@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOHTTP1
+import OpenAPIRuntime
 import StackRestoration
 import StackStorage
 
@@ -60,6 +61,10 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     switch error {
     case let error as APIError:
       return error
+    case let error as ServerError:
+      // The generated server wraps what an operation throws (see `GeneratedServerMiddleware`
+      // for what it throws itself while decoding a request).
+      return from(error.underlyingError, bodyLimit: bodyLimit)
     case let error as StorageError:
       switch error.code {
       case .unknownSession:
@@ -125,6 +130,23 @@ extension APIError {
   static let invalidSessionID = APIError(
     .badRequest, code: "invalidSessionID", message: SessionIDRules.description)
 
+  /// A body of `POST /sessions` that is not `{"id": …}`.
+  static let badCreateRequest = APIError(
+    .badRequest, code: "badRequest", message: "The body is not {\"id\": …}.")
+
+  /// A body of a fork that is not `{"at": …}`, `{"time": …}`, with an optional `"into"`.
+  static let badForkRequest = APIError(
+    .badRequest, code: "badRequest",
+    message: "The body is {\"at\": SEQUENCE} or {\"time\": ISO8601}, with an optional \"into\".")
+
+  /// A body that is not an action, when no position can be told.
+  static let undecodableAction = APIError(
+    .badRequest, code: "undecodableAction", message: "The body is not JSON.")
+
+  /// A sequence that is not a whole number, 0 or more.
+  static let badSequence = APIError(
+    .badRequest, code: "badSequence", message: "A sequence is a whole number, 0 or more.")
+
   /// A sequence past the head, or a time before the session began.
   static let sequenceOutOfRange = APIError(
     .unprocessableContent, code: "sequenceOutOfRange",
@@ -148,7 +170,9 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
       // A refusal is told by the request's one log line (its status and code: what the client
       // sent is not repeated); a failure of the service also gets its cause.
       if apiError.status.code >= 500 {
-        context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+        // The generated server's wrapper would log the whole request, headers included.
+        let cause = (error as? ServerError)?.underlyingError ?? error
+        context.logger.error("request failed", metadata: ["error": "\(String(reflecting: cause))"])
       }
       throw apiError
     }

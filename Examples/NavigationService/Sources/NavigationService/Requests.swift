@@ -1,64 +1,9 @@
 import Foundation
-import Hummingbird
 import StackStorage
-
-struct CreateRequest: Decodable {
-  var id: String?
-}
-
-struct ForkRequest: Decodable {
-  var at: Int64?
-  var time: String?
-  var into: String?
-}
-
-struct SessionCreated: Encodable {
-  var session: String
-  var sequence: Int64
-  var stack: StackView
-  var forkedFrom: String?
-  var forkedAt: Int64?
-}
-
-struct Health: Encodable {
-  var status: String
-  var cachedSessions: Int?
-  var rehydrations: Int?
-  var evictions: Int?
-}
-
-/// Encodes a value as a JSON response.
-func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.sortedKeys]
-  let data = try encoder.encode(value)
-  return Response(
-    status: status, headers: [.contentType: "application/json; charset=utf-8"],
-    body: .init(byteBuffer: ByteBuffer(bytes: data)))
-}
-
-/// Reads the body, at most `limit` bytes (more is a 413).
-func body(of request: Request, limit: Int) async throws -> Data {
-  let buffer = try await request.body.collect(upTo: limit)
-  return Data(buffer.readableBytesView)
-}
-
-/// The session identifier of a path, validated (never repeated in an error).
-func sessionID(_ context: some RequestContext) throws -> SessionID {
-  let raw = try context.parameters.require("id")
-  let id = SessionID(raw.removingPercentEncoding ?? raw)
-  // The library's rules, not the service's narrower ones: sessions written by older versions
-  // stay reachable.
-  if id.problem != nil { throw APIError.invalidSessionID }
-  return id
-}
 
 /// A sequence number from a query or body: 0 or more.
 func parseSequence(_ text: String) throws -> Int64 {
-  guard text.count <= 20, let value = Int64(text), value >= 0 else {
-    throw APIError(
-      .badRequest, code: "badSequence", message: "A sequence is a whole number, 0 or more.")
-  }
+  guard text.count <= 20, let value = Int64(text), value >= 0 else { throw APIError.badSequence }
   return value
 }
 

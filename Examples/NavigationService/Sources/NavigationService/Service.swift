@@ -101,7 +101,7 @@ public func runService(_ configuration: ServiceConfiguration, logger: Logger) as
   let registry = SessionRegistry(journal: journal, idleTimeout: configuration.idleTimeout)
   let readiness = Readiness()
   let app = Application(
-    router: buildRouter(
+    router: try buildRouter(
       registry: registry, readiness: readiness, bodyLimit: configuration.bodyLimit,
       tokens: configuration.tokens),
     // A request the HTTP parser rejects gets a JSON error too (see `ParseErrorResponder`).

@@ -32,4 +32,13 @@ enum SessionIDRules {
     guard allows(text) else { throw APIError.invalidSessionID }
     return SessionID(text)
   }
+
+  /// The identifier of a session a request names (its path's `id`, decoded): the library's
+  /// rules, not the service's narrower ones, so that sessions written by older versions stay
+  /// reachable; anything else is ``APIError/invalidSessionID`` (never repeated).
+  static func existing(_ text: String) throws -> SessionID {
+    let id = SessionID(text)
+    if id.problem != nil { throw APIError.invalidSessionID }
+    return id
+  }
 }

@@ -5,20 +5,30 @@ import Testing
 private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
   .deletingLastPathComponent().deletingLastPathComponent()
 
-/// Every `router.METHOD("PATH")` the router's source registers, as `METHOD PATH` with
-/// Hummingbird's `:name` written as OpenAPI's `{name}`.
+/// Every route the service registers, as `METHOD PATH`: the generated server's (`method: .post,
+/// path: server.apiPathComponentsWithServerPrefix("/sessions")` in Generated/Server.swift), and
+/// any `router.METHOD("PATH")` Router.swift adds by hand, with Hummingbird's `:name` written as
+/// OpenAPI's `{name}`.
 private func registeredRoutes() throws -> Set<String> {
-  let source = try String(
-    contentsOf: packageRoot.appendingPathComponent("Sources/NavigationService/Router.swift"),
-    encoding: .utf8)
-  let regex = try NSRegularExpression(pattern: #"router\.(get|post)\("([^"]+)"\)"#)
-  return Set(
-    regex.matches(in: source, range: NSRange(source.startIndex..., in: source)).map { match in
+  var routes: Set<String> = []
+  for (file, pattern) in [
+    (
+      "Sources/NavigationService/Generated/Server.swift",
+      #"method: \.(get|post),\s*path: server\.apiPathComponentsWithServerPrefix\("([^"]+)"\)"#
+    ),
+    ("Sources/NavigationService/Router.swift", #"router\.(get|post)\("([^"]+)"\)"#),
+  ] {
+    let source = try String(
+      contentsOf: packageRoot.appendingPathComponent(file), encoding: .utf8)
+    let regex = try NSRegularExpression(pattern: pattern)
+    for match in regex.matches(in: source, range: NSRange(source.startIndex..., in: source)) {
       let method = (source as NSString).substring(with: match.range(at: 1))
       let path = (source as NSString).substring(with: match.range(at: 2))
         .replacingOccurrences(of: #":(\w+)"#, with: "{$1}", options: .regularExpression)
-      return "\(method) \(path)"
-    })
+      routes.insert("\(method) \(path)")
+    }
+  }
+  return routes
 }
 
 /// Every `PATH:` then `METHOD:` of the document's `paths`, as `METHOD PATH`.
@@ -50,12 +60,21 @@ struct OpenAPITests {
     #expect(reply.status == 200)
     #expect(reply.contentType == "application/yaml; charset=utf-8")
     #expect(reply.text == file)
-    #expect(service.terminate() == 0)
 
     #expect(file.hasPrefix("openapi: 3.1.0\n"))
     let routes = try registeredRoutes()
     #expect(routes.count >= 8, "\(routes)")
     #expect(documentedRoutes(file) == routes)
+    // The running service answers each documented route (an unknown session is a 404
+    // `unknownSession`, an unknown route a 404 `notFound`).
+    for route in documentedRoutes(file).sorted() {
+      let parts = route.split(separator: " ")
+      let path = parts[1].replacingOccurrences(of: "{id}", with: "nobody")
+      let answer = try await service.request(
+        parts[0].uppercased(), path, body: parts[0] == "post" ? "{}" : nil)
+      #expect(answer.status != 404 || answer.errorCode != "notFound", "\(route): \(answer.text)")
+    }
+    #expect(service.terminate() == 0)
   }
 
   @Test(

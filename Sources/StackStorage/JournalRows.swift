@@ -99,7 +99,7 @@ enum JournalRows {
 
   /// The time the entry at `sequence` was recorded, as stored, or `nil` when there is none.
   static func recordedAt(_ db: Database, session: SessionID, sequence: Int64) throws -> String? {
-    let range = try keys(db, session: session).range(after: sequence - 1, through: sequence)
+    let range = try keys(db, session: session).range(from: sequence, through: sequence)
     return try String.fetchOne(
       db, sql: "SELECT recorded_at FROM journal WHERE key BETWEEN ? AND ?",
       arguments: [range.low, range.high])
@@ -380,7 +380,9 @@ struct SessionKeys {
 
   /// ``range(from:through:)`` for the sequences after `after` through `through`.
   func range(after: Int64, through: Int64) -> (low: Int64, high: Int64) {
-    range(from: after < Self.maximumSequence ? Swift.max(after, 0) + 1 : after, through: through)
+    range(
+      from: after < Self.maximumSequence ? Swift.max(after, 0) + 1 : Self.maximumSequence + 1,
+      through: through)
   }
 
   /// Every key of the session.

@@ -231,4 +231,46 @@ final class JournalKeyTests: StorageTestCase {
       XCTAssertEqual(try JournalRows.span(db, session: "s", through: Int64.max)?.count, 1)
     }
   }
+  /// The ranges of keys a session's reads use: clamped to its sequences 1 … 2³² − 1, empty
+  /// (low above high) when nothing asked is in them, never reaching the next session's keys.
+  func testSessionKeyRanges() {
+    let keys = SessionKeys(number: 3)
+    let base: Int64 = 3 << 32
+    XCTAssertEqual(keys.all.low, base + 1)
+    XCTAssertEqual(keys.all.high, base + 4_294_967_295)
+    XCTAssertLessThan(keys.all.high, SessionKeys(number: 4).all.low)
+    XCTAssertEqual(keys.range(after: 5, through: 9).low, base + 6)
+    XCTAssertEqual(keys.range(after: 5, through: 9).high, base + 9)
+    XCTAssertEqual(keys.range(after: -7, through: Int64.max).low, base + 1)
+    XCTAssertEqual(keys.range(after: -7, through: Int64.max).high, base + 4_294_967_295)
+    for (after, through) in [
+      (Int64(4_294_967_295), Int64.max), (Int64.max, Int64.max), (9, 9), (0, 0), (0, -3),
+    ] {
+      let range = keys.range(after: after, through: through)
+      XCTAssertGreaterThan(range.low, range.high, "after \(after) through \(through)")
+    }
+    let greatest = SessionKeys(number: SessionKeys.maximumNumber).all
+    XCTAssertEqual(greatest.high, Int64.max)
+  }
+
+  /// A file whose numbers reached 2³¹ − 1 (by a hand edit) refuses a new session instead of
+  /// giving it a number whose keys overflow.
+  func testANewSessionBeyondTheGreatestNumberIsRefused() async throws {
+    let journal = try makeJournal(.onDisk)
+    _ = try await journal.createSession("s", initial: StateEncoding.encode(Root()), version: 1)
+    try await journal.database.write { db in
+      try db.execute(sql: "UPDATE sessions SET number = 2147483647 WHERE id = 's'")
+    }
+    let error = await assertStorageError(.invalidData) {
+      try await journal.createSession("t", initial: StateEncoding.encode(Root()), version: 1)
+    }
+    XCTAssertTrue(error?.message.contains("2147483647") ?? false, "\(String(describing: error))")
+    XCTAssertNil(try journal.session("t"))
+    var root = Root()
+    root.tabA.append(.home)
+    let sequence = try await journal.append(
+      session: "s", expectedSequence: 0, .test("push", state: root))
+    XCTAssertEqual(sequence, 1)
+    XCTAssertEqual(try keys(journal), [[Int64.max - 4_294_967_294, 2_147_483_647, 1]])
+  }
 }

@@ -132,11 +132,12 @@ enum SessionRows {
     let number =
       try Int64.fetchOne(db, sql: "SELECT coalesce(max(number), 0) + 1 FROM sessions") ?? 1
     guard number <= SessionKeys.maximumNumber else {
+      let place = path.map { "the file \($0)" } ?? "the in-memory journal"
       throw StorageError(
         code: .invalidData,
-        message: "Session \(id) cannot be created: the file \(path ?? "in memory") has "
-          + "numbered sessions up to \(number - 1), the greatest its journal keys hold. Nothing "
-          + "was written; record new sessions in another file.",
+        message: "Session \(id) cannot be created: \(place) has numbered sessions up to "
+          + "\(number - 1), the greatest its journal keys hold. Nothing was written; record new "
+          + "sessions in another file.",
         path: path)
     }
     try db.execute(

@@ -10,5 +10,6 @@ public enum EmbeddedMigrations {
     ("0001_initial.sql", PackageResources._001_initial_sql),
     ("0002_clustered_rows.sql", PackageResources._002_clustered_rows_sql),
     ("0003_time_without_index.sql", PackageResources._003_time_without_index_sql),
+    ("0004_journal_by_number.sql", PackageResources._004_journal_by_number_sql),
   ]
 }

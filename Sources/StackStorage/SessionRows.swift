@@ -10,10 +10,10 @@ enum SessionRows {
   static let headColumn =
     "max(s.head_sequence, coalesce(\(JournalRows.lastSequenceColumn), 0))"
 
-  /// The session's head and the `latest_at` of its last entry, read by every append (see
-  /// ``HeadRecord``); no row for an unknown session.
+  /// The session's number, head and the `latest_at` of its last entry, read by every append
+  /// (see ``HeadRecord``); no row for an unknown session.
   static let headRecordSQL = """
-    SELECT \(headColumn) AS head_sequence,
+    SELECT s.number, \(headColumn) AS head_sequence,
       \(JournalRows.lastLatestAtColumn) AS last_latest_at
     FROM sessions s WHERE s.id = ?
     """
@@ -121,17 +121,32 @@ enum SessionRows {
     ).map(SessionID.init(rawValue:))
   }
 
-  /// Inserts a session's row.
+  /// Inserts a session's row, numbered one above the greatest number in the file (schema 4:
+  /// its journal entries are keyed by the number, see ``JournalRows``), and returns the number.
+  /// Throws ``StorageError/Code/invalidData`` when the file has handed out every number.
+  @discardableResult
   static func insert(
     _ db: Database, _ id: SessionID, createdAt: String, metadata: String?, headSequence: Int64,
-    forkedFrom: SessionID?, forkedAt: Int64?
-  ) throws {
+    forkedFrom: SessionID?, forkedAt: Int64?, path: String?
+  ) throws -> Int64 {
+    let number =
+      try Int64.fetchOne(db, sql: "SELECT coalesce(max(number), 0) + 1 FROM sessions") ?? 1
+    guard number <= SessionKeys.maximumNumber else {
+      let place = path.map { "the file \($0)" } ?? "the in-memory journal"
+      throw StorageError(
+        code: .invalidData,
+        message: "Session \(id) cannot be created: \(place) has numbered sessions up to "
+          + "\(number - 1), the greatest its journal keys hold. Nothing was written; record new "
+          + "sessions in another file.",
+        path: path)
+    }
     try db.execute(
       sql: "INSERT INTO sessions (id, created_at, metadata, head_sequence, forked_from, "
-        + "forked_at) VALUES (?, ?, ?, ?, ?, ?)",
+        + "forked_at, number) VALUES (?, ?, ?, ?, ?, ?, ?)",
       arguments: [
-        id.rawValue, createdAt, metadata, headSequence, forkedFrom?.rawValue, forkedAt,
+        id.rawValue, createdAt, metadata, headSequence, forkedFrom?.rawValue, forkedAt, number,
       ])
+    return number
   }
 
   /// Replaces the session's metadata.

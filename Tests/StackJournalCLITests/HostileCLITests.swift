@@ -139,7 +139,9 @@ final class HostileCLITests: CLITestCase {
     let (path, session) = try makeDemo()
     let hidden = "push\u{1B}[8mHIDDEN\u{1B}[0m\u{9B}2J\u{7}"
     try tamper(
-      path, "UPDATE journal SET type = ? WHERE session = ? AND sequence = 2",
+      path,
+      "UPDATE journal SET type = ? WHERE session_number = "
+        + "(SELECT number FROM sessions WHERE id = ?) AND sequence = 2",
       arguments: [hidden, session])
     let result = try runCLIOnATerminal(["log", session, "--db", path])
     XCTAssertEqual(result.status, 0, result.stdout)

@@ -178,9 +178,9 @@ final class HostileMatrixTests: CLITestCase {
     let (path, session) = try hostileCopy(
       "int64max",
       """
-      UPDATE journal SET sequence = 9223372036854775807
-        WHERE session = '$SESSION' AND sequence = (SELECT max(sequence) FROM journal
-          WHERE session = '$SESSION');
+      UPDATE journal SET key = (key >> 32 << 32) + 4294967295
+        WHERE key = (SELECT max(key) FROM journal
+          WHERE session_number = (SELECT number FROM sessions WHERE id = '$SESSION'));
       UPDATE sessions SET head_sequence = 9223372036854775807 WHERE id = '$SESSION'
       """)
     try probe("int64max", path: path, session: session, mustRefuseWrites: false,
@@ -190,7 +190,12 @@ final class HostileMatrixTests: CLITestCase {
   func testANegativeSequence() throws {
     let (path, session) = try hostileCopy(
       "negative",
-      "UPDATE journal SET sequence = -5 WHERE session = '$SESSION' AND sequence = 1")
+      // A journal key holds no sequence below 0: entry 1 moved to sequence 0.
+      """
+      UPDATE journal SET key = key - 1
+        WHERE session_number = (SELECT number FROM sessions WHERE id = '$SESSION')
+          AND sequence = 1
+      """)
     try probe("negative", path: path, session: session, mustRefuseWrites: false,
       verifyMustComplain: true)
   }
@@ -226,7 +231,8 @@ final class HostileMatrixTests: CLITestCase {
       "escapes",
       """
       UPDATE journal SET type = 'tap' || char(27) || '[8m' || 'hidden' || char(7)
-        WHERE session = '$SESSION' AND sequence = 2
+        WHERE session_number = (SELECT number FROM sessions WHERE id = '$SESSION')
+          AND sequence = 2
       """)
     try probe("escapes", path: path, session: session, mustRefuseWrites: false,
       verifyMustComplain: false)

@@ -65,7 +65,8 @@ final class LogCommandTests: CLITestCase {
     try queue.write { db in
       for (index, payload) in odd.enumerated() {
         try db.execute(
-          sql: "UPDATE journal SET payload = ? WHERE session = ? AND sequence = ?",
+          sql: "UPDATE journal SET payload = ? WHERE session_number = "
+            + "(SELECT number FROM sessions WHERE id = ?) AND sequence = ?",
           arguments: [payload, session, index + 1])
       }
     }

@@ -119,7 +119,8 @@ final class ReportCommandTests: CLITestCase {
     let (path, session) = try makeDemo()
     try tamper(
       path,
-      "UPDATE journal SET delta = ? WHERE session = ? AND sequence = 3",
+      "UPDATE journal SET delta = ? WHERE session_number = "
+        + "(SELECT number FROM sessions WHERE id = ?) AND sequence = 3",
       arguments: [
         #"{"changes":[{"path":"path","nextID":4,"ids":[0,1,2],"pushed":[],"popped":[77],"#
           + #""changed":[],"removed":false}]}"#,

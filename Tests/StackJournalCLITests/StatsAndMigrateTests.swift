@@ -50,19 +50,23 @@ final class StatsAndMigrateTests: CLITestCase {
     XCTAssertEqual(
       dryRun.stdout,
       """
-      Schema of \(blank): version 0; this build: version 3.
+      Schema of \(blank): version 0; this build: version 4.
       Would apply (dry run, nothing changed):
         0001_initial.sql
         0002_clustered_rows.sql
         0003_time_without_index.sql
+        0004_journal_by_number.sql
 
       """)
     XCTAssertEqual(try fileBytes(blank), before)
     let migrated = try runCLI(["migrate", "--db", blank, "--json"]).jsonObject()
     XCTAssertEqual(
       migrated["applied"] as? [String],
-      ["0001_initial.sql", "0002_clustered_rows.sql", "0003_time_without_index.sql"])
-    XCTAssertEqual(migrated["version"] as? Int, 3)
+      [
+        "0001_initial.sql", "0002_clustered_rows.sql", "0003_time_without_index.sql",
+        "0004_journal_by_number.sql",
+      ])
+    XCTAssertEqual(migrated["version"] as? Int, 4)
     XCTAssertEqual(try runCLI(["sessions", "--db", blank]).stdout, "No sessions in \(blank).\n")
   }
 

@@ -87,13 +87,14 @@ final class StoredFieldTests: CLITestCase {
 
   func testAnEntryAtTheLargestSequenceIsReportedAndTrapsNoCommand() throws {
     let (path, session) = try makeDemo(actions: 4)
+    // The largest sequence a journal key holds (schema 4): 2³² − 1.
     try tamper(
       path,
-      "UPDATE journal SET sequence = 9223372036854775807 WHERE sequence = "
-        + "(SELECT max(sequence) FROM journal)")
+      "UPDATE journal SET key = (key >> 32 << 32) + 4294967295 WHERE key = "
+        + "(SELECT max(key) FROM journal)")
     let verify = try runCLI(["verify", "--db", path], timeout: 60)
     XCTAssertEqual(verify.status, 1, verify.stdout + verify.stderr)
-    XCTAssertTrue(verify.stdout.contains("9223372036854775807"), verify.stdout)
+    XCTAssertTrue(verify.stdout.contains("4294967295"), verify.stdout)
     for command in [
       ["export", session], ["compact", session, "--keep-snapshots", "1", "--dry-run"],
       ["show", session, "--at-time", "now"], ["show", session], ["log", session, "--json"],

@@ -22,7 +22,10 @@ final class VerifyCommandTests: CLITestCase {
 
   func testAGapInTheJournalIsReported() throws {
     let (path, session) = try makeDemo()
-    try tamper(path, "DELETE FROM journal WHERE session = ? AND sequence = 7", arguments: [session])
+    try tamper(
+      path,
+      "DELETE FROM journal WHERE session_number = (SELECT number FROM sessions WHERE id = ?) "
+        + "AND sequence = 7", arguments: [session])
     let result = try runCLI(["verify", "--db", path, "--json"])
     XCTAssertEqual(result.status, 1)
     let problems = try problems(result)
@@ -36,7 +39,8 @@ final class VerifyCommandTests: CLITestCase {
     try tamper(
       path,
       "UPDATE journal SET delta = replace(replace(delta, '\"id\":5', '\"id\":0'), "
-        + "'[0,5]', '[0,0]') WHERE session = ? AND sequence = 10",
+        + "'[0,5]', '[0,0]') WHERE session_number = "
+        + "(SELECT number FROM sessions WHERE id = ?) AND sequence = 10",
       arguments: [session])
     let result = try runCLI(["verify", session, "--db", path, "--json"])
     XCTAssertEqual(result.status, 1, result.stdout)
@@ -102,7 +106,8 @@ final class VerifyCommandTests: CLITestCase {
     try tamper(
       path,
       "UPDATE journal SET payload = '{\"pushCounterTapped\":{\"count\":4}}' "
-        + "WHERE session = ? AND sequence = 2", arguments: [session])
+        + "WHERE session_number = (SELECT number FROM sessions WHERE id = ?) AND sequence = 2",
+      arguments: [session])
     let diverged = try runCLI(["demo-app", "verify", "--replay", "--db", path, "--json"])
     XCTAssertEqual(diverged.status, 1, diverged.stdout)
     let result = try XCTUnwrap((try diverged.jsonObject()["replay"] as? [[String: Any]])?.first)

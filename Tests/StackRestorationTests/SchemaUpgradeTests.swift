@@ -35,12 +35,13 @@ final class SchemaUpgradeTests: XCTestCase {
             INSERT INTO main.sessions (id, created_at, metadata, head_sequence, forked_from,
                 forked_at)
               SELECT id, created_at, metadata,
-                (SELECT max(sequence) FROM recorded.journal j WHERE j.session = s.id),
+                (SELECT max(j.sequence) FROM recorded.journal j
+                  WHERE j.session_number = s.number),
                 forked_from, forked_at
               FROM recorded.sessions s;
             INSERT INTO main.journal (session, sequence, recorded_at, type, version, payload, delta)
-              SELECT session, sequence, recorded_at, type, version, payload, delta
-              FROM recorded.journal;
+              SELECT s.id, j.sequence, j.recorded_at, j.type, j.version, j.payload, j.delta
+              FROM recorded.journal j JOIN recorded.sessions s ON s.number = j.session_number;
             INSERT INTO main.snapshots (session, sequence, version, state, stacks, recorded_at)
               SELECT session, sequence, version, state, stacks, recorded_at
               FROM recorded.snapshots;

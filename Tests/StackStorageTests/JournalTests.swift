@@ -44,7 +44,9 @@ final class JournalTests: StorageTestCase {
       if let journal = journal as? SQLiteJournal {
         let range = try journal.database.read { db in
           try Row.fetchOne(
-            db, sql: "SELECT count(*), min(sequence), max(sequence) FROM journal WHERE session = ?",
+            db,
+            sql: "SELECT count(*), min(sequence), max(sequence) FROM journal "
+              + "WHERE session_number = (SELECT number FROM sessions WHERE id = ?)",
             arguments: [session.rawValue])!
         }
         XCTAssertEqual([range[0], range[1], range[2]] as [Int64], [10_000, 1, 10_000])
@@ -167,11 +169,18 @@ final class JournalTests: StorageTestCase {
       try await journal.deleteSession("beta")
       if let journal = journal as? SQLiteJournal {
         try await journal.database.read { db in
-          for table in ["journal", "snapshots", "stacks", "stack_elements"] {
+          for table in ["snapshots", "stacks", "stack_elements"] {
             XCTAssertEqual(
               try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE session = 'beta'"),
               0, table)
           }
+          // The journal keys its rows by session number: none is left of a session gone.
+          XCTAssertEqual(
+            try Int.fetchOne(
+              db,
+              sql: "SELECT count(*) FROM journal "
+                + "WHERE session_number NOT IN (SELECT number FROM sessions)"),
+            0)
         }
       }
     }
@@ -317,17 +326,17 @@ final class JournalTests: StorageTestCase {
       // Neither the binary search's probe nor the late entries' lookup scans the journal.
       let plans = try await journal.database.read { db in
         try [
-          "SELECT sequence, latest_at FROM journal WHERE session = ? AND sequence >= ? "
-            + "ORDER BY sequence LIMIT 1",
-          "SELECT sequence, recorded_at FROM journal WHERE session = ? "
+          "SELECT sequence, latest_at FROM journal WHERE key BETWEEN ? AND ? "
+            + "ORDER BY key LIMIT 1",
+          "SELECT sequence, recorded_at FROM journal WHERE session_number = ? "
             + "AND recorded_at < latest_at AND recorded_at <= ? "
-            + "ORDER BY recorded_at DESC, sequence DESC LIMIT 1",
+            + "ORDER BY recorded_at DESC, key DESC LIMIT 1",
         ].map { sql in
-          try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: ["s", 1])
+          try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: [1, 1])
             .map { $0["detail"] as String }.joined(separator: "; ")
         }
       }
-      XCTAssertTrue(plans[0].contains("USING PRIMARY KEY (session=? AND sequence>?)"), plans[0])
+      XCTAssertTrue(plans[0].contains("USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)"), plans[0])
       XCTAssertTrue(plans[1].contains("USING INDEX journal_recorded_late"), plans[1])
     }
   }

@@ -115,7 +115,9 @@ final class MigrationTests: StorageTestCase {
     XCTAssertEqual(try at("2025-01-31T09:30:02.000Z"), 2)
     let latest = try journal.database.read { db in
       try String.fetchAll(
-        db, sql: "SELECT latest_at FROM journal WHERE session = 'fixture' ORDER BY sequence")
+        db,
+        sql: "SELECT latest_at FROM journal WHERE session_number = "
+          + "(SELECT number FROM sessions WHERE id = 'fixture') ORDER BY sequence")
     }
     XCTAssertEqual(
       latest,
@@ -166,14 +168,113 @@ final class MigrationTests: StorageTestCase {
     try queue.close()
 
     let journal = try SQLiteJournal(path: path)
-    XCTAssertEqual(journal.schemaVersion, 3)
+    XCTAssertEqual(journal.schemaVersion, SQLiteJournal.latestSchemaVersion)
     try journal.database.read { db in
-      XCTAssertEqual(try Row.fetchAll(db, sql: select), before)
+      XCTAssertEqual(
+        try Row.fetchAll(
+          db,
+          sql: "SELECT s.id AS session, j.sequence, j.recorded_at, j.type, j.version, j.payload, "
+            + "j.delta FROM journal j JOIN sessions s ON s.number = j.session_number "
+            + "ORDER BY s.id, j.sequence"),
+        before)
     }
     XCTAssertEqual(
       try journal.sequence(
         session: "fixture", atOrBefore: XCTUnwrap(Timestamp.date(from: "2025-01-31T09:31:59.000Z"))),
       359)
+  }
+
+  /// A file at schema 1, 2 or 3 migrates to schema 4 with every entry of every session as it
+  /// was: each keyed by its session's number (given in the order sessions are listed) and its
+  /// sequence, and read back through the journal the same.
+  func testEveryOlderSchemaMigratesToOneKeyKeepingEveryEntry() async throws {
+    let columns = "sequence, recorded_at, type, version, payload, delta"
+    for version in 1...3 {
+      let path = directory.path("keys-from-\(version).sqlite")
+      try makeDatabase(atVersion: version, path: path)
+      let queue = try DatabaseQueue(path: path)
+      let before = try queue.read { db in
+        try Row.fetchAll(
+          db, sql: "SELECT session, \(columns)\(version == 3 ? ", latest_at" : "") FROM journal "
+            + "ORDER BY session, sequence")
+      }
+      try queue.close()
+      XCTAssertEqual(before.count, version == 3 ? 5 : version + 1, "version \(version)")
+      let rows = before.map(\.description)
+
+      let journal = try SQLiteJournal(path: path)
+      XCTAssertEqual(journal.schemaVersion, SQLiteJournal.latestSchemaVersion)
+      try await journal.database.read { db in
+        let after = try Row.fetchAll(
+          db,
+          sql: "SELECT s.id AS session, j.sequence, j.recorded_at, j.type, j.version, "
+            + "j.payload, j.delta\(version == 3 ? ", j.latest_at" : "") FROM journal j "
+            + "JOIN sessions s ON s.number = j.session_number ORDER BY s.id, j.sequence")
+        XCTAssertEqual(after.map(\.description), rows, "version \(version)")
+        let numbers = try Row.fetchAll(
+          db, sql: "SELECT id, number FROM sessions ORDER BY number"
+        ).map { "\($0[0] as String)=\($0[1] as Int64)" }
+        XCTAssertEqual(numbers, version == 3 ? ["other=1", "fixture=2"] : ["fixture=1"])
+        let keys = try Row.fetchAll(
+          db, sql: "SELECT key, session_number * 4294967296 + sequence FROM journal")
+        XCTAssertFalse(keys.isEmpty)
+        XCTAssertTrue(keys.allSatisfy { ($0[0] as Int64) == ($0[1] as Int64) }, "\(keys)")
+        XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM pragma_foreign_key_check"), 0)
+      }
+      for session in ["fixture", "other"] as [SessionID] where version == 3 || session == "fixture" {
+        var read: [String] = []
+        try await journal.entries(session: session) { entry in
+          read.append("\(entry.sequence) \(Timestamp.string(from: entry.recordedAt)) \(entry.type)")
+          return true
+        }
+        let expected = before.filter { ($0["session"] as String) == session.rawValue }.map {
+          "\($0["sequence"] as Int64) \($0["recorded_at"] as String) \($0["type"] as String)"
+        }
+        XCTAssertEqual(read, expected, "version \(version), \(session)")
+      }
+      if version == 3 {
+        // Entry 3 of the fixture was recorded a second before entry 2; other's entries fall
+        // between the fixture's.
+        let at = { (session: SessionID, time: String) in
+          try journal.sequence(session: session, atOrBefore: XCTUnwrap(Timestamp.date(from: time)))
+        }
+        XCTAssertEqual(try at("fixture", "2025-01-31T09:30:01.700Z"), 3)
+        XCTAssertEqual(try at("other", "2025-01-31T09:30:01.700Z"), 1)
+        XCTAssertEqual(try at("fixture", "2025-01-31T09:30:02.000Z"), 2)
+        XCTAssertEqual(try at("other", "2025-01-31T09:30:02.000Z"), 1)
+        XCTAssertEqual(try journal.headSequence(session: "other"), 2)
+        XCTAssertEqual(try journal.headSequence(session: "fixture"), 3)
+      }
+      XCTAssertEqual(try JournalVerifier().integrityProblems(journal), [])
+      try journal.close()
+    }
+  }
+
+  /// An entry schema 4's key cannot hold (a sequence of 2³² or more, which only a hand edit
+  /// writes) fails the migration, which leaves the file at schema 3 with every row.
+  func testAnEntryTheKeyCannotHoldFailsTheMigrationAndLeavesTheFile() throws {
+    let path = directory.path("version-3-beyond.sqlite")
+    try makeDatabase(atVersion: 3, path: path)
+    try withQueue(path) { db in
+      try db.execute(
+        sql: "UPDATE journal SET sequence = 4294967296 WHERE session = 'other' AND sequence = 2")
+    }
+    let select = "SELECT * FROM journal ORDER BY session, sequence"
+    let rows = { (path: String) throws -> [String] in
+      let queue = try DatabaseQueue(path: path)
+      defer { try? queue.close() }
+      return try queue.read { db in
+        XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA user_version"), 3)
+        return try Row.fetchAll(db, sql: select).map(\.description)
+      }
+    }
+    let before = try rows(path)
+    XCTAssertEqual(before.count, 5)
+    XCTAssertThrowsError(try SQLiteJournal(path: path)) { error in
+      XCTAssertTrue(
+        "\(error)".contains("key_of_a_session_and_a_sequence"), "\(error)")
+    }
+    XCTAssertEqual(try rows(path), before)
   }
 
   // MARK: - Refusing
@@ -391,7 +492,7 @@ final class MigrationTests: StorageTestCase {
 
   /// Rows in each schema version's shape. When a migration changes a table, add the fixture of
   /// the version before it here (a copy of the last one, in that version's shape).
-  static let fixtures: [Int: Fixture] = [1: version1, 2: version2]
+  static let fixtures: [Int: Fixture] = [1: version1, 2: version2, 3: version3]
 
   static let version1 = Fixture(
       sql: #"""
@@ -434,4 +535,33 @@ final class MigrationTests: StorageTestCase {
     stacksAt: version1.stacksAt.merging(
       [3: [StackRecord(path: "path", nextID: 3, elements: [counter(0, 1)])]]) { $1 }
   )
+  /// Version 2's rows in schema 3's shape (each entry's `latest_at` computed as migration 0003
+  /// does), and a second session, `other`, created a second earlier with version 1's entries
+  /// recorded half a second after the fixture's: the two sessions' entries interleave by time,
+  /// and `other` comes first in the order schema 4 numbers sessions in.
+  static let version3 = Fixture(
+    sql: "CREATE TEMP TABLE fixture_journal (session, sequence, recorded_at, type, version, "
+      + "payload, delta);\n"
+      + (version2.sql + otherSession).replacingOccurrences(
+        of: "INSERT INTO journal (", with: "INSERT INTO temp.fixture_journal (")
+      + """
+        INSERT INTO journal (session, sequence, recorded_at, latest_at, type, version, payload,
+            delta)
+          SELECT session, sequence, recorded_at,
+            max(recorded_at) OVER (PARTITION BY session ORDER BY sequence ROWS UNBOUNDED PRECEDING),
+            type, version, payload, delta
+          FROM temp.fixture_journal;
+        DROP TABLE temp.fixture_journal;
+        """,
+    types: version2.types,
+    stacksAt: version2.stacksAt
+  )
+
+  /// Version 1's rows as the session `other`, created at 09:29:59 with its entries at 09:30:01.5
+  /// and 09:30:02.5.
+  static let otherSession = version1.sql
+    .replacingOccurrences(of: "'fixture'", with: "'other'")
+    .replacingOccurrences(of: "09:30:00.000Z", with: "09:29:59.000Z")
+    .replacingOccurrences(of: "09:30:01.000Z", with: "09:30:01.500Z")
+    .replacingOccurrences(of: "09:30:02.000Z", with: "09:30:02.500Z")
 }

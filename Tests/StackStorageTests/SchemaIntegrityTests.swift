@@ -54,4 +54,39 @@ final class SchemaIntegrityTests: StorageTestCase {
     XCTAssertEqual(try JournalVerifier().verify(reader).fileProblems, [])
     XCTAssertNoThrow(try SQLiteJournal(path: path).close())
   }
+  /// Schema 4 changes the journal, its index of late entries and the sessions, and adds one
+  /// index: the journal is a rowid table keyed by one integer, with no index an append writes.
+  func testSchema4KeysTheJournalByOneInteger() throws {
+    let three = try SchemaShape.expected(atVersion: 3)
+    let four = try SchemaShape.expected(atVersion: 4)
+    let before = Dictionary(uniqueKeysWithValues: three.objects.map { ($0.name, $0) })
+    let after = Dictionary(uniqueKeysWithValues: four.objects.map { ($0.name, $0) })
+    XCTAssertEqual(
+      Set(after.keys).subtracting(before.keys), ["sessions_by_number"], "objects added")
+    XCTAssertEqual(Set(before.keys).subtracting(after.keys), [], "objects removed")
+    let changed = Set(after.keys.filter { before[$0] != nil && before[$0] != after[$0] })
+    XCTAssertEqual(changed, ["journal", "journal_recorded_late", "sessions"])
+
+    let journal = try XCTUnwrap(after["journal"]?.sql)
+    XCTAssertTrue(journal.contains("key INTEGER PRIMARY KEY"), journal)
+    XCTAssertFalse(journal.contains("WITHOUT ROWID"), journal)
+    XCTAssertTrue(
+      journal.contains("session_number INTEGER NOT NULL GENERATED ALWAYS AS (key >> 32) VIRTUAL"),
+      journal)
+    XCTAssertTrue(
+      journal.contains("sequence INTEGER NOT NULL GENERATED ALWAYS AS (key & 4294967295) VIRTUAL"),
+      journal)
+    XCTAssertEqual(
+      four.objects.filter { $0.type == "index" && $0.table == "journal" && $0.sql != nil }
+        .map(\.sql),
+      [
+        "CREATE INDEX journal_recorded_late ON journal (session_number, recorded_at, key) "
+          + "WHERE recorded_at < latest_at"
+      ])
+    XCTAssertEqual(
+      after["sessions_by_number"]?.sql, "CREATE UNIQUE INDEX sessions_by_number ON sessions (number)")
+    XCTAssertTrue(
+      after["sessions"]?.sql?.contains("number INTEGER NOT NULL DEFAULT 0") ?? false,
+      after["sessions"]?.sql ?? "")
+  }
 }

@@ -295,7 +295,8 @@ final class StackTrackerTests: StorageTestCase {
       let entries = try Row.fetchAll(
         db,
         sql: "SELECT sequence, recorded_at, type, version, payload, delta FROM journal "
-          + "WHERE session = ? ORDER BY sequence DESC LIMIT 1", arguments: [session.rawValue])
+          + "WHERE session_number = (SELECT number FROM sessions WHERE id = ?) "
+          + "ORDER BY sequence DESC LIMIT 1", arguments: [session.rawValue])
       let elements = try Row.fetchAll(
         db,
         sql: "SELECT path, id, position, case_name, state FROM stack_elements WHERE session = ? "
@@ -315,7 +316,8 @@ final class StackTrackerTests: StorageTestCase {
       try Row.fetchAll(
         db,
         sql: "SELECT sequence, recorded_at, type, version, payload, delta FROM journal "
-          + "WHERE session = ? ORDER BY sequence", arguments: [session.rawValue]
+          + "WHERE session_number = (SELECT number FROM sessions WHERE id = ?) ORDER BY sequence",
+        arguments: [session.rawValue]
       ).map(\.description)
         + Row.fetchAll(
           db,

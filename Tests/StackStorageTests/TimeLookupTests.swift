@@ -125,10 +125,10 @@ final class TimeLookupTests: StorageTestCase {
       let late = try Int64.fetchAll(
         db,
         sql: "SELECT sequence FROM journal INDEXED BY journal_recorded_late "
-          + "WHERE session = 's' AND recorded_at < latest_at ORDER BY sequence")
+          + "WHERE session_number = 1 AND recorded_at < latest_at ORDER BY sequence")
       XCTAssertEqual(late, [4, 6])
       let latest = try String.fetchAll(
-        db, sql: "SELECT latest_at FROM journal WHERE session = 's' ORDER BY sequence")
+        db, sql: "SELECT latest_at FROM journal WHERE session_number = 1 ORDER BY sequence")
       XCTAssertEqual(
         latest,
         [10.0, 20, 20, 20, 30, 30, 40].map { Timestamp.string(from: t0.addingTimeInterval($0)) })
@@ -148,7 +148,7 @@ final class TimeLookupTests: StorageTestCase {
     // hide entries from time lookups: verify names it.
     try await journal.database.write { db in
       try db.execute(
-        sql: "UPDATE journal SET latest_at = recorded_at WHERE session = 's' AND sequence = 4")
+        sql: "UPDATE journal SET latest_at = recorded_at WHERE session_number = 1 AND sequence = 4")
     }
     let problems = try XCTUnwrap(JournalVerifier().verify(journal).sessions.first).problems
     XCTAssertEqual(problems.map(\.sequence), [4], "\(problems)")

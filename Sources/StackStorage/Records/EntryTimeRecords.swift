@@ -17,21 +17,25 @@ struct SequenceBounds: StoredRowRecord {
   var last: Int64?
 }
 
-/// A session's head and the `latest_at` of its last entry, read by every append. Decoded by
-/// hand rather than through `Decodable`: it is on every append's path.
+/// A session's number, head and the `latest_at` of its last entry, read by every append.
+/// Decoded by hand rather than through `Decodable`: it is on every append's path.
 struct HeadRecord: FetchableRecord {
   /// No row for an unknown session.
   static let sql = SessionRows.headRecordSQL
 
+  /// The session's `sessions.number`, which its journal keys start with.
+  var number: Int64
   var headSequence: Int64
   var lastLatestAt: String?
 
-  init(headSequence: Int64, lastLatestAt: String?) {
+  init(number: Int64, headSequence: Int64, lastLatestAt: String?) {
+    self.number = number
     self.headSequence = headSequence
     self.lastLatestAt = lastLatestAt
   }
 
   init(row: Row) {
+    number = row["number"]
     headSequence = row["head_sequence"]
     lastLatestAt = row["last_latest_at"]
   }

@@ -79,7 +79,9 @@ extension SQLiteJournal {
     let entry = append.entry
     let session = entry.session.rawValue
     let (head, place) = try entry.place(db, in: self)
-    try entry.insert(db, at: place, delta: append.deltaText, snapshot: append.snapshot)
+    try entry.insert(
+      db, at: place, number: head.number, delta: append.deltaText, snapshot: append.snapshot,
+      path: path)
     let dataVersion = try db.first("PRAGMA data_version") { $0.integer(0) } ?? 0
     var shapes =
       try headShapes.take(
@@ -139,7 +141,7 @@ struct PreparedEntry: Sendable {
   /// expected one; otherwise ``StorageError/Code/sequenceConflict``.
   func place(_ db: Database, in journal: SQLiteJournal) throws -> (HeadRecord, EntryPlace) {
     let head = try db.first(HeadRecord.sql, .text(session.rawValue)) { row in
-      HeadRecord(headSequence: row.integer(0), lastLatestAt: row.text(1))
+      HeadRecord(number: row.integer(0), headSequence: row.integer(1), lastLatestAt: row.text(2))
     }
     guard let head else { throw journal.stored.unknownSession(session) }
     guard head.headSequence == expected else {
@@ -152,15 +154,18 @@ struct PreparedEntry: Sendable {
     return (head, place)
   }
 
-  /// Inserts the journal row with its delta's text and, when one is due, the snapshot.
+  /// Inserts the journal row, keyed by the session's `number`, with its delta's text and, when
+  /// one is due, the snapshot. Throws ``StorageError/Code/sequenceOutOfRange`` for a sequence
+  /// the key cannot hold.
   func insert(
-    _ db: Database, at place: EntryPlace, delta: String,
-    snapshot: (state: String, stacks: String)?
+    _ db: Database, at place: EntryPlace, number: Int64, delta: String,
+    snapshot: (state: String, stacks: String)?, path: String?
   ) throws {
     let sequence = place.sequence
     try JournalRows.insert(
-      db, session: session.rawValue, sequence: sequence, recordedAt: recordedAt,
-      latestAt: place.latestAt, type: type, version: version, payload: payload, delta: delta)
+      db, session: session.rawValue, number: number, sequence: sequence,
+      recordedAt: recordedAt, latestAt: place.latestAt, type: type, version: version,
+      payload: payload, delta: delta, path: path)
     if let snapshot {
       try SnapshotRows.insert(
         db, session: session.rawValue, sequence: sequence, version: version,

@@ -38,7 +38,7 @@ extension SQLiteJournal {
       }
       try SessionRows.insert(
         db, id, createdAt: createdAt, metadata: metadataText, headSequence: 0,
-        forkedFrom: forkedFrom?.0, forkedAt: forkedFrom?.1)
+        forkedFrom: forkedFrom?.0, forkedAt: forkedFrom?.1, path: path)
       try SnapshotRows.insert(
         db, session: id.rawValue, sequence: 0, version: version, state: stateText,
         stacks: stacksText, recordedAt: createdAt)

@@ -61,10 +61,10 @@ public struct SessionImporter: Sendable {
         path: path)
     }
     let header = file.header
-    try SessionRows.insert(
+    let number = try SessionRows.insert(
       db, session, createdAt: Timestamp.string(from: header.createdAt),
       metadata: header.metadata, headSequence: header.headSequence,
-      forkedFrom: header.forkedFrom, forkedAt: header.forkedAt)
+      forkedFrom: header.forkedFrom, forkedAt: header.forkedAt, path: path)
     var snapshots = 0
     var entries: Int64 = 0
     var headStacks: [StackRecord]
@@ -89,8 +89,9 @@ public struct SessionImporter: Sendable {
           let latest = Timestamp.latest(recordedAt, after: latestAt)
           latestAt = latest
           try JournalRows.insert(
-            db, session: session.rawValue, sequence: sequence, recordedAt: recordedAt,
-            latestAt: latest, type: type, version: version, payload: payload, delta: delta)
+            db, session: session.rawValue, number: number, sequence: sequence,
+            recordedAt: recordedAt, latestAt: latest, type: type, version: version,
+            payload: payload, delta: delta, path: path)
           entries += 1
         }
       }

@@ -19,6 +19,11 @@
 -- * `session_number` and `sequence` are VIRTUAL generated columns computed from the key: they
 --   cost no byte on the disk and keep the table readable with `sqlite3`. The journal's queries
 --   never filter on them, only on a range of keys.
+-- * `session_number` is not a foreign key: with one, deleting a session makes SQLite look for
+--   journal rows of that number, and without an index on the column (one more b-tree for every
+--   append to write) that is a scan of the whole journal per session deleted. The journal's
+--   writer deletes a session's entries (by their range of keys) before the session, and
+--   `verify` reports entries whose number names no session.
 -- * `latest_at` and the partial index `journal_recorded_late` keep their meaning (schema 3);
 --   the index is on (session_number, recorded_at, key).
 --
@@ -44,8 +49,7 @@ CREATE TABLE journal_v4 (
   version INTEGER NOT NULL,
   payload TEXT NOT NULL,
   delta TEXT NOT NULL,
-  session_number INTEGER NOT NULL GENERATED ALWAYS AS (key >> 32) VIRTUAL
-    REFERENCES sessions (number),
+  session_number INTEGER NOT NULL GENERATED ALWAYS AS (key >> 32) VIRTUAL,
   sequence INTEGER NOT NULL GENERATED ALWAYS AS (key & 4294967295) VIRTUAL
 );
 

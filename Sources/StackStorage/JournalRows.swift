@@ -262,6 +262,18 @@ enum JournalRows {
       arguments: [range.low, range.high])
   }
 
+  /// How many entries have a session number no session has, and the smallest such number; nil
+  /// when there are none. A scan of the journal, for `verify`: the number is not a foreign key.
+  static func entriesOfNoSession(_ db: Database) throws -> (count: Int, firstNumber: Int64)? {
+    let row = try Row.fetchOne(
+      db,
+      sql: "SELECT count(*) AS count, min(session_number) AS first FROM journal "
+        + "WHERE session_number NOT IN (SELECT number FROM sessions)")
+    guard let row, let count: Int = row["count"], count > 0, let first: Int64 = row["first"]
+    else { return nil }
+    return (count, first)
+  }
+
   /// The highest payload version of any entry, or `nil` when there is none.
   static func maxVersion(_ db: Database) throws -> Int? {
     try Int.fetchOne(db, sql: "SELECT max(version) FROM journal")

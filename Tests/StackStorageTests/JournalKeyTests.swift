@@ -151,6 +151,39 @@ final class JournalKeyTests: StorageTestCase {
     XCTAssertTrue(try JournalVerifier().verify(journal).isClean)
   }
 
+  /// The session number is not a foreign key (a session's deletion would scan the journal): the
+  /// journal deletes a session's entries with it, and `verify` reports entries whose session is
+  /// gone, as a hand edit with foreign keys off leaves them.
+  func testDeletingASessionLeavesNoEntryAndVerifyReportsEntriesOfNoSession() async throws {
+    let journal = try makeJournal(.onDisk)
+    for id in ["a", "b", "c"] as [SessionID] {
+      _ = try await journal.createSession(id, initial: StateEncoding.encode(Root()), version: 1)
+      var root = Root()
+      for step in 0..<3 {
+        root.tabA.append(.counter(Counter(count: step)))
+        _ = try await journal.append(
+          session: id, expectedSequence: Int64(step), .test("push", state: root))
+      }
+    }
+    try journal.deleteSession("b")
+    XCTAssertEqual(try keys(journal).map { $0[1] }, [1, 1, 1, 3, 3, 3])
+    XCTAssertTrue(try JournalVerifier().verify(journal).isClean)
+
+    try await journal.database.writeWithoutTransaction { db in
+      try db.execute(sql: "PRAGMA foreign_keys = OFF")
+      try db.execute(sql: "DELETE FROM snapshots WHERE session = 'c'")
+      try db.execute(sql: "DELETE FROM stack_elements WHERE session = 'c'")
+      try db.execute(sql: "DELETE FROM stacks WHERE session = 'c'")
+      try db.execute(sql: "DELETE FROM sessions WHERE id = 'c'")
+      try db.execute(sql: "PRAGMA foreign_keys = ON")
+    }
+    let verification = try JournalVerifier().verify(journal)
+    XCTAssertFalse(verification.isClean)
+    XCTAssertEqual(
+      verification.fileProblems,
+      ["3 journal entries have a session number no session has (the smallest: 3)"])
+  }
+
   /// A session's last sequence under the key is 2³² − 1: the append after it is refused with
   /// a ``StorageError/Code/sequenceOutOfRange`` error and writes nothing, instead of a key in
   /// the next session's range.

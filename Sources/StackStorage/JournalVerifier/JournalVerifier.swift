@@ -94,6 +94,12 @@ public struct JournalVerifier: Sendable {
     if foreignKeys.count > 20 {
       problems.append("\(foreignKeys.count - 20) more rows refer to missing rows")
     }
+    // The journal's session number is not a foreign key (see migration 4): checked here.
+    if let orphans = try JournalRows.entriesOfNoSession(db) {
+      problems.append(
+        "\(orphans.count) journal entries have a session number no session has (the smallest: "
+          + "\(orphans.firstNumber))")
+    }
     return problems
   }
 

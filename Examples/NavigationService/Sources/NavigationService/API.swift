@@ -137,12 +137,7 @@ struct NavigationAPIHandler: APIProtocol {
           message: "The session's head is sequence \(head); \(at) is past it.")
       }
       let restored = try await replayer().restore(session: id, at: .sequence(at))
-      return .ok(
-        .init(
-          body: .json(
-            .init(
-              session: id.rawValue, sequence: restored.sequence,
-              stack: try .init(StackView(restored.state))))))
+      return try stackResponse(id, restored.sequence, restored.state)
     }
     if let time = input.query.time {
       let date = try parseTime(time)
@@ -150,12 +145,7 @@ struct NavigationAPIHandler: APIProtocol {
         throw StorageError(code: .unknownSession, message: "")
       }
       let restored = try await replayer().restore(session: id, at: .date(date))
-      return .ok(
-        .init(
-          body: .json(
-            .init(
-              session: id.rawValue, sequence: restored.sequence,
-              stack: try .init(StackView(restored.state))))))
+      return try stackResponse(id, restored.sequence, restored.state)
     }
     // Another instance may have written since this one loaded the session: in the session's
     // turn, the journal's head (one cheap read) says so, and the session is reopened.
@@ -164,7 +154,15 @@ struct NavigationAPIHandler: APIProtocol {
     ) {
       store in (store.sequence, await store.state)
     }
-    return .ok(
+    return try stackResponse(id, sequence, state, rehydrated: rehydrated)
+  }
+
+  /// The `GET …/stack` answer: the session's stack at `sequence`; `rehydrated` only for the
+  /// session's current state.
+  private func stackResponse(
+    _ id: SessionID, _ sequence: Int64, _ state: SignupWizard.State, rehydrated: Bool? = nil
+  ) throws -> Operations.GetStack.Output {
+    .ok(
       .init(
         body: .json(
           .init(

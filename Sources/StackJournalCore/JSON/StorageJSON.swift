@@ -163,7 +163,9 @@ package enum StorageJSON {
     }
 
     /// Writes a byte's escape at `index` and returns the index after it.
-    private static func escape(_ byte: UInt8, into out: UnsafeMutableBufferPointer<UInt8>, at index: Int)
+    private static func escape(
+      _ byte: UInt8, into out: UnsafeMutableBufferPointer<UInt8>, at index: Int
+    )
       -> Int
     {
       out[index] = UInt8(ascii: "\\")

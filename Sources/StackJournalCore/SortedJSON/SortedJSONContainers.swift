@@ -118,13 +118,15 @@ struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let id = (try? member(key)) != nil ? sink.open(object: true) : sink.refuse()
     return KeyedEncodingContainer(
       ObjectContainer<NestedKey>(
-        sink: sink, depth: depth + 1, id: id, pathCount: pathCount, nestedKeys: nestedKeys.appending(key)))
+        sink: sink, depth: depth + 1, id: id, pathCount: pathCount,
+        nestedKeys: nestedKeys.appending(key)))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
     let id = (try? member(key)) != nil ? sink.open(object: false) : sink.refuse()
     return ArrayContainer(
-      sink: sink, depth: depth + 1, id: id, pathCount: pathCount, nestedKeys: nestedKeys.appending(key))
+      sink: sink, depth: depth + 1, id: id, pathCount: pathCount,
+      nestedKeys: nestedKeys.appending(key))
   }
 
   mutating func superEncoder() -> any Encoder {

@@ -7,11 +7,12 @@ import StackNavigation
 /// Which elements were pushed or popped follows from the stacks' IDs before and after; which of
 /// the remaining ones changed follows from comparing them in memory, where they are, when the
 /// element type is `Equatable`: an element whose bytes are those of the element before (one
-/// the action left alone) is the same value; the others are compared with `==`. Only pushed and changed elements are encoded, each once, and walked for the
-/// stacks nested in them; an element equal to its previous value is neither encoded nor walked
-/// (unless stacks are nested in it: their next IDs are not part of equality, so it is walked,
-/// not encoded, unless they changed). Elements that are not `Equatable` are encoded and their
-/// JSON compared. The whole state is never encoded here.
+/// the action left alone) is the same value; the others are compared with `==`. Only pushed
+/// and changed elements are encoded, each once, and walked for the stacks nested in them only
+/// when their encoding met one; an element equal to its previous value is neither encoded nor
+/// walked (unless stacks are nested in it: their next IDs are not part of equality, so it is
+/// walked, not encoded, unless they changed). Elements that are not `Equatable` are encoded and
+/// their JSON compared. The whole state is never encoded here.
 ///
 /// The rows and deltas it produces are those ``StateEncoding/encode(_:)`` and
 /// ``StackDelta/between(_:_:)`` produce for the same states.

@@ -83,8 +83,13 @@ final class ReadOnlyConnection {
     }
   }
 
+  /// The error of a failed call, with SQLite's extended code when the connection has one (say,
+  /// `SQLITE_READONLY_RECOVERY`: the log needs a writer's recovery first).
   private func lastError(_ code: CInt) -> DatabaseError {
-    Self.error(code, handle.map { String(cString: sqlite3_errmsg($0)) })
+    let extended = handle.map { sqlite3_extended_errcode($0) } ?? code
+    return Self.error(
+      extended & 0xFF == code & 0xFF ? extended : code,
+      handle.map { String(cString: sqlite3_errmsg($0)) })
   }
 
   private static func error(_ code: CInt, _ message: String?) -> DatabaseError {

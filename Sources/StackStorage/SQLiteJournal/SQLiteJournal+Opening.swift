@@ -97,8 +97,9 @@ extension SQLiteJournal {
 
   /// Runs `open`, again (within ``readerAttempts``) while it fails in a way a writer opening or
   /// closing the file at that moment causes: its `-wal` and `-shm` appear or vanish between
-  /// the look at them and the open (SQLite cannot open the file, or finds it locked), the log
-  /// changes while it is copied, or a connection that takes no lock (`immutable`, chosen when
+  /// the look at them and the open (SQLite cannot open the file, or finds it locked, or — read
+  /// only — finds a log that only a writer may recover or index), the log changes while it is
+  /// copied, or a connection that takes no lock (`immutable`, chosen when
   /// no writer had the file open) reads pages a writer that came since is folding into the file
   /// (SQLite calls them malformed). A file that did not change during the attempt, with no log
   /// beside it, is reported malformed at once.
@@ -123,8 +124,15 @@ extension SQLiteJournal {
     UnlockedReads.Identity(path) != before || DatabaseFile.status(path + "-wal") != nil
   }
 
-  private static func isTransient(_ error: StorageError) -> Bool {
+  static func isTransient(_ error: StorageError) -> Bool {
     if error.code == .busy { return true }
+    // A read-only connection that meets a log a writer is opening or closing: it would need to
+    // recover the log or set up its index, which only a writer may do.
+    if error.code == .readOnly {
+      guard let database = error.underlying as? DatabaseError else { return false }
+      return database.extendedResultCode == .SQLITE_READONLY_RECOVERY
+        || database.extendedResultCode == .SQLITE_READONLY_CANTINIT
+    }
     guard error.code == .io else { return false }
     guard let database = error.underlying as? DatabaseError else { return true }
     return database.resultCode == .SQLITE_CANTOPEN || database.resultCode == .SQLITE_IOERR

@@ -128,9 +128,7 @@ package enum StorageJSON {
         var extra = 0
         for byte in utf8 {
           high |= byte
-          if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            extra += Self.escapedLength(byte) - 1
-          }
+          if Self.needsEscape(byte) { extra += Self.escapedLength(byte) - 1 }
         }
         bytes.append(UInt8(ascii: "\""))
         if extra == 0 {
@@ -139,7 +137,7 @@ package enum StorageJSON {
           withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf8.count + extra) { out in
             var index = 0
             for byte in utf8 {
-              if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+              if Self.needsEscape(byte) {
                 index = Self.escape(byte, into: out, at: index)
               } else {
                 out[index] = byte
@@ -154,33 +152,35 @@ package enum StorageJSON {
       }
     }
 
-    /// The length of a byte's escape: `\u00xx` for a control character without a short one.
-    private static func escapedLength(_ byte: UInt8) -> Int {
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+      byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// The letter of a byte's short escape (`\n` …), or nil for one written `\u00xx`.
+    private static func shortEscape(_ byte: UInt8) -> UInt8? {
       switch byte {
-      case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: return 2
-      default: return 6
+      case UInt8(ascii: "\""): UInt8(ascii: "\"")
+      case UInt8(ascii: "\\"): UInt8(ascii: "\\")
+      case 0x08: UInt8(ascii: "b")
+      case 0x09: UInt8(ascii: "t")
+      case 0x0A: UInt8(ascii: "n")
+      case 0x0C: UInt8(ascii: "f")
+      case 0x0D: UInt8(ascii: "r")
+      default: nil
       }
+    }
+
+    /// The length of a byte's escape.
+    private static func escapedLength(_ byte: UInt8) -> Int {
+      shortEscape(byte) == nil ? 6 : 2
     }
 
     /// Writes a byte's escape at `index` and returns the index after it.
     private static func escape(
       _ byte: UInt8, into out: UnsafeMutableBufferPointer<UInt8>, at index: Int
-    )
-      -> Int
-    {
+    ) -> Int {
       out[index] = UInt8(ascii: "\\")
-      let short: UInt8? =
-        switch byte {
-        case UInt8(ascii: "\""): UInt8(ascii: "\"")
-        case UInt8(ascii: "\\"): UInt8(ascii: "\\")
-        case 0x08: UInt8(ascii: "b")
-        case 0x09: UInt8(ascii: "t")
-        case 0x0A: UInt8(ascii: "n")
-        case 0x0C: UInt8(ascii: "f")
-        case 0x0D: UInt8(ascii: "r")
-        default: nil
-        }
-      if let short {
+      if let short = shortEscape(byte) {
         out[index + 1] = short
         return index + 2
       }

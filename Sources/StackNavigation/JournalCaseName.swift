@@ -52,7 +52,7 @@ public struct _JournalCaseName {
   /// whenever the value's type is known to conform.
   public mutating func _case<Value: _JournalCaseNamed>(_ name: String, _ value: Value) {
     names.append(name)
-    if JournalCaseNaming.namesItself(Value.self, value) {
+    if JournalCaseNaming.namesItself(value) {
       value._appendJournalCaseName(to: &self)
     } else {
       descend(into: ActionLevel(associatedValue: value))
@@ -142,7 +142,7 @@ private enum ActionLevel {
     switch JournalCaseNaming.kind(of: value) {
     case .enum:
       // Only an enum is asked for its names: a cast would unwrap an optional.
-      if let named = value as? any _JournalCaseNamed, namesItself(named) {
+      if let named = value as? any _JournalCaseNamed, JournalCaseNaming.namesItself(named) {
         return .level(.named(named))
       }
       if let name = CaseNames.shared.name(of: value) { return .level(.withoutValues(name)) }
@@ -154,10 +154,6 @@ private enum ActionLevel {
     let mirror = Mirror(reflecting: value)
     return mirror.displayStyle == .enum ? .level(.reflected(value, mirror)) : .other(mirror)
   }
-
-  private static func namesItself<Named: _JournalCaseNamed>(_ value: Named) -> Bool {
-    JournalCaseNaming.namesItself(Named.self, value)
-  }
 }
 
 /// What the walk learns of types without reflecting a value.
@@ -165,7 +161,7 @@ enum JournalCaseNaming {
   /// Whether a conforming value's own names are what reflection gives: it has neither a mirror
   /// nor a description of its own (a case without associated values is named by its
   /// description). Known per type, once.
-  static func namesItself<Named: _JournalCaseNamed>(_: Named.Type, _ value: Named) -> Bool {
+  static func namesItself<Named: _JournalCaseNamed>(_ value: Named) -> Bool {
     // An enum's dynamic type is its static type.
     let type = ObjectIdentifier(Named.self)
     if let known = plainTypes.withValue({ $0[type] }) { return known }

@@ -41,10 +41,4 @@ public enum JSONValue: Codable, Equatable, Sendable {
     case .object(let value): try container.encode(value)
     }
   }
-
-  /// The value of an `Encodable`, through JSON.
-  public init(encoding value: some Encodable) throws {
-    let data = try JSONEncoder().encode(value)
-    self = try JSONDecoder().decode(JSONValue.self, from: data)
-  }
 }

@@ -84,8 +84,6 @@ let package = Package(
       name: "NavigationServiceTests",
       dependencies: [
         "navigation-service",
-        // JSONValueEncoderTests checks the library's encoder to `JSONValue` directly.
-        "NavigationService",
         // To leave in a journal file what a process killed mid-request leaves (IdempotencyTests).
         .product(name: "StackStorage", package: "StackJournal"),
       ]

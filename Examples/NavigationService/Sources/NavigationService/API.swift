@@ -43,7 +43,7 @@ struct NavigationAPIHandler: APIProtocol {
     return .created(
       .init(
         body: .json(
-          .init(session: id.rawValue, sequence: sequence, stack: try .init(StackView(state))))))
+          .init(session: id.rawValue, sequence: sequence, stack: .init(state)))))
   }
 
   func sendAction(_ input: Operations.SendAction.Input) async throws
@@ -106,7 +106,7 @@ struct NavigationAPIHandler: APIProtocol {
         .init(
           body: .json(
             .init(
-              session: id.rawValue, sequence: sequence, stack: try .init(StackView(state)),
+              session: id.rawValue, sequence: sequence, stack: .init(state),
               rehydrated: rehydrated))))
     case .replayed(let sequence):
       logger.info(
@@ -118,7 +118,7 @@ struct NavigationAPIHandler: APIProtocol {
           body: .json(
             .init(
               session: id.rawValue, sequence: restored.sequence,
-              stack: try .init(StackView(restored.state)), rehydrated: rehydrated))))
+              stack: .init(restored.state), rehydrated: rehydrated))))
     }
   }
 
@@ -166,7 +166,7 @@ struct NavigationAPIHandler: APIProtocol {
       .init(
         body: .json(
           .init(
-            session: id.rawValue, sequence: sequence, stack: try .init(StackView(state)),
+            session: id.rawValue, sequence: sequence, stack: .init(state),
             rehydrated: rehydrated))))
   }
 
@@ -200,7 +200,7 @@ struct NavigationAPIHandler: APIProtocol {
         body: .json(
           .init(
             session: into.rawValue, sequence: store.sequence,
-            stack: try .init(StackView(await store.state)), forkedFrom: id.rawValue,
+            stack: .init(await store.state), forkedFrom: id.rawValue,
             forkedAt: store.restoration?.sequence))))
   }
 
@@ -240,33 +240,30 @@ struct NavigationAPIHandler: APIProtocol {
 }
 
 extension Components.Schemas.Stack {
-  /// The document's stack from the service's view of it.
-  init(_ view: StackView) throws {
-    self.init(
-      ids: view.ids,
-      cases: try view.cases.map { name in
-        guard let step = CasesPayloadPayload(rawValue: name) else {
-          throw APIError(.internalServerError, code: "internal", message: "The stack is unknown.")
-        }
-        return step
-      },
-      states: try view.states.map { try OpenAPIValueContainer(unvalidatedValue: $0.plainValue) },
-      nextID: view.nextID, submitted: view.submitted)
-  }
-}
-
-extension JSONValue {
-  /// The value as the plain Swift values the generated types' free-form containers hold.
-  var plainValue: (any Sendable)? {
-    switch self {
-    case .null: nil
-    case .bool(let value): value
-    case .integer(let value): Int(value)
-    case .number(let value): value
-    case .string(let value): value
-    case .array(let values): values.map(\.plainValue)
-    case .object(let fields): fields.mapValues(\.plainValue)
+  /// The document's stack of a wizard: each step's ID, case and state, bottom first. Built from
+  /// the typed state, so a new step is a compile error here until the document has it too.
+  init(_ state: SignupWizard.State) {
+    var ids: [Int] = []
+    var cases: [CasesPayloadPayload] = []
+    var states: [Components.Schemas.StepState] = []
+    for id in state.path.ids {
+      guard let element = state.path[id: id] else { continue }
+      ids.append(id.generation)
+      switch element {
+      case .name(let step):
+        cases.append(.name)
+        states.append(.init(name: step.name))
+      case .plan(let step):
+        cases.append(.plan)
+        states.append(.init(name: step.name, plan: step.plan))
+      case .confirm(let step):
+        cases.append(.confirm)
+        states.append(.init(name: step.name, plan: step.plan))
+      }
     }
+    self.init(
+      ids: ids, cases: cases, states: states, nextID: state.path.nextID.generation,
+      submitted: state.submitted)
   }
 }
 

@@ -128,8 +128,10 @@ extension Components {
             internal typealias CasesPayload = [Components.Schemas.Stack.CasesPayloadPayload]
             /// - Remark: Generated from `#/components/schemas/Stack/cases`.
             internal var cases: Components.Schemas.Stack.CasesPayload
+            /// Each step's state, in the order of `ids`.
+            ///
             /// - Remark: Generated from `#/components/schemas/Stack/states`.
-            internal var states: [OpenAPIRuntime.OpenAPIValueContainer]
+            internal var states: [Components.Schemas.StepState]
             /// - Remark: Generated from `#/components/schemas/Stack/nextID`.
             internal var nextID: Swift.Int
             /// - Remark: Generated from `#/components/schemas/Stack/submitted`.
@@ -139,13 +141,13 @@ extension Components {
             /// - Parameters:
             ///   - ids:
             ///   - cases:
-            ///   - states:
+            ///   - states: Each step's state, in the order of `ids`.
             ///   - nextID:
             ///   - submitted:
             internal init(
                 ids: [Swift.Int],
                 cases: Components.Schemas.Stack.CasesPayload,
-                states: [OpenAPIRuntime.OpenAPIValueContainer],
+                states: [Components.Schemas.StepState],
                 nextID: Swift.Int,
                 submitted: Swift.Int
             ) {
@@ -161,6 +163,31 @@ extension Components {
                 case states
                 case nextID
                 case submitted
+            }
+        }
+        /// A step's state: the name typed so far and, from the plan step on, the plan chosen.
+        ///
+        /// - Remark: Generated from `#/components/schemas/StepState`.
+        internal struct StepState: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/StepState/name`.
+            internal var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/StepState/plan`.
+            internal var plan: Swift.String?
+            /// Creates a new `StepState`.
+            ///
+            /// - Parameters:
+            ///   - name:
+            ///   - plan:
+            internal init(
+                name: Swift.String,
+                plan: Swift.String? = nil
+            ) {
+                self.name = name
+                self.plan = plan
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case name
+                case plan
             }
         }
         /// - Remark: Generated from `#/components/schemas/StackResponse`.

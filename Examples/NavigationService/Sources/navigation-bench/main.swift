@@ -181,13 +181,23 @@ func startService(database: String) throws -> (Process, Int) {
   throw CocoaError(.fileReadUnknown)
 }
 
-/// `clients` threads, each on its own session and connection, sending actions back to back.
-func runHTTP(port: Int, clients: Int, prefix: String) throws -> Tally {
+/// What a client sends: the method, path and body of its `index`-th request.
+typealias Request = @Sendable (_ client: Int, _ index: Int) -> (
+  method: String, path: String, body: String
+)
+
+/// `clients` threads, each on its own session and connection, sending actions back to back; or,
+/// with `request`, what it says.
+func runHTTP(port: Int, clients: Int, prefix: String, request: Request? = nil) throws -> Tally {
   let setup = try Connection(port: port)
   for client in 0..<clients {
     let status = setup.exchange("POST", "/sessions", body: #"{"id": "\#(prefix)-\#(client)"}"#)
     guard status == 201 else { throw CocoaError(.fileWriteUnknown) }
   }
+  let request =
+    request ?? { client, index in
+      ("POST", "/sessions/\(prefix)-\(client)/actions", actions[index % 2])
+    }
   let results = Mutex<[Tally]>([])
   let perClientCap = max(1, options.cap / clients)
   let start = Date()
@@ -200,9 +210,9 @@ func runHTTP(port: Int, clients: Int, prefix: String) throws -> Tally {
       if let connection = try? Connection(port: port) {
         var index = 0
         while index < perClientCap, Date() < deadline {
+          let (method, path, body) = request(client, index)
           let began = DispatchTime.now().uptimeNanoseconds
-          let status = connection.exchange(
-            "POST", "/sessions/\(prefix)-\(client)/actions", body: actions[index % 2])
+          let status = connection.exchange(method, path, body: body)
           let took = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
           if status == 200 { tally.latencies.append(took) } else { tally.failures += 1 }
           index += 1
@@ -284,7 +294,27 @@ for clients in [1, 8, 64] {
   print(tally.line("http", clients: clients))
   rates["http\(clients)"] = Double(tally.latencies.count) / tally.elapsed
 }
+// The same 64 clients asking for what costs the service nothing (`GET /health/live`): the
+// cost of a request itself (loopback TCP, HTTP, the middlewares) on this machine.
+do {
+  let (service, port) = try startService(database: options.database)
+  let tally = try runHTTP(port: port, clients: 64, prefix: "noop-\(run)") { _, _ in
+    ("GET", "/health/live", "")
+  }
+  kill(service.processIdentifier, SIGTERM)
+  service.waitUntilExit()
+  print(tally.line("http no-op", clients: 64))
+  rates["noop64"] = Double(tally.latencies.count) / tally.elapsed
+}
 let inProcess = try await runInProcess(database: options.database, sessions: 64)
 print(inProcess.line("in-process", clients: 64))
-let ratio = (rates["http64"] ?? 0) / (Double(inProcess.latencies.count) / inProcess.elapsed)
+let inProcessRate = Double(inProcess.latencies.count) / inProcess.elapsed
+let ratio = (rates["http64"] ?? 0) / inProcessRate
 print(String(format: "http at 64 clients / in-process at 64 sessions: %.2f", ratio))
+// With every phase using all cores, an action over HTTP costs at least a no-op request plus an
+// in-process action: the ratio above cannot pass no-op / (no-op + in-process).
+let noop = rates["noop64"] ?? 0
+print(
+  String(
+    format: "bound: an action over HTTP costing a no-op request plus an in-process action: %.2f",
+    noop / (noop + inProcessRate)))

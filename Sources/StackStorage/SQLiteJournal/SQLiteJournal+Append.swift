@@ -32,15 +32,17 @@ extension SQLiteJournal {
   }
 
   /// Writes and commits a prepared append (see ``append(session:expectedSequence:_:)``).
+  ///
+  /// `activity`, which names the append in an error, is built only for one.
   private func committed(
-    _ prepared: PreparedDeltaAppend, activity: String
+    _ prepared: PreparedDeltaAppend, activity: @autoclosure () -> String
   ) async throws -> HeadShapes.Head {
     let insert: @Sendable (Database) throws -> HeadShapes.Head = { db in
       try self.insert(prepared, db)
     }
     let database = database
     if let batcher {
-      return try await usingDatabase(activity) { try await batcher.submit(insert) }
+      return try await usingDatabase(activity()) { try await batcher.submit(insert) }
     }
     // Not `write(_:_:)`, which forgets the shapes kept for the heads.
     let write = {
@@ -48,14 +50,14 @@ extension SQLiteJournal {
         try db.inImmediateTransaction { try insert(db) }
       }
     }
-    guard options.durability == .full else { return try usingDatabase(activity, write) }
+    guard options.durability == .full else { return try usingDatabase(activity(), write) }
     let alone = suspendingAppends.withValue { count in
       count += 1
       return count == 1
     }
     defer { suspendingAppends.withValue { $0 -= 1 } }
-    if alone { return try usingDatabase(activity, write) }
-    return try await usingDatabase(activity) {
+    if alone { return try usingDatabase(activity(), write) }
+    return try await usingDatabase(activity()) {
       // Not GRDB's `async` write, which a cancelled task interrupts: an append goes through
       // whatever happens to the task awaiting it, as a batch's does.
       try await withCheckedThrowingContinuation { continuation in

@@ -39,6 +39,14 @@ final class JSONSink {
   var onlyKey: String?
   private var nextID = 0
 
+  init() {
+    // Room for a value a few levels deep, so that most encodings do not grow these arrays one
+    // reallocation at a time from empty.
+    frames.reserveCapacity(8)
+    path.reserveCapacity(8)
+    members.reserveCapacity(16)
+  }
+
   /// Writes a value at the current position, for the encoder whose path is `pathCount` long,
   /// under `key`.
   func write<T: Encodable>(_ value: T, pathCount: Int, key: (any CodingKey)?) throws {

@@ -1,4 +1,4 @@
-import ConcurrencyExtras
+import Foundation
 import StackJournalCore
 
 /// The shapes of each session's stacks at its head, as this journal's last append to the
@@ -17,7 +17,10 @@ import StackJournalCore
 /// * the append that made the head committed: a copy is kept only after its commit.
 ///
 /// Otherwise the append reads the rows. At most ``limit`` sessions are kept.
-final class HeadShapes: Sendable {
+///
+/// The table is changed in place under a lock: `LockIsolated.withValue` changes a copy of its
+/// value, and copying every session's shapes twice per append grew with the sessions kept.
+final class HeadShapes: @unchecked Sendable {
   struct Head: Sendable {
     var sequence: Int64
     var latestAt: String
@@ -27,7 +30,15 @@ final class HeadShapes: Sendable {
   }
 
   static let limit = 4_096
-  private let heads = LockIsolated<[String: Head]>([:])
+  private let lock = NSLock()
+  // Read and written under `lock` only.
+  private var heads: [String: Head] = [:]
+
+  private func withHeads<T>(_ body: (inout [String: Head]) -> T) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&heads)
+  }
 
   /// Takes the shapes kept for the session's head at `sequence`, written at `latestAt`, when
   /// the file's data version is still `dataVersion`; the journal keeps them again once the
@@ -36,7 +47,7 @@ final class HeadShapes: Sendable {
   func take(
     of session: String, at sequence: Int64, latestAt: String?, dataVersion: Int64
   ) -> [String: StackShape]? {
-    heads.withValue { heads in
+    withHeads { heads in
       guard let head = heads[session], head.sequence == sequence, head.latestAt == latestAt,
         head.dataVersion == dataVersion
       else { return nil }
@@ -46,7 +57,7 @@ final class HeadShapes: Sendable {
 
   /// Keeps the shapes of a head whose append committed.
   func keep(_ head: Head, of session: String) {
-    heads.withValue { heads in
+    withHeads { heads in
       if heads[session] == nil, heads.count >= Self.limit {
         heads.remove(at: heads.startIndex)
       }
@@ -56,11 +67,11 @@ final class HeadShapes: Sendable {
 
   /// Forgets a session this journal made (again).
   func forget(_ session: String) {
-    heads.withValue { _ = $0.removeValue(forKey: session) }
+    withHeads { _ = $0.removeValue(forKey: session) }
   }
 
   /// Forgets every session: this journal wrote something other than an append.
   func forgetAll() {
-    heads.withValue { $0.removeAll() }
+    withHeads { $0.removeAll() }
   }
 }

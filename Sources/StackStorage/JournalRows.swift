@@ -342,11 +342,12 @@ enum JournalRows {
 
   /// Inserts one journal row of the session `session`, numbered `number`; a
   /// ``StorageError/Code/sequenceOutOfRange`` error, writing nothing, for a sequence outside
-  /// 1 … ``SessionKeys/maximumSequence``, which has no key in the session's range.
+  /// 1 … ``SessionKeys/maximumSequence``, which has no key in the session's range. An append
+  /// passes its journal's `statements`.
   static func insert(
     _ db: Database, session: String, number: Int64, sequence: Int64, recordedAt: String,
     latestAt: String, type: String, version: Int, payload: String, delta: String,
-    path: String?
+    path: String?, statements: AppendStatements? = nil
   ) throws {
     guard (1...SessionKeys.maximumSequence).contains(sequence) else {
       throw StorageError(
@@ -359,7 +360,7 @@ enum JournalRows {
     }
     try db.run(
       "INSERT INTO journal (key, recorded_at, latest_at, type, version, payload, delta) "
-        + "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        + "VALUES (?, ?, ?, ?, ?, ?, ?)", .insertEntry, in: statements,
       .integer(SessionKeys(number: number).key(sequence)), .text(recordedAt), .text(latestAt),
       .text(type), .integer(Int64(version)), .text(payload), .text(delta))
   }

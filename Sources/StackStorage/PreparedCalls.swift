@@ -25,7 +25,19 @@ enum BoundValue {
 extension Database {
   /// Runs `sql` to its end with `values` bound to its parameters.
   func run(_ sql: String, _ values: BoundValue...) throws {
-    let statement = try cachedStatement(sql: sql)
+    try run(cachedStatement(sql: sql), values)
+  }
+
+  /// ``run(_:_:)`` with the statement `statements` keeps for `slot` (GRDB's cached one when
+  /// `statements` is nil).
+  func run(
+    _ sql: @autoclosure () -> String, _ slot: AppendStatements.Slot,
+    in statements: AppendStatements?, _ values: BoundValue...
+  ) throws {
+    try run(statement(sql, slot, in: statements), values)
+  }
+
+  private func run(_ statement: Statement, _ values: [BoundValue]) throws {
     let handle = try bind(statement, values)
     defer { sqlite3_reset(handle) }
     while true {
@@ -40,7 +52,20 @@ extension Database {
   func first<T>(
     _ sql: String, _ values: BoundValue..., read: (ColumnReader) -> T
   ) throws -> T? {
-    let statement = try cachedStatement(sql: sql)
+    try first(cachedStatement(sql: sql), values, read: read)
+  }
+
+  /// ``first(_:_:read:)`` with the statement `statements` keeps for `slot`.
+  func first<T>(
+    _ sql: @autoclosure () -> String, _ slot: AppendStatements.Slot,
+    in statements: AppendStatements, _ values: BoundValue..., read: (ColumnReader) -> T
+  ) throws -> T? {
+    try first(statement(sql, slot, in: statements), values, read: read)
+  }
+
+  private func first<T>(
+    _ statement: Statement, _ values: [BoundValue], read: (ColumnReader) -> T
+  ) throws -> T? {
     let handle = try bind(statement, values)
     defer { sqlite3_reset(handle) }
     let code = sqlite3_step(handle)
@@ -50,12 +75,14 @@ extension Database {
   }
 
   /// Runs `body` in an immediate transaction, committed when it returns and rolled back when it
-  /// throws (or when the commit fails).
-  func inImmediateTransaction<T>(_ body: () throws -> T) throws -> T {
-    try run("BEGIN IMMEDIATE TRANSACTION")
+  /// throws (or when the commit fails). An append passes its journal's `statements`.
+  func inImmediateTransaction<T>(
+    keptIn statements: AppendStatements? = nil, _ body: () throws -> T
+  ) throws -> T {
+    try run("BEGIN IMMEDIATE TRANSACTION", .begin, in: statements)
     do {
       let result = try body()
-      try run("COMMIT TRANSACTION")
+      try run("COMMIT TRANSACTION", .commit, in: statements)
       return result
     } catch {
       // Unless SQLite rolled it back already (after SQLITE_FULL, say).
@@ -80,6 +107,14 @@ extension Database {
       try? run("RELEASE SAVEPOINT append")
       throw error
     }
+  }
+
+  /// The statement of `sql`: the one `statements` keeps for `slot`, or GRDB's cached one.
+  private func statement(
+    _ sql: () -> String, _ slot: AppendStatements.Slot, in statements: AppendStatements?
+  ) throws -> Statement {
+    guard let statements else { return try cachedStatement(sql: sql()) }
+    return try statements.statement(slot, sql, self)
   }
 
   private func bind(_ statement: Statement, _ values: [BoundValue]) throws -> OpaquePointer {
@@ -134,5 +169,41 @@ struct ColumnReader {
   /// The integer of column `index`.
   func integer(_ index: Int32) -> Int64 {
     sqlite3_column_int64(handle, index)
+  }
+}
+
+/// The statements an append runs on every action, found without hashing their SQL.
+///
+/// GRDB's `cachedStatement(sql:)` finds a statement by its text, hashing and comparing all of
+/// it, and an append's SQL is long (its head's query is hundreds of bytes): the lookups cost
+/// several thousand instructions per append. A journal keeps, for each statement of the
+/// append, the one GRDB's cache gave last, weakly: GRDB's cache still owns it and finalizes it
+/// when it is cleared (closing the connection, releasing memory), and then the cache is asked
+/// again; so is it when the connection is not the statement's. Used on the journal's writer
+/// connection only, one write at a time.
+final class AppendStatements: @unchecked Sendable {
+  enum Slot: Int, CaseIterable {
+    case begin, commit, head, insertEntry, dataVersion
+    case deleteElement, updateElement, insertElement, moveElement, updateNextID
+  }
+
+  private struct Kept {
+    weak var statement: Statement?
+  }
+
+  private var kept = [Kept](repeating: Kept(), count: Slot.allCases.count)
+
+  /// The statement of `sql`, which is the same text every time for `slot`, on `db`; `sql` is
+  /// built only when the statement is not kept.
+  func statement(_ slot: Slot, _ sql: () -> String, _ db: Database) throws -> Statement {
+    if let statement = kept[slot.rawValue].statement,
+      let connection = db.sqliteConnection,
+      sqlite3_db_handle(statement.sqliteStatement) == connection
+    {
+      return statement
+    }
+    let statement = try db.cachedStatement(sql: sql())
+    kept[slot.rawValue].statement = statement
+    return statement
   }
 }

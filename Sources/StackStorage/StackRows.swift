@@ -26,12 +26,17 @@ enum StackRows {
     return records.values.sorted { $0.path < $1.path }
   }
 
-  /// Inserts the rows of new stacks.
-  static func insert(_ stacks: [StackRecord], _ db: Database, session: String) throws {
+  /// Inserts the rows of new stacks; an append passes its journal's `statements`.
+  static func insert(
+    _ stacks: [StackRecord], _ db: Database, session: String,
+    statements: AppendStatements? = nil
+  ) throws {
     for stack in stacks {
       try insertStack(stack.path, nextID: stack.nextID, db, session: session)
       for (position, element) in stack.elements.enumerated() {
-        try insertElement(element, position: position, path: stack.path, db, session: session)
+        try insertElement(
+          element, position: position, path: stack.path, db, session: session,
+          statements: statements)
       }
     }
   }
@@ -43,12 +48,14 @@ enum StackRows {
   /// since the last append: ``HeadShapes``); on return they are the shapes after the delta.
   ///
   /// Throws ``StorageError/Code/inconsistentDelta`` when the delta does not fit; the caller's
-  /// transaction must then be rolled back, and `shapes` are then not the rows'.
+  /// transaction must then be rolled back, and `shapes` are then not the rows'. The statements
+  /// are those the journal keeps (``AppendStatements``).
   static func write(
     _ delta: StackDelta,
     over shapes: inout [String: StackShape],
     _ db: Database,
-    session: String
+    session: String,
+    statements: AppendStatements
   ) throws {
     for change in delta.changes {
       let old = shapes[change.path]
@@ -68,7 +75,7 @@ enum StackRows {
           change.pushed.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let stack = StackRecord(
           path: change.path, nextID: change.nextID, elements: change.ids.map { byID[$0]! })
-        try insert([stack], db, session: session)
+        try insert([stack], db, session: session, statements: statements)
         continue
       }
       if change.removed {
@@ -78,13 +85,14 @@ enum StackRows {
       for id in change.popped {
         try db.run(
           "DELETE FROM stack_elements WHERE session = ? AND path = ? AND id = ?",
-          .text(session), .text(change.path), .integer(Int64(id.generation)))
+          .deleteElement, in: statements, .text(session), .text(change.path),
+          .integer(Int64(id.generation)))
       }
       let positions = PositionLookup(change.ids)
       for element in change.changed {
         try db.run(
           "UPDATE stack_elements SET case_name = ?, state = ?, position = ? "
-            + "WHERE session = ? AND path = ? AND id = ?",
+            + "WHERE session = ? AND path = ? AND id = ?", .updateElement, in: statements,
           .textOrNull(element.caseName), .text(element.state),
           .integer(Int64(positions.position(of: element.id))), .text(session),
           .text(change.path), .integer(Int64(element.id.generation)))
@@ -92,21 +100,22 @@ enum StackRows {
       for element in change.pushed {
         try insertElement(
           element, position: positions.position(of: element.id), path: change.path, db,
-          session: session)
+          session: session, statements: statements)
       }
       if !moved.isEmpty {
         let rewritten = Set(change.changed.map(\.id)).union(change.pushed.map(\.id))
         for (id, position) in moved where !rewritten.contains(id) {
           try db.run(
             "UPDATE stack_elements SET position = ? WHERE session = ? AND path = ? AND id = ?",
-            .integer(Int64(position)), .text(session), .text(change.path),
-            .integer(Int64(id.generation)))
+            .moveElement, in: statements, .integer(Int64(position)), .text(session),
+            .text(change.path), .integer(Int64(id.generation)))
         }
       }
       if change.nextID != old.nextID {
         try db.run(
-          "UPDATE stacks SET next_id = ? WHERE session = ? AND path = ?",
-          .integer(Int64(change.nextID.generation)), .text(session), .text(change.path))
+          "UPDATE stacks SET next_id = ? WHERE session = ? AND path = ?", .updateNextID,
+          in: statements, .integer(Int64(change.nextID.generation)), .text(session),
+          .text(change.path))
       }
     }
   }
@@ -165,11 +174,12 @@ enum StackRows {
     position: Int,
     path: String,
     _ db: Database,
-    session: String
+    session: String,
+    statements: AppendStatements?
   ) throws {
     try db.run(
       "INSERT INTO stack_elements (session, path, id, position, case_name, state) "
-        + "VALUES (?, ?, ?, ?, ?, ?)",
+        + "VALUES (?, ?, ?, ?, ?, ?)", .insertElement, in: statements,
       .text(session), .text(path), .integer(Int64(element.id.generation)),
       .integer(Int64(position)), .textOrNull(element.caseName), .text(element.state))
   }

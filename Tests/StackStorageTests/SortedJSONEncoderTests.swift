@@ -268,6 +268,15 @@ import Testing
         try a.encode(1)
       }
     }
+    // A key written twice in one container, after a later key or right after itself.
+    struct Again: Encodable {
+      enum Key: CodingKey { case a, b, c }
+      var keys: [Key]
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for (index, key) in keys.enumerated() { try container.encode(index, forKey: key) }
+      }
+    }
     struct Nothing: Encodable { func encode(to encoder: any Encoder) throws {} }
     struct Super: Encodable {
       enum Key: CodingKey { case a }
@@ -280,6 +289,7 @@ import Testing
     struct Wide: Encodable { var value: Int128 = Int128(Int64.max) * 4 }
     let values: [any Encodable] = [
       Twice(), Late(), [Nothing()], Super(), Wide(), ["b": 1, "a": 2, "é": 3],
+      Again(keys: [.c, .a, .b, .a]), Again(keys: [.a, .a]), [Again(keys: [.b, .c, .b])],
       [Date(timeIntervalSince1970: 0)], Data([1, 2, 3]), Decimal(string: "1.25")!,
     ]
     for value in values {

@@ -72,6 +72,24 @@ import Testing
     #expect(try JSONDecoder().decode([StackRecord].self, from: Data(text.utf8)) == stacks)
   }
 
+  /// Strings long enough to be read eight bytes at a time, with characters that need an
+  /// escape at any place in a word, or none, are written as JSONEncoder writes them.
+  @Test(arguments: 1...400)
+  func aLongStringIsWrittenAsJSONEncoderWritesIt(seed: Int) throws {
+    var generator = SeededGenerator(seed: UInt64(seed))
+    let plain: [Character] = ["a", "Z", "0", " ", "{", ":", "/", "\u{7F}"]
+    let escapes = seed % 4
+    let text = String((0..<Int.random(in: 0...80, using: &generator)).map { _ in
+      Int.random(in: 0..<8, using: &generator) < escapes
+        ? Self.alphabet.randomElement(using: &generator)!
+        : plain.randomElement(using: &generator)!
+    })
+    var writer = StorageJSON.Writer()
+    let isASCII = writer.string(text)
+    #expect(String(decoding: writer.bytes, as: UTF8.self) == (try Self.encoderText(text)))
+    #expect(isASCII == text.utf8.allSatisfy { $0 < 0x80 })
+  }
+
   @Test func aWriterThatEscapedSlashesWouldBeSeen() throws {
     // The comparisons above can fail: JSONEncoder's text with escaped slashes differs.
     let delta = StackDelta(changes: [

@@ -31,4 +31,28 @@ final class TimestampTests: XCTestCase {
     XCTAssertNil(Timestamp.midnight(year: 2025, month: 2, day: 29))
     XCTAssertNotNil(Timestamp.midnight(year: 2024, month: 2, day: 29))
   }
+
+  /// Times of the years 0000–9999, written digit by digit, read back as the same time, and
+  /// the fields land where the stored form has them.
+  func testTimesOfFourDigitYearsReadBack() throws {
+    XCTAssertEqual(
+      Timestamp.string(from: Date(timeIntervalSince1970: 0)), "1970-01-01T00:00:00.000Z")
+    XCTAssertEqual(
+      Timestamp.string(from: Date(timeIntervalSince1970: 1_738_315_800.123)),
+      "2025-01-31T09:30:00.123Z")
+    XCTAssertEqual(
+      Timestamp.string(from: Date(timeIntervalSince1970: -0.001)), "1969-12-31T23:59:59.999Z")
+    let first = try XCTUnwrap(Timestamp.midnight(year: 0, month: 1, day: 1))
+    let last = try XCTUnwrap(Timestamp.date(from: "9999-12-31T23:59:59.999Z"))
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<2_000 {
+      let milliseconds = Int64.random(
+        in: Int64(first.timeIntervalSince1970 * 1000)...Int64(last.timeIntervalSince1970 * 1000),
+        using: &generator)
+      let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+      let text = Timestamp.string(from: date)
+      XCTAssertEqual(text.utf8.count, 24, text)
+      XCTAssertEqual(Timestamp.date(from: text), Timestamp.rounded(date), text)
+    }
+  }
 }

@@ -119,37 +119,120 @@ package enum StorageJSON {
     ///
     /// One pass counts what needs an escape; a string with none is copied whole, and one with
     /// some (a stack element's JSON inside a delta, a quote every few bytes) is written escaped
-    /// into a buffer appended once, instead of one append per run between escapes.
+    /// into a buffer appended once, instead of one append per run between escapes. Both passes
+    /// read eight bytes at a time (see ``escapeMask(_:)``): a changed element's JSON, escaped
+    /// into every delta, is hundreds of bytes.
     @discardableResult
     mutating func string(_ value: String) -> Bool {
       var value = value
       return value.withUTF8 { utf8 in
-        var high: UInt8 = 0
-        var extra = 0
-        for byte in utf8 {
-          high |= byte
-          if Self.needsEscape(byte) { extra += Self.escapedLength(byte) - 1 }
-        }
+        let (extra, isASCII) = Self.scan(utf8)
         bytes.append(UInt8(ascii: "\""))
         if extra == 0 {
           bytes.append(contentsOf: utf8)
         } else {
           withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf8.count + extra) { out in
-            var index = 0
-            for byte in utf8 {
-              if Self.needsEscape(byte) {
-                index = Self.escape(byte, into: out, at: index)
-              } else {
-                out[index] = byte
-                index += 1
-              }
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<index]))
+            let count = Self.writeEscaped(utf8, into: out)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<count]))
           }
         }
         bytes.append(UInt8(ascii: "\""))
-        return high < 0x80
+        return isASCII
       }
+    }
+
+    /// How many bytes the escapes of `utf8` add, and whether it is ASCII.
+    private static func scan(_ utf8: UnsafeBufferPointer<UInt8>) -> (extra: Int, isASCII: Bool) {
+      guard let base = utf8.baseAddress else { return (0, true) }
+      var high: UInt64 = 0
+      var extra = 0
+      var offset = 0
+      while offset + 8 <= utf8.count {
+        let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        high |= word
+        if escapeMask(word) != 0 {
+          // A quote's or backslash's escape adds one byte; a control character's, one or five.
+          extra += quoteMask(word).nonzeroBitCount
+          if controlMask(word) != 0 {
+            for byte in UnsafeBufferPointer(start: base + offset, count: 8) where byte < 0x20 {
+              extra += escapedLength(byte) - 1
+            }
+          }
+        }
+        offset += 8
+      }
+      var last: UInt8 = 0
+      for byte in UnsafeBufferPointer(rebasing: utf8[offset...]) {
+        last |= byte
+        if needsEscape(byte) { extra += escapedLength(byte) - 1 }
+      }
+      return (extra, high & highBits == 0 && last < 0x80)
+    }
+
+    /// Writes `utf8` escaped into `out`, which holds its escaped length, and returns that length.
+    private static func writeEscaped(
+      _ utf8: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+      guard let base = utf8.baseAddress, let target = out.baseAddress else { return 0 }
+      var offset = 0
+      var index = 0
+      while offset + 8 <= utf8.count {
+        let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        // The word is written whole and kept up to its first byte that needs an escape. It
+        // fits: the input from `offset` on, eight bytes or more, is as long escaped or longer.
+        UnsafeMutableRawPointer(target + index).storeBytes(of: word, as: UInt64.self)
+        // In memory order: the first byte is the lowest.
+        let mask = escapeMask(UInt64(littleEndian: word))
+        if mask == 0 {
+          offset += 8
+          index += 8
+          continue
+        }
+        let run = mask.trailingZeroBitCount / 8
+        offset += run
+        index = escape(base[offset], into: out, at: index + run)
+        offset += 1
+      }
+      while offset < utf8.count {
+        let byte = base[offset]
+        if needsEscape(byte) {
+          index = escape(byte, into: out, at: index)
+        } else {
+          out[index] = byte
+          index += 1
+        }
+        offset += 1
+      }
+      return index
+    }
+
+    private static let lowBits: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// A word whose eight bytes are `byte`.
+    private static func repeated(_ byte: UInt8) -> UInt64 {
+      0x0101_0101_0101_0101 &* UInt64(byte)
+    }
+
+    /// The high bit of each byte of `word` that is 0, and no other bit. Exact: adding 0x7F to a
+    /// byte's low seven bits carries into its own high bit only, never into the next byte.
+    private static func zeroMask(_ word: UInt64) -> UInt64 {
+      ~(((word & lowBits) &+ lowBits) | word) & highBits
+    }
+
+    /// The high bit of each byte of `word` below 0x20, and no other bit (exact, as above).
+    private static func controlMask(_ word: UInt64) -> UInt64 {
+      ~(((word & lowBits) &+ repeated(0x60)) | word) & highBits
+    }
+
+    /// The high bit of each byte of `word` that is a quote or a backslash, and no other bit.
+    private static func quoteMask(_ word: UInt64) -> UInt64 {
+      zeroMask(word ^ repeated(UInt8(ascii: "\""))) | zeroMask(word ^ repeated(UInt8(ascii: "\\")))
+    }
+
+    /// The high bit of each byte of `word` that ``needsEscape(_:)``, and no other bit.
+    private static func escapeMask(_ word: UInt64) -> UInt64 {
+      controlMask(word) | quoteMask(word)
     }
 
     private static func needsEscape(_ byte: UInt8) -> Bool {

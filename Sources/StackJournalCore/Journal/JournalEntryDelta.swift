@@ -74,13 +74,17 @@ extension JournalEntryDelta {
     snapshotDue: Bool,
     checked: (Data, _ what: String) throws -> String
   ) throws -> (payload: String, snapshot: (state: String, stacks: String)?) {
-    func text(_ json: Data, _ what: String) throws -> String {
-      isEncoderOutput ? String(decoding: json, as: UTF8.self) : try checked(json, what)
-    }
+    // The names of the texts, for `checked`'s errors, are built only when it is called.
     try delta.checkSizes()
-    let payload = try text(self.payload, "payload of the `\(type)` action")
+    let payload =
+      isEncoderOutput
+      ? String(decoding: self.payload, as: UTF8.self)
+      : try checked(self.payload, "payload of the `\(type)` action")
     guard snapshotDue, let snapshot else { return (payload, nil) }
-    let state = try text(snapshot.json, "state after `\(type)`")
+    let state =
+      isEncoderOutput
+      ? String(decoding: snapshot.json, as: UTF8.self)
+      : try checked(snapshot.json, "state after `\(type)`")
     return (payload, (state, StorageJSON.text(try StackRecord.canonical(snapshot.stacks))))
   }
 }

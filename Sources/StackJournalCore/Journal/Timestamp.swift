@@ -31,6 +31,34 @@ public enum Timestamp {
       rest += millisecondsPerDay
     }
     let (year, month, day) = civil(fromDays: days)
+    if (0...9999).contains(year) {
+      // The common case, written digit by digit into the text's 24 bytes: building it from
+      // each field's `String` cost thousands of instructions, and every append writes one.
+      return String(unsafeUninitializedCapacity: 24) { text in
+        func put(_ value: Int64, width: Int, at offset: Int) {
+          var value = value
+          for index in (offset..<offset + width).reversed() {
+            text[index] = UInt8(ascii: "0") + UInt8(value % 10)
+            value /= 10
+          }
+        }
+        put(year, width: 4, at: 0)
+        text[4] = UInt8(ascii: "-")
+        put(month, width: 2, at: 5)
+        text[7] = UInt8(ascii: "-")
+        put(day, width: 2, at: 8)
+        text[10] = UInt8(ascii: "T")
+        put(rest / 3_600_000, width: 2, at: 11)
+        text[13] = UInt8(ascii: ":")
+        put(rest / 60_000 % 60, width: 2, at: 14)
+        text[16] = UInt8(ascii: ":")
+        put(rest / 1000 % 60, width: 2, at: 17)
+        text[19] = UInt8(ascii: ".")
+        put(rest % 1000, width: 3, at: 20)
+        text[23] = UInt8(ascii: "Z")
+        return 24
+      }
+    }
     var text = ""
     text.reserveCapacity(24)
     if year < 0 || year > 9999 {

@@ -39,6 +39,14 @@ final class JSONSink {
   var onlyKey: String?
   private var nextID = 0
 
+  init() {
+    // Room for a value a few levels deep, so that most encodings do not grow these arrays one
+    // reallocation at a time from empty.
+    frames.reserveCapacity(8)
+    path.reserveCapacity(8)
+    members.reserveCapacity(16)
+  }
+
   /// Writes a value at the current position, for the encoder whose path is `pathCount` long,
   /// under `key`.
   func write<T: Encodable>(_ value: T, pathCount: Int, key: (any CodingKey)?) throws {
@@ -123,7 +131,7 @@ final class JSONSink {
     while frames.count > depth {
       let frame = frames.removeLast()
       if frame.isObject {
-        if !frame.ascending { try sortMembers(Array(members[frame.firstMember...])) }
+        if !frame.ascending { try sortMembers(from: frame.firstMember) }
         if frames.isEmpty, frame.count == 1 { onlyKey = members[frame.firstMember].key }
         while members.count > frame.firstMember { members.removeLast() }
         writer.bytes.append(UInt8(ascii: "}"))
@@ -133,30 +141,56 @@ final class JSONSink {
     }
   }
 
-  /// Rewrites an object's members, which run to the end of the bytes, in the order of their keys
-  /// (byte order, as `JSONEncoder` sorts).
-  private func sortMembers(_ members: [(key: String, start: Int)]) throws {
-    guard let first = members.first else { return }
+  /// Rewrites an object's members, `members[first...]`, which run to the end of the bytes, in
+  /// the order of their keys (byte order, as `JSONEncoder` sorts).
+  ///
+  /// In place and through temporary buffers: the members reordered, commas between them, take
+  /// the bytes they took. Arrays of the members' keys and ranges, built for each object written
+  /// out of order (every object of a type whose properties are not declared in key order),
+  /// cost more than the sorting.
+  private func sortMembers(from first: Int) throws {
+    let count = members.count - first
+    guard count > 1 else { return }
+    let start = members[first].start
     let end = writer.bytes.count
-    // Where each member's bytes run, without the comma before it. Ranges, not slices: a slice
-    // would keep the buffer shared and make the rewrite below copy all of it.
-    let spans = members.indices.map { index -> (key: String, bytes: Range<Int>) in
-      let stop = index + 1 < members.count ? members[index + 1].start - 1 : end
-      return (members[index].key, members[index].start..<stop)
+    try withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { order in
+      // Insertion sort of the members' positions by key; the keys are ASCII (see `member`),
+      // where `<` on strings is byte order.
+      for position in 0..<count {
+        var slot = position
+        while slot > 0, members[first + position].key < members[first + order[slot - 1]].key {
+          order[slot] = order[slot - 1]
+          slot -= 1
+        }
+        order[slot] = position
+      }
+      // A key written twice: `JSONEncoder` keeps the last value.
+      for slot in 1..<count
+      where members[first + order[slot - 1]].key == members[first + order[slot]].key {
+        throw NotLikeJSONEncoder()
+      }
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: end - start) { rewritten in
+        var index = 0
+        writer.bytes.withUnsafeBufferPointer { bytes in
+          for slot in 0..<count {
+            if slot > 0 {
+              rewritten[index] = UInt8(ascii: ",")
+              index += 1
+            }
+            // The member's bytes, without the comma after it.
+            let position = order[slot]
+            let from = members[first + position].start
+            let to = position + 1 < count ? members[first + position + 1].start - 1 : end
+            (rewritten.baseAddress! + index).initialize(
+              from: bytes.baseAddress! + from, count: to - from)
+            index += to - from
+          }
+        }
+        writer.bytes.withUnsafeMutableBufferPointer { bytes in
+          (bytes.baseAddress! + start).update(from: rewritten.baseAddress!, count: index)
+        }
+      }
     }
-    // The keys are ASCII (see `member`), where `<` on strings is byte order.
-    let ordered = spans.sorted { $0.key < $1.key }
-    // A key written twice: `JSONEncoder` keeps the last value.
-    for index in ordered.indices.dropFirst() where ordered[index - 1].key == ordered[index].key {
-      throw NotLikeJSONEncoder()
-    }
-    var rewritten: [UInt8] = []
-    rewritten.reserveCapacity(end - first.start)
-    for (index, span) in ordered.enumerated() {
-      if index > 0 { rewritten.append(UInt8(ascii: ",")) }
-      rewritten.append(contentsOf: writer.bytes[span.bytes])
-    }
-    writer.bytes.replaceSubrange(first.start..<end, with: rewritten)
   }
 
   func writeNumber(_ double: Double) throws {

@@ -49,13 +49,15 @@ extension SQLiteJournal {
   }
 
   /// ``usingDatabase(_:_:)`` for a body that suspends.
-  func usingDatabase<T>(_ activity: String, _ body: () async throws -> T) async throws -> T {
-    try enter(activity)
+  func usingDatabase<T>(
+    _ activity: @autoclosure () -> String, _ body: () async throws -> T
+  ) async throws -> T {
+    try enter(activity())
     defer { gate.leave() }
     do {
       return try await body()
     } catch let error as DatabaseError {
-      throw StorageError(databaseError: error, path: path, doing: activity)
+      throw StorageError(databaseError: error, path: path, doing: activity())
     }
   }
 

@@ -32,35 +32,39 @@ extension SQLiteJournal {
   }
 
   /// Writes and commits a prepared append (see ``append(session:expectedSequence:_:)``).
+  ///
+  /// `activity`, which names the append in an error, is built only for one.
   private func committed(
-    _ prepared: PreparedDeltaAppend, activity: String
+    _ prepared: PreparedDeltaAppend, activity: @autoclosure () -> String
   ) async throws -> HeadShapes.Head {
     let insert: @Sendable (Database) throws -> HeadShapes.Head = { db in
       try self.insert(prepared, db)
     }
     let database = database
+    let statements = appendStatements
     if let batcher {
-      return try await usingDatabase(activity) { try await batcher.submit(insert) }
+      return try await usingDatabase(activity()) { try await batcher.submit(insert) }
     }
     // Not `write(_:_:)`, which forgets the shapes kept for the heads.
     let write = {
       try database.writeWithoutTransaction { db in
-        try db.inImmediateTransaction { try insert(db) }
+        try db.inImmediateTransaction(keptIn: statements) { try insert(db) }
       }
     }
-    guard options.durability == .full else { return try usingDatabase(activity, write) }
+    guard options.durability == .full else { return try usingDatabase(activity(), write) }
     let alone = suspendingAppends.withValue { count in
       count += 1
       return count == 1
     }
     defer { suspendingAppends.withValue { $0 -= 1 } }
-    if alone { return try usingDatabase(activity, write) }
-    return try await usingDatabase(activity) {
+    if alone { return try usingDatabase(activity(), write) }
+    return try await usingDatabase(activity()) {
       // Not GRDB's `async` write, which a cancelled task interrupts: an append goes through
       // whatever happens to the task awaiting it, as a batch's does.
       try await withCheckedThrowingContinuation { continuation in
         database.asyncWriteWithoutTransaction { db in
-          continuation.resume(with: Result { try db.inImmediateTransaction { try insert(db) } })
+          continuation.resume(
+            with: Result { try db.inImmediateTransaction(keptIn: statements) { try insert(db) } })
         }
       }
     }
@@ -81,14 +85,17 @@ extension SQLiteJournal {
     let (head, place) = try entry.place(db, in: self)
     try entry.insert(
       db, at: place, number: head.number, delta: append.deltaText, snapshot: append.snapshot,
-      path: path)
-    let dataVersion = try db.first("PRAGMA data_version") { $0.integer(0) } ?? 0
+      path: path, statements: appendStatements)
+    let dataVersion =
+      try db.first("PRAGMA data_version", .dataVersion, in: appendStatements) { $0.integer(0) }
+      ?? 0
     var shapes =
       try headShapes.take(
         of: session, at: head.headSequence, latestAt: head.lastLatestAt,
         dataVersion: dataVersion)
       ?? StackRows.shapes(db, session: session)
-    try StackRows.write(append.delta, over: &shapes, db, session: session)
+    try StackRows.write(
+      append.delta, over: &shapes, db, session: session, statements: appendStatements)
     return HeadShapes.Head(
       sequence: place.sequence, latestAt: place.latestAt, dataVersion: dataVersion,
       shapes: shapes)
@@ -140,7 +147,9 @@ struct PreparedEntry: Sendable {
   /// The session's head, and where the new entry goes, once the head is found to be the
   /// expected one; otherwise ``StorageError/Code/sequenceConflict``.
   func place(_ db: Database, in journal: SQLiteJournal) throws -> (HeadRecord, EntryPlace) {
-    let head = try db.first(HeadRecord.sql, .text(session.rawValue)) { row in
+    let head = try db.first(
+      HeadRecord.sql, .head, in: journal.appendStatements, .text(session.rawValue)
+    ) { row in
       HeadRecord(number: row.integer(0), headSequence: row.integer(1), lastLatestAt: row.text(2))
     }
     guard let head else { throw journal.stored.unknownSession(session) }
@@ -159,13 +168,13 @@ struct PreparedEntry: Sendable {
   /// the key cannot hold.
   func insert(
     _ db: Database, at place: EntryPlace, number: Int64, delta: String,
-    snapshot: (state: String, stacks: String)?, path: String?
+    snapshot: (state: String, stacks: String)?, path: String?, statements: AppendStatements
   ) throws {
     let sequence = place.sequence
     try JournalRows.insert(
       db, session: session.rawValue, number: number, sequence: sequence,
       recordedAt: recordedAt, latestAt: place.latestAt, type: type, version: version,
-      payload: payload, delta: delta, path: path)
+      payload: payload, delta: delta, path: path, statements: statements)
     if let snapshot {
       try SnapshotRows.insert(
         db, session: session.rawValue, sequence: sequence, version: version,

@@ -40,6 +40,8 @@ public final class SQLiteJournal: JournalBackend {
   let suspendingAppends = LockIsolated(0)
   /// The shapes of the sessions' stacks at the heads this journal's appends made.
   let headShapes = HeadShapes()
+  /// The statements of an append, kept to be found without their SQL.
+  let appendStatements = AppendStatements()
   /// The private copy a reader reads when the file's log lacks its index; removed with the
   /// journal.
   let privateCopy: PrivateCopy?

@@ -234,6 +234,23 @@ import Testing
     #expect(try SortedJSONEncoder().encode(Limits()) == Self.encoderData(Limits()))
   }
 
+  /// A dictionary writes its keys in hash order: the encoder sorts thousands of members of one
+  /// object, and a key written twice among many is still left to `JSONEncoder`.
+  @Test func largeObjectsOutOfKeyOrderAreWrittenAsJSONEncoderWritesThem() throws {
+    var generator = SeededGenerator(seed: 11)
+    for size in [33, 1_000, 20_000] {
+      var table: [String: Int] = [:]
+      while table.count < size {
+        table["k\(UInt32.random(in: 0...UInt32.max, using: &generator))"] = table.count
+      }
+      // Written by the encoder itself (`fastEncode`), not handed to JSONEncoder.
+      let written = try #require(SortedJSONEncoder.fastEncode(table))
+      #expect(Data(written) == (try Self.encoderData(table)))
+      let nested = try #require(SortedJSONEncoder.fastEncode(["outer": table, "a": [:]]))
+      #expect(Data(nested) == (try Self.encoderData(["outer": table, "a": [:]])))
+    }
+  }
+
   @Test func theDemosStatesAndActionsAreWrittenByItself() throws {
     var generator = SeededGenerator(seed: 7)
     var state = DemoScript.deepLink

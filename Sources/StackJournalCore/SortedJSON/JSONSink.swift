@@ -154,15 +154,22 @@ final class JSONSink {
     let start = members[first].start
     let end = writer.bytes.count
     try withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { order in
-      // Insertion sort of the members' positions by key; the keys are ASCII (see `member`),
-      // where `<` on strings is byte order.
-      for position in 0..<count {
-        var slot = position
-        while slot > 0, members[first + position].key < members[first + order[slot - 1]].key {
-          order[slot] = order[slot - 1]
-          slot -= 1
+      // The members' positions sorted by key; the keys are ASCII (see `member`), where `<` on
+      // strings is byte order. An insertion sort for the few members of a struct; a
+      // dictionary's thousands of keys, in hash order, go through `sort`.
+      if count <= 32 {
+        for position in 0..<count {
+          var slot = position
+          while slot > 0, members[first + position].key < members[first + order[slot - 1]].key {
+            order[slot] = order[slot - 1]
+            slot -= 1
+          }
+          order[slot] = position
         }
-        order[slot] = position
+      } else {
+        var positions = order
+        for position in 0..<count { positions[position] = position }
+        positions.sort { members[first + $0].key < members[first + $1].key }
       }
       // A key written twice: `JSONEncoder` keeps the last value.
       for slot in 1..<count

@@ -11,7 +11,7 @@ import StackNavigation
 package enum StorageJSON {
   /// A delta's JSON: `{"changes":[…]}`.
   package static func text(_ delta: StackDelta) -> String {
-    var writer = Writer()
+    var writer = Writer(capacity: estimatedLength(delta))
     writer.raw("{\"changes\":[")
     for (index, change) in delta.changes.enumerated() {
       if index > 0 { writer.raw(",") }
@@ -31,6 +31,23 @@ package enum StorageJSON {
     }
     writer.raw("]}")
     return writer.text
+  }
+
+  /// About the length of a delta's JSON, to reserve once: growing the buffer from a few hundred
+  /// bytes to hold the elements' JSON copied it more than once per append.
+  private static func estimatedLength(_ delta: StackDelta) -> Int {
+    var length = 16
+    for change in delta.changes {
+      length += 96 + change.path.utf8.count + 8 * (change.ids.count + change.popped.count)
+      // A quote every few bytes of an element's JSON takes an escape.
+      for element in change.pushed {
+        length += 48 + (element.caseName?.utf8.count ?? 0) + element.state.utf8.count * 5 / 4
+      }
+      for element in change.changed {
+        length += 48 + (element.caseName?.utf8.count ?? 0) + element.state.utf8.count * 5 / 4
+      }
+    }
+    return length
   }
 
   /// A list of stacks' JSON: `[{"elements":[…],"nextID":…,"path":…}, …]`.
@@ -55,8 +72,8 @@ package enum StorageJSON {
   struct Writer {
     var bytes: [UInt8] = []
 
-    init() {
-      bytes.reserveCapacity(512)
+    init(capacity: Int = 512) {
+      bytes.reserveCapacity(capacity)
     }
 
     var text: String { String(decoding: bytes, as: UTF8.self) }

@@ -246,8 +246,8 @@ extension Components.Schemas.Stack {
     var ids: [Int] = []
     var cases: [CasesPayloadPayload] = []
     var states: [Components.Schemas.StepState] = []
-    for id in state.path.ids {
-      guard let element = state.path[id: id] else { continue }
+    // In order, each ID with its element (a lookup by ID would search the stack for each).
+    for (id, element) in zip(state.path.ids, state.path) {
       ids.append(id.generation)
       switch element {
       case .name(let step):

@@ -39,13 +39,17 @@ package enum StorageJSON {
     var length = 16
     for change in delta.changes {
       length += 96 + change.path.utf8.count + 8 * (change.ids.count + change.popped.count)
-      // A quote every few bytes of an element's JSON takes an escape.
-      for element in change.pushed {
-        length += 48 + (element.caseName?.utf8.count ?? 0) + element.state.utf8.count * 5 / 4
-      }
-      for element in change.changed {
-        length += 48 + (element.caseName?.utf8.count ?? 0) + element.state.utf8.count * 5 / 4
-      }
+      length += estimatedLength(change.pushed) + estimatedLength(change.changed)
+    }
+    return length
+  }
+
+  /// About the length of elements' JSON: a quote every few bytes of an element's JSON takes an
+  /// escape.
+  private static func estimatedLength(_ elements: [StoredElement]) -> Int {
+    var length = 0
+    for element in elements {
+      length += 48 + (element.caseName?.utf8.count ?? 0) + element.state.utf8.count * 5 / 4
     }
     return length
   }

@@ -41,16 +41,15 @@ extension SQLiteJournal {
       try self.insert(prepared, db)
     }
     let database = database
-    let statements = appendStatements
     if let batcher {
       return try await usingDatabase(activity()) { try await batcher.submit(insert) }
     }
-    // Not `write(_:_:)`, which forgets the shapes kept for the heads.
-    let write = {
-      try database.writeWithoutTransaction { db in
-        try db.inImmediateTransaction(keptIn: statements) { try insert(db) }
-      }
+    let statements = appendStatements
+    let transaction: @Sendable (Database) throws -> HeadShapes.Head = { db in
+      try db.inImmediateTransaction(keptIn: statements) { try insert(db) }
     }
+    // Not `write(_:_:)`, which forgets the shapes kept for the heads.
+    let write = { try database.writeWithoutTransaction(transaction) }
     guard options.durability == .full else { return try usingDatabase(activity(), write) }
     let alone = suspendingAppends.withValue { count in
       count += 1
@@ -63,8 +62,7 @@ extension SQLiteJournal {
       // whatever happens to the task awaiting it, as a batch's does.
       try await withCheckedThrowingContinuation { continuation in
         database.asyncWriteWithoutTransaction { db in
-          continuation.resume(
-            with: Result { try db.inImmediateTransaction(keptIn: statements) { try insert(db) } })
+          continuation.resume(with: Result { try transaction(db) })
         }
       }
     }

@@ -75,9 +75,11 @@ struct Tally {
     return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
   }
 
+  /// Actions (or requests) a second.
+  var rate: Double { Double(latencies.count) / elapsed }
+
   func line(_ mode: String, clients: Int) -> String {
-    let rate = Double(latencies.count) / elapsed
-    return mode.padding(toLength: 12, withPad: " ", startingAt: 0)
+    mode.padding(toLength: 12, withPad: " ", startingAt: 0)
       + String(
         format: " %7d %9d %11.0f %9.2f %9.2f %8d", clients, latencies.count, rate,
         percentile(0.5) * 1000, percentile(0.99) * 1000, failures)
@@ -284,36 +286,35 @@ print(
   "backend: \(isPostgres ? "PostgreSQL" : "SQLite, durability \(options.durabilityName)"), "
     + "\(options.seconds) s or \(options.cap) actions per phase")
 print("mode         clients   actions   actions/s   p50 ms    p99 ms  failures")
-var rates: [String: Double] = [:]
 let run = UUID().uuidString.prefix(8).lowercased()
-for clients in [1, 8, 64] {
+/// Starts the service, runs `clients` HTTP clients on it (`request`: actions by default), stops
+/// it, prints the phase's line and returns its rate.
+func httpPhase(_ mode: String, clients: Int, prefix: String, request: Request? = nil) throws
+  -> Double
+{
   let (service, port) = try startService(database: options.database)
-  let tally = try runHTTP(port: port, clients: clients, prefix: "http\(clients)-\(run)")
+  let tally = try runHTTP(port: port, clients: clients, prefix: prefix, request: request)
   kill(service.processIdentifier, SIGTERM)
   service.waitUntilExit()
-  print(tally.line("http", clients: clients))
-  rates["http\(clients)"] = Double(tally.latencies.count) / tally.elapsed
+  print(tally.line(mode, clients: clients))
+  return tally.rate
 }
+for clients in [1, 8] {
+  _ = try httpPhase("http", clients: clients, prefix: "http\(clients)-\(run)")
+}
+let http64 = try httpPhase("http", clients: 64, prefix: "http64-\(run)")
 // The same 64 clients asking for what costs the service nothing (`GET /health/live`): the
 // cost of a request itself (loopback TCP, HTTP, the middlewares) on this machine.
-do {
-  let (service, port) = try startService(database: options.database)
-  let tally = try runHTTP(port: port, clients: 64, prefix: "noop-\(run)") { _, _ in
-    ("GET", "/health/live", "")
-  }
-  kill(service.processIdentifier, SIGTERM)
-  service.waitUntilExit()
-  print(tally.line("http no-op", clients: 64))
-  rates["noop64"] = Double(tally.latencies.count) / tally.elapsed
+let noop = try httpPhase("http no-op", clients: 64, prefix: "noop-\(run)") { _, _ in
+  ("GET", "/health/live", "")
 }
 let inProcess = try await runInProcess(database: options.database, sessions: 64)
 print(inProcess.line("in-process", clients: 64))
-let inProcessRate = Double(inProcess.latencies.count) / inProcess.elapsed
-let ratio = (rates["http64"] ?? 0) / inProcessRate
-print(String(format: "http at 64 clients / in-process at 64 sessions: %.2f", ratio))
+let inProcessRate = inProcess.rate
+print(
+  String(format: "http at 64 clients / in-process at 64 sessions: %.2f", http64 / inProcessRate))
 // With every phase using all cores, an action over HTTP costs at least a no-op request plus an
 // in-process action: the ratio above cannot pass no-op / (no-op + in-process).
-let noop = rates["noop64"] ?? 0
 print(
   String(
     format: "bound: an action over HTTP costing a no-op request plus an in-process action: %.2f",

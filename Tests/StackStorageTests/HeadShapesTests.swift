@@ -14,8 +14,8 @@ final class HeadShapesTests: StorageTestCase {
   private let home = #"{"home":{}}"#
 
   /// The statements since the last call that read a stack table.
-  private func stackReads(_ trace: StatementTrace) -> [String] {
-    trace.take().filter {
+  private func stackReads(_ statements: [String]) -> [String] {
+    statements.filter {
       $0.hasPrefix("SELECT") && ($0.contains("FROM stacks") || $0.contains("FROM stack_elements"))
     }
   }
@@ -66,27 +66,79 @@ final class HeadShapesTests: StorageTestCase {
     XCTAssertEqual(sequence, 1)
   }
 
+  /// The statements since the last call that read a session's head (its row and last entry).
+  private func headReads(_ statements: [String]) -> [String] {
+    statements.filter { $0.hasPrefix("SELECT s.number") }
+  }
+
   /// Given a session whose last append this journal wrote, when the journal appends again,
-  /// expect no read of the stack rows; and when another journal on the file appended in
-  /// between, expect this one to read them.
+  /// expect no read of the head or the stack rows; and when another journal on the file
+  /// appended in between, expect this one to read them.
   func testAnAppendReadsTheStackRowsOnlyWhenAnotherConnectionWrote() async throws {
     let path = directory.path("journal.sqlite")
     let trace = StatementTrace()
     let journal = try SQLiteJournal(path: path, options: .init(statementTrace: { trace.add($0) }))
     defer { try? journal.close() }
     try await sessionWithTwoElements(journal)
-    XCTAssertFalse(stackReads(trace).isEmpty, "the first append of the session reads its rows")
+    var statements = trace.take()
+    XCTAssertFalse(stackReads(statements).isEmpty, "the first append of the session reads rows")
+    XCTAssertFalse(headReads(statements).isEmpty, "and the head")
 
     _ = try await journal.append(
       session: "s", expectedSequence: 1, change(1, in: [0, 1], next: 2))
-    XCTAssertEqual(stackReads(trace), [], "the journal's own head is not read again")
+    statements = trace.take()
+    XCTAssertEqual(stackReads(statements), [], "the journal's own head is not read again")
+    XCTAssertEqual(headReads(statements), [])
 
     let other = try SQLiteJournal(path: path)
     _ = try await other.append(session: "s", expectedSequence: 2, push(2, onto: [0, 1]))
     try other.close()
     _ = try await journal.append(
       session: "s", expectedSequence: 3, change(2, in: [0, 1, 2], next: 3))
-    XCTAssertFalse(stackReads(trace).isEmpty, "another connection wrote: the rows are read")
+    statements = trace.take()
+    XCTAssertFalse(stackReads(statements).isEmpty, "another connection wrote: the rows are read")
+    XCTAssertFalse(headReads(statements).isEmpty, "and the head")
+  }
+
+  /// Given a session whose last append this journal wrote, when another journal on the file
+  /// appended, expect an append that expects the head this journal kept to be refused with the
+  /// head the file holds.
+  func testAnAppendAfterAnotherJournalsAppendConflicts() async throws {
+    let path = directory.path("journal.sqlite")
+    let journal = try SQLiteJournal(path: path)
+    defer { try? journal.close() }
+    try await sessionWithTwoElements(journal)
+    let other = try SQLiteJournal(path: path)
+    _ = try await other.append(session: "s", expectedSequence: 1, push(2, onto: [0, 1]))
+    try other.close()
+
+    await assertStorageError(.sequenceConflict) {
+      try await journal.append(session: "s", expectedSequence: 1, change(1, in: [0, 1], next: 2))
+    }
+    let sequence = try await journal.append(
+      session: "s", expectedSequence: 2, change(2, in: [0, 1, 2], next: 3))
+    XCTAssertEqual(sequence, 3)
+  }
+
+  /// Given an append whose transaction began before another write of the journal (which
+  /// forgets the kept heads in its own transaction), when the append keeps its head after that
+  /// write, expect nothing kept; a head of the current generation is kept.
+  func testAHeadOfAnAppendThatBeganBeforeAnotherWriteIsNotKept() {
+    let heads = HeadShapes()
+    let before = heads.generation
+    heads.forget("other")
+    heads.keep(head(generation: before), of: "s")
+    XCTAssertNil(heads.take(of: "s", dataVersion: 1), "kept after a write it began before")
+
+    heads.keep(head(generation: heads.generation), of: "s")
+    XCTAssertEqual(heads.take(of: "s", dataVersion: 1)?.sequence, 1)
+    XCTAssertNil(heads.take(of: "s", dataVersion: 1), "taken, not copied")
+  }
+
+  private func head(generation: UInt64) -> HeadShapes.Head {
+    HeadShapes.Head(
+      number: 1, sequence: 1, latestAt: "2026-11-26T00:00:00.000000Z", dataVersion: 1,
+      generation: generation, shapes: [:])
   }
 
   /// Given a session whose last append this journal wrote, when another journal on the file pops

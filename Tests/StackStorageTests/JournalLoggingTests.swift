@@ -86,7 +86,8 @@ final class JournalLoggingTests: StorageTestCase {
     do {
       _ = try await batcher.submit { db in
         try db.execute(sql: "ROLLBACK")
-        return HeadShapes.Head(sequence: 1, latestAt: "", dataVersion: 0, shapes: [:])
+        return HeadShapes.Head(
+          number: 1, sequence: 1, latestAt: "", dataVersion: 0, generation: 0, shapes: [:])
       }
       XCTFail("the batch committed")
     } catch {}

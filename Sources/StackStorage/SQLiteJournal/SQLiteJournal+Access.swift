@@ -27,10 +27,19 @@ extension SQLiteJournal {
     _ body: (Database) throws -> T
   ) throws -> T {
     try requireWritable(activity())
-    defer {
+    let headShapes = headShapes
+    let forget = {
       if let session { headShapes.forget(session.rawValue) } else { headShapes.forgetAll() }
     }
-    return try usingDatabase(activity()) { try database.write(body) }
+    // Forgotten in the transaction, where appends wait their turn (an append that began before
+    // then keeps nothing), and after it: an append that began meanwhile keeps nothing either.
+    defer { forget() }
+    return try usingDatabase(activity()) {
+      try database.write { db in
+        forget()
+        return try body(db)
+      }
+    }
   }
 
   /// Runs `body`, which uses the database, while the journal is open (``close()`` waits for it),

@@ -77,26 +77,39 @@ extension SQLiteJournal {
 
   /// Writes a prepared delta append inside the current transaction, and returns the head it
   /// makes, to keep in ``headShapes`` once committed.
+  ///
+  /// The head this journal's last append to the session kept stands for the session's row,
+  /// its last entry and its stack rows while ``HeadShapes`` says nothing else wrote since;
+  /// otherwise they are read.
   func insert(_ append: PreparedDeltaAppend, _ db: Database) throws -> HeadShapes.Head {
     let entry = append.entry
     let session = entry.session.rawValue
-    let (head, place) = try entry.place(db, in: self)
-    try entry.insert(
-      db, at: place, number: head.number, delta: append.deltaText, snapshot: append.snapshot,
-      path: path, statements: appendStatements)
+    let generation = headShapes.generation
     let dataVersion =
       try db.first("PRAGMA data_version", .dataVersion, in: appendStatements) { $0.integer(0) }
       ?? 0
-    var shapes =
-      try headShapes.take(
-        of: session, at: head.headSequence, latestAt: head.lastLatestAt,
-        dataVersion: dataVersion)
-      ?? StackRows.shapes(db, session: session)
+    let head: HeadRecord
+    let place: EntryPlace
+    var shapes: [String: StackShape]
+    if let kept = headShapes.take(of: session, dataVersion: dataVersion),
+      kept.sequence == entry.expected
+    {
+      head = HeadRecord(
+        number: kept.number, headSequence: kept.sequence, lastLatestAt: kept.latestAt)
+      place = entry.place(after: kept.sequence, latestAt: kept.latestAt)
+      shapes = kept.shapes
+    } else {
+      (head, place) = try entry.place(db, in: self)
+      shapes = try StackRows.shapes(db, session: session)
+    }
+    try entry.insert(
+      db, at: place, number: head.number, delta: append.deltaText, snapshot: append.snapshot,
+      path: path, statements: appendStatements)
     try StackRows.write(
       append.delta, over: &shapes, db, session: session, statements: appendStatements)
     return HeadShapes.Head(
-      sequence: place.sequence, latestAt: place.latestAt, dataVersion: dataVersion,
-      shapes: shapes)
+      number: head.number, sequence: place.sequence, latestAt: place.latestAt,
+      dataVersion: dataVersion, generation: generation, shapes: shapes)
   }
 }
 
@@ -155,10 +168,13 @@ struct PreparedEntry: Sendable {
       journal.logConflict(session, head: head.headSequence, expected: expected)
       throw journal.stored.sequenceConflict(session, head: head.headSequence, expected: expected)
     }
-    let place = EntryPlace(
-      sequence: head.headSequence + 1,
-      latestAt: Timestamp.latest(recordedAt, after: head.lastLatestAt))
-    return (head, place)
+    return (head, place(after: head.headSequence, latestAt: head.lastLatestAt))
+  }
+
+  /// Where the entry goes after a head at `sequence` whose last entry's `latest_at` is
+  /// `latestAt`.
+  func place(after sequence: Int64, latestAt: String?) -> EntryPlace {
+    EntryPlace(sequence: sequence + 1, latestAt: Timestamp.latest(recordedAt, after: latestAt))
   }
 
   /// Inserts the journal row, keyed by the session's `number`, with its delta's text and, when

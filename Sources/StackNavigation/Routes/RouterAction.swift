@@ -44,7 +44,40 @@ extension RouterAction: Equatable where Screen: Equatable, ScreenAction: Equatab
 extension RouterAction: Hashable where Screen: Hashable, ScreenAction: Hashable {}
 extension RouterAction: Sendable where ID: Sendable, Screen: Sendable, ScreenAction: Sendable {}
 extension RouterAction: Encodable
-where ID: Encodable, Screen: Encodable, ScreenAction: Encodable {}
+where ID: Encodable, Screen: Encodable, ScreenAction: Encodable {
+  /// Encodes the action as a synthesized encoding does: `{"routeAction": {"_0": id, "action":
+  /// …}}`, `{"updateRoutes": {"_0": [routes]}}` (the synthesized `Decodable` reads it).
+  ///
+  /// Written by hand with keys declared outside the generic type, as ``StackAction``'s is: a
+  /// synthesized encoding looked up its keys' generic metadata on every action.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: RouterActionCodingKeys.self)
+    switch self {
+    case let .routeAction(id, action):
+      var values = container.nestedContainer(
+        keyedBy: RouterActionRouteActionCodingKeys.self, forKey: .routeAction)
+      try values.encode(id, forKey: ._0)
+      try values.encode(action, forKey: .action)
+    case let .updateRoutes(routes):
+      var values = container.nestedContainer(
+        keyedBy: RouterActionUpdateRoutesCodingKeys.self, forKey: .updateRoutes)
+      try values.encode(routes, forKey: ._0)
+    }
+  }
+}
+
+/// The keys of ``RouterAction``'s encoding: its cases, and each case's values.
+enum RouterActionCodingKeys: String, CodingKey {
+  case routeAction, updateRoutes
+}
+
+enum RouterActionRouteActionCodingKeys: String, CodingKey {
+  case _0, action
+}
+
+enum RouterActionUpdateRoutesCodingKeys: String, CodingKey {
+  case _0
+}
 extension RouterAction: Decodable
 where ID: Decodable, Screen: Decodable, ScreenAction: Decodable {}
 

@@ -25,7 +25,51 @@ public typealias StackActionOf<R: Reducer> = StackAction<R.State, R.Action>
 extension StackAction: Equatable where State: Equatable, Action: Equatable {}
 extension StackAction: Hashable where State: Hashable, Action: Hashable {}
 extension StackAction: Sendable where State: Sendable, Action: Sendable {}
-extension StackAction: Encodable where State: Encodable, Action: Encodable {}
+extension StackAction: Encodable where State: Encodable, Action: Encodable {
+  /// Encodes the action as a synthesized encoding does: `{"element": {"id": 0, "action": …}}`,
+  /// `{"popFrom": {"id": 0}}`, `{"push": {"id": 0, "state": …}}` (the synthesized `Decodable`
+  /// reads it).
+  ///
+  /// Written by hand with keys declared outside the generic type: a synthesized encoding's keys
+  /// are nested in `StackAction<State, Action>`, so each of its containers looked up their
+  /// generic metadata and conformances again, on every action a journal records.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: StackActionCodingKeys.self)
+    switch self {
+    case let .element(id, action):
+      var values = container.nestedContainer(
+        keyedBy: StackActionElementCodingKeys.self, forKey: .element)
+      try values.encode(id.generation, forKey: .id)
+      try values.encode(action, forKey: .action)
+    case let .popFrom(id):
+      var values = container.nestedContainer(
+        keyedBy: StackActionPopFromCodingKeys.self, forKey: .popFrom)
+      try values.encode(id.generation, forKey: .id)
+    case let .push(id, state):
+      var values = container.nestedContainer(
+        keyedBy: StackActionPushCodingKeys.self, forKey: .push)
+      try values.encode(id.generation, forKey: .id)
+      try values.encode(state, forKey: .state)
+    }
+  }
+}
+
+/// The keys of ``StackAction``'s encoding: its cases, and each case's values.
+enum StackActionCodingKeys: String, CodingKey {
+  case element, popFrom, push
+}
+
+enum StackActionElementCodingKeys: String, CodingKey {
+  case id, action
+}
+
+enum StackActionPopFromCodingKeys: String, CodingKey {
+  case id
+}
+
+enum StackActionPushCodingKeys: String, CodingKey {
+  case id, state
+}
 extension StackAction: Decodable where State: Decodable, Action: Decodable {}
 
 extension StackAction: CasePathable {

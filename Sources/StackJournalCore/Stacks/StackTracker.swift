@@ -30,7 +30,7 @@ public final class StackTracker: @unchecked Sendable {
     var record: StackRecord
     var codingPath: [String]
     /// The typed stack, for comparing its elements in memory.
-    var value: any TypedStack
+    var value: TypedStack
     /// The IDs of the elements with stacks nested in them.
     var hasNested: Set<StackElementID>
   }
@@ -123,16 +123,26 @@ struct UncheckedBox<Value>: @unchecked Sendable {
   init(_ value: Value) { self.value = value }
 }
 
-/// A stack whose element type is known, behind an existential.
-protocol TypedStack {}
+/// A stack whose element type is known, behind a class: casting one to its type compares a
+/// pointer, and copying a ``StackTracker/Tracked`` retains it (an existential's value was
+/// copied through its type's witnesses, and cast through the runtime's general cast).
+class TypedStack {}
 
-struct TypedStackValue<Element: Encodable>: TypedStack {
-  var stack: StackState<Element>
+final class TypedStackValue<Element: Encodable>: TypedStack {
+  let stack: StackState<Element>
+
+  init(stack: StackState<Element>) {
+    self.stack = stack
+  }
 }
 
-/// The routes of an array met so far, typed.
-struct TypedRoutesValue<Screen: Encodable>: TypedStack {
+/// The routes of an array met so far, typed. Appended to in place by the walk that made it.
+final class TypedRoutesValue<Screen: Encodable>: TypedStack {
   var routes: [Route<Screen>]
+
+  init(routes: [Route<Screen>]) {
+    self.routes = routes
+  }
 }
 
 /// Compares two values of a type known to be `Equatable` at run time only, where they are.

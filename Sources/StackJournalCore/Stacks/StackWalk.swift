@@ -174,8 +174,9 @@ final class StackWalk: StackVisitor {
     }
     // Nested stacks render their paths under this route's position.
     idsByCodingPath[components] = (0...position).map { StackElementID(generation: $0) }
-    var routes = (tracked.value as? TypedRoutesValue<Screen>)?.routes ?? []
-    routes.append(route)
+    // This walk's own: the routes met so far are appended to in place.
+    let routes = tracked.value as? TypedRoutesValue<Screen> ?? TypedRoutesValue(routes: [])
+    routes.routes.append(route)
 
     let old = previous[path]
     let oldRoutes = (old?.value as? TypedRoutesValue<Screen>)?.routes
@@ -219,7 +220,7 @@ final class StackWalk: StackVisitor {
       frames.last?.dirty = true
     }
     tracked.record.elements.append(stored)
-    tracked.value = TypedRoutesValue(routes: routes)
+    tracked.value = routes
     current[path] = tracked
   }
 

@@ -6,16 +6,19 @@ import StackJournalCore
 /// head nor the session's stack rows again to check its delta (``StackChange/fit(_:)``).
 ///
 /// A copy is used only when nothing but this journal's appends wrote to the file since it was
-/// kept:
+/// kept, and it is the session's latest:
 ///
 /// * SQLite's `PRAGMA data_version` of the writer connection is the same: no other connection
 ///   (another process, another journal on the file) committed meanwhile;
 /// * no other write of this journal ran meanwhile: every write but an append forgets every copy
 ///   (``SQLiteJournal/write(_:_:)``), so a session deleted, pruned or compacted is read from its
-///   rows; making or importing a session forgets that session's copy. The write forgets in its
-///   transaction, and moves the table's ``generation`` on: an append that began before it keeps
-///   nothing (``keep(_:of:)``), even when it gets to keep after the write committed;
-/// * the append that made the head committed: a copy is kept only after its commit.
+///   rows; making or importing a session forgets that session's copy;
+/// * the append that made the head committed, and no other append to the session, and no other
+///   write, began after its own: each append takes a ticket in its transaction
+///   (``begin(_:dataVersion:)``), where appends and writes take their turns, and a head is kept
+///   only with the session's last ticket (``keep(_:of:)``). Appends keep their heads after their
+///   commits, in whatever order their tasks get there: without the ticket, an append that kept
+///   late would put back an older head over a newer one.
 ///
 /// Otherwise the append reads the head and the rows. At most ``limit`` sessions are kept.
 ///
@@ -29,64 +32,62 @@ final class HeadShapes: @unchecked Sendable {
     var latestAt: String
     /// The writer connection's `PRAGMA data_version` in the append's transaction.
     var dataVersion: Int64
-    /// The table's ``HeadShapes/generation`` when the append's transaction began.
-    var generation: UInt64
+    /// The ticket the append took in its transaction (``HeadShapes/begin(_:dataVersion:)``).
+    var ticket: UInt64
     var shapes: [String: StackShape]
+  }
+
+  /// A session's last ticket, and its head once the append holding the ticket kept it.
+  private struct Entry {
+    var ticket: UInt64
+    var head: Head?
   }
 
   static let limit = 4_096
   private let lock = NSLock()
   // Read and written under `lock` only.
-  private var heads: [String: Head] = [:]
-  private var changes: UInt64 = 0
+  private var entries: [String: Entry] = [:]
+  private var tickets: UInt64 = 0
 
-  private func withHeads<T>(_ body: (inout [String: Head]) -> T) -> T {
+  private func withEntries<T>(_ body: (inout [String: Entry]) -> T) -> T {
     lock.lock()
     defer { lock.unlock() }
-    return body(&heads)
+    return body(&entries)
   }
 
-  /// How many times the table was forgotten (wholly or for a session): an append reads it in
-  /// its transaction, and keeps its head only if it has not moved since.
-  var generation: UInt64 {
-    withHeads { _ in changes }
-  }
-
-  /// Takes the head kept for the session when the file's data version is still `dataVersion`;
-  /// the journal keeps one again once the append that changes it commits (``keep(_:of:)``).
-  /// Taken, not copied: the append changes the shapes in place, whatever the stacks' depth.
-  func take(of session: String, dataVersion: Int64) -> Head? {
-    withHeads { heads in
-      guard let head = heads[session], head.dataVersion == dataVersion else { return nil }
-      return heads.removeValue(forKey: session)
+  /// Begins an append to `session`, in its transaction: returns the append's ticket, and takes
+  /// the head kept for the session when the file's data version is still `dataVersion`. Taken,
+  /// not copied: the append changes the shapes in place, whatever the stacks' depth; the journal
+  /// keeps them again once the append commits (``keep(_:of:)``).
+  func begin(_ session: String, dataVersion: Int64) -> (ticket: UInt64, kept: Head?) {
+    withEntries { entries in
+      tickets &+= 1
+      var kept = entries[session]?.head
+      if kept?.dataVersion != dataVersion { kept = nil }
+      if entries[session] == nil, entries.count >= Self.limit {
+        entries.remove(at: entries.startIndex)
+      }
+      entries[session] = Entry(ticket: tickets, head: nil)
+      return (tickets, kept)
     }
   }
 
-  /// Keeps a head whose append committed, unless another write of the journal began since
-  /// the append's transaction did.
+  /// Keeps a head whose append committed, if its ticket is still the session's last: no other
+  /// append to the session, and no other write of the journal, began since it did.
   func keep(_ head: Head, of session: String) {
-    withHeads { heads in
-      guard head.generation == changes else { return }
-      if heads[session] == nil, heads.count >= Self.limit {
-        heads.remove(at: heads.startIndex)
-      }
-      heads[session] = head
+    withEntries { entries in
+      guard entries[session]?.ticket == head.ticket else { return }
+      entries[session]?.head = head
     }
   }
 
   /// Forgets a session this journal made (again).
   func forget(_ session: String) {
-    withHeads {
-      changes &+= 1
-      _ = $0.removeValue(forKey: session)
-    }
+    withEntries { _ = $0.removeValue(forKey: session) }
   }
 
   /// Forgets every session: this journal wrote something other than an append.
   func forgetAll() {
-    withHeads {
-      changes &+= 1
-      $0.removeAll()
-    }
+    withEntries { $0.removeAll() }
   }
 }

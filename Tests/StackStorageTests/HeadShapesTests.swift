@@ -120,26 +120,50 @@ final class HeadShapesTests: StorageTestCase {
     XCTAssertEqual(sequence, 3)
   }
 
-  /// Given an append whose transaction began before another write of the journal (which
-  /// forgets the kept heads in its own transaction), when the append keeps its head after that
-  /// write, expect nothing kept; a head of the current generation is kept.
+  /// Given two appends to one session, the second begun after the first (in their
+  /// transactions), when the first keeps its head after the second kept its own, expect the
+  /// second's head to stay kept: appends keep after their commits, in whatever order their tasks
+  /// get there.
+  func testAnOlderHeadKeptLateDoesNotReplaceANewerOne() {
+    let heads = HeadShapes()
+    let first = heads.begin("s", dataVersion: 1)
+    let second = heads.begin("s", dataVersion: 1)
+    heads.keep(head(sequence: 2, ticket: second.ticket), of: "s")
+    heads.keep(head(sequence: 1, ticket: first.ticket), of: "s")
+    XCTAssertEqual(heads.begin("s", dataVersion: 1).kept?.sequence, 2)
+  }
+
+  /// Given an append begun before another write of the journal (which forgets the kept heads in
+  /// its own transaction), when the append keeps its head after that write, expect nothing
+  /// kept; one begun after the write keeps its head, which the next append takes (not copies).
   func testAHeadOfAnAppendThatBeganBeforeAnotherWriteIsNotKept() {
     let heads = HeadShapes()
-    let before = heads.generation
-    heads.forget("other")
-    heads.keep(head(generation: before), of: "s")
-    XCTAssertNil(heads.take(of: "s", dataVersion: 1), "kept after a write it began before")
+    let before = heads.begin("s", dataVersion: 1)
+    heads.forgetAll()
+    heads.keep(head(sequence: 1, ticket: before.ticket), of: "s")
+    XCTAssertNil(heads.begin("s", dataVersion: 1).kept, "kept after a write it began before")
 
-    heads.keep(head(generation: heads.generation), of: "s")
-    XCTAssertEqual(heads.take(of: "s", dataVersion: 1)?.sequence, 1)
-    XCTAssertNil(heads.take(of: "s", dataVersion: 1), "taken, not copied")
+    let after = heads.begin("s", dataVersion: 1)
+    heads.keep(head(sequence: 1, ticket: after.ticket), of: "s")
+    XCTAssertEqual(heads.begin("s", dataVersion: 1).kept?.sequence, 1)
+    XCTAssertNil(heads.begin("s", dataVersion: 1).kept, "taken, not copied")
   }
 
-  private func head(generation: UInt64) -> HeadShapes.Head {
+  /// Given a kept head, when another connection committed (the data version moved), expect the
+  /// next append not to take it.
+  func testAHeadIsNotTakenAfterAnotherConnectionCommitted() {
+    let heads = HeadShapes()
+    let append = heads.begin("s", dataVersion: 1)
+    heads.keep(head(sequence: 1, ticket: append.ticket), of: "s")
+    XCTAssertNil(heads.begin("s", dataVersion: 2).kept)
+  }
+
+  private func head(sequence: Int64, ticket: UInt64) -> HeadShapes.Head {
     HeadShapes.Head(
-      number: 1, sequence: 1, latestAt: "2026-11-26T00:00:00.000000Z", dataVersion: 1,
-      generation: generation, shapes: [:])
+      number: 1, sequence: sequence, latestAt: "2026-11-26T00:00:00.000000Z", dataVersion: 1,
+      ticket: ticket, shapes: [:])
   }
+
 
   /// Given a session whose last append this journal wrote, when another journal on the file pops
   /// element 1, expect this journal to refuse a delta that changes element 1 (which its own copy

@@ -87,7 +87,7 @@ final class JournalLoggingTests: StorageTestCase {
       _ = try await batcher.submit { db in
         try db.execute(sql: "ROLLBACK")
         return HeadShapes.Head(
-          number: 1, sequence: 1, latestAt: "", dataVersion: 0, generation: 0, shapes: [:])
+          number: 1, sequence: 1, latestAt: "", dataVersion: 0, ticket: 0, shapes: [:])
       }
       XCTFail("the batch committed")
     } catch {}

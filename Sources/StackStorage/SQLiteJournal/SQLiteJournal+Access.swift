@@ -31,8 +31,8 @@ extension SQLiteJournal {
     let forget = {
       if let session { headShapes.forget(session.rawValue) } else { headShapes.forgetAll() }
     }
-    // Forgotten in the transaction, where appends wait their turn (an append that began before
-    // then keeps nothing), and after it: an append that began meanwhile keeps nothing either.
+    // Forgotten in the transaction, where appends take their turns: an append that began
+    // before it keeps nothing (its ticket is gone). And after it, for good measure.
     defer { forget() }
     return try usingDatabase(activity()) {
       try database.write { db in

@@ -84,16 +84,14 @@ extension SQLiteJournal {
   func insert(_ append: PreparedDeltaAppend, _ db: Database) throws -> HeadShapes.Head {
     let entry = append.entry
     let session = entry.session.rawValue
-    let generation = headShapes.generation
     let dataVersion =
       try db.first("PRAGMA data_version", .dataVersion, in: appendStatements) { $0.integer(0) }
       ?? 0
+    let (ticket, kept) = headShapes.begin(session, dataVersion: dataVersion)
     let head: HeadRecord
     let place: EntryPlace
     var shapes: [String: StackShape]
-    if let kept = headShapes.take(of: session, dataVersion: dataVersion),
-      kept.sequence == entry.expected
-    {
+    if let kept, kept.sequence == entry.expected {
       head = HeadRecord(
         number: kept.number, headSequence: kept.sequence, lastLatestAt: kept.latestAt)
       place = entry.place(after: kept.sequence, latestAt: kept.latestAt)
@@ -109,7 +107,7 @@ extension SQLiteJournal {
       append.delta, over: &shapes, db, session: session, statements: appendStatements)
     return HeadShapes.Head(
       number: head.number, sequence: place.sequence, latestAt: place.latestAt,
-      dataVersion: dataVersion, generation: generation, shapes: shapes)
+      dataVersion: dataVersion, ticket: ticket, shapes: shapes)
   }
 }
 

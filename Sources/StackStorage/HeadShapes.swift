@@ -40,7 +40,13 @@ final class HeadShapes: @unchecked Sendable {
   /// A session's last ticket, and its head once the append holding the ticket kept it.
   private struct Entry {
     var ticket: UInt64
-    var head: Head?
+    var head: Head? = nil
+
+    /// Holds `ticket` and no head from now on; returns the head it held.
+    mutating func restart(ticket: UInt64) -> Head? {
+      defer { self = Entry(ticket: ticket) }
+      return head
+    }
   }
 
   static let limit = 4_096
@@ -62,13 +68,13 @@ final class HeadShapes: @unchecked Sendable {
   func begin(_ session: String, dataVersion: Int64) -> (ticket: UInt64, kept: Head?) {
     withEntries { entries in
       tickets &+= 1
-      var kept = entries[session]?.head
-      if kept?.dataVersion != dataVersion { kept = nil }
-      if entries[session] == nil, entries.count >= Self.limit {
+      let ticket = tickets
+      if entries.count >= Self.limit, entries[session] == nil {
         entries.remove(at: entries.startIndex)
       }
-      entries[session] = Entry(ticket: tickets, head: nil)
-      return (tickets, kept)
+      // Changed in place: one lookup of the session.
+      let kept = entries[session, default: Entry(ticket: ticket)].restart(ticket: ticket)
+      return (ticket, kept?.dataVersion == dataVersion ? kept : nil)
     }
   }
 
@@ -76,8 +82,9 @@ final class HeadShapes: @unchecked Sendable {
   /// append to the session, and no other write of the journal, began since it did.
   func keep(_ head: Head, of session: String) {
     withEntries { entries in
-      guard entries[session]?.ticket == head.ticket else { return }
-      entries[session]?.head = head
+      guard let index = entries.index(forKey: session), entries.values[index].ticket == head.ticket
+      else { return }
+      entries.values[index].head = head
     }
   }
 

@@ -45,8 +45,8 @@ extension RouterAction: Hashable where Screen: Hashable, ScreenAction: Hashable 
 extension RouterAction: Sendable where ID: Sendable, Screen: Sendable, ScreenAction: Sendable {}
 extension RouterAction: Encodable
 where ID: Encodable, Screen: Encodable, ScreenAction: Encodable {
-  /// Encodes the action as a synthesized encoding does: `{"routeAction": {"_0": id, "action":
-  /// …}}`, `{"updateRoutes": {"_0": [routes]}}` (the synthesized `Decodable` reads it).
+  /// Encodes the action as a synthesized encoding does (the synthesized `Decodable` reads it):
+  /// `{"routeAction": {"_0": 2, "action": …}}`, `{"updateRoutes": {"_0": […]}}`.
   ///
   /// Written by hand with keys declared outside the generic type, as ``StackAction``'s is: a
   /// synthesized encoding looked up its keys' generic metadata on every action.

@@ -28,7 +28,8 @@ import Testing
     case renamed(String)
   }
 
-  /// Sorted: an encoder's members in the order written vary from run to run here.
+  /// With sorted keys: without, `JSONEncoder` orders an object's members differently from run
+  /// to run here.
   private func json<T: Encodable>(_ value: T) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys

@@ -27,16 +27,12 @@ extension SQLiteJournal {
     _ body: (Database) throws -> T
   ) throws -> T {
     try requireWritable(activity())
-    let headShapes = headShapes
-    let forget = {
-      if let session { headShapes.forget(session.rawValue) } else { headShapes.forgetAll() }
-    }
-    // Forgotten in the transaction, where appends take their turns: an append that began
-    // before it keeps nothing (its ticket is gone). And after it, for good measure.
-    defer { forget() }
     return try usingDatabase(activity()) {
       try database.write { db in
-        forget()
+        // Forgotten in the transaction, where appends take their turns: an append that began
+        // before it keeps nothing (its ticket is gone), and one that begins after it reads the
+        // rows it wrote.
+        if let session { headShapes.forget(session.rawValue) } else { headShapes.forgetAll() }
         return try body(db)
       }
     }

@@ -11,8 +11,12 @@ public protocol _JournalCaseNamed {
 }
 
 /// Generates ``_JournalCaseNamed`` for an enum: a `switch` that names each case and hands its
-/// associated values on. Added by `@Reducer`; not meant to be written by hand.
-@attached(extension, conformances: _JournalCaseNamed, names: named(_appendJournalCaseName))
+/// associated values on; and ``_JournalJSONWritable``: a `switch` that writes each case as a
+/// synthesized `Encodable` conformance does. Added by `@Reducer`; not meant to be written by
+/// hand.
+@attached(
+  extension, conformances: _JournalCaseNamed, _JournalJSONWritable,
+  names: named(_appendJournalCaseName), named(_writeJournalJSON))
 public macro _JournalCaseNamed() =
   #externalMacro(module: "StackNavigationMacros", type: "JournalCaseNamedMacro")
 

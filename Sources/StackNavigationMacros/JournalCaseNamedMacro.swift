@@ -4,7 +4,8 @@ import SwiftSyntaxMacros
 
 /// `@_JournalCaseNamed`, which `@Reducer` adds to the enums it sees: conforms an enum to
 /// `_JournalCaseNamed` with a `switch` that names each case and hands its associated values on,
-/// so that recording an action needs no reflection to name it.
+/// so that recording an action needs no reflection to name it; and to `_JournalJSONWritable`
+/// (``JournalJSONCode``), so that a journal writes its JSON without `Encodable`'s containers.
 ///
 /// It generates nothing where it cannot see every case (a case inside `#if`) or where an
 /// extension could not reach the enum (a `private` or `fileprivate` one): such an enum is named
@@ -17,32 +18,41 @@ public enum JournalCaseNamedMacro: ExtensionMacro {
     conformingTo protocols: [TypeSyntax],
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
-    guard let enumDecl = declaration.as(EnumDeclSyntax.self), isReachable(enumDecl),
-      let cases = cases(of: enumDecl)
-    else { return [] }
-    // The compiler lists the conformances the type does not have yet.
-    if protocols.isEmpty {
-      if inherits(declaration, from: "_JournalCaseNamed") { return [] }
-    } else if !protocols.contains(where: {
-      lastComponent($0.trimmedDescription) == "_JournalCaseNamed"
-    }) {
+    guard let enumDecl = declaration.as(EnumDeclSyntax.self), isReachable(enumDecl) else {
       return []
     }
-    let access = ReducerMacro.accessModifier(of: enumDecl)
-    let body =
-      cases.isEmpty
-      ? "switch self {}"
-      : "switch self {\n    \(cases.map(\.line).joined(separator: "\n    "))\n    }"
-    return [
-      try ExtensionDeclSyntax(
-        """
-        extension \(type.trimmed): StackNavigation._JournalCaseNamed {
-          \(raw: access)func _appendJournalCaseName(to name: inout StackNavigation._JournalCaseName) {
-            \(raw: body)
+    var extensions: [ExtensionDeclSyntax] = []
+    if wants("_JournalCaseNamed", declaration, protocols), let cases = cases(of: enumDecl) {
+      let access = ReducerMacro.accessModifier(of: enumDecl)
+      let body =
+        cases.isEmpty
+        ? "switch self {}"
+        : "switch self {\n    \(cases.map(\.line).joined(separator: "\n    "))\n    }"
+      extensions.append(
+        try ExtensionDeclSyntax(
+          """
+          extension \(type.trimmed): StackNavigation._JournalCaseNamed {
+            \(raw: access)func _appendJournalCaseName(to name: inout StackNavigation._JournalCaseName) {
+              \(raw: body)
+            }
           }
-        }
-        """)
-    ]
+          """))
+    }
+    if wants("_JournalJSONWritable", declaration, protocols),
+      let json = try JournalJSONCode.extensionDecl(for: enumDecl, type: type)
+    {
+      extensions.append(json)
+    }
+    return extensions
+  }
+
+  /// Whether the type still lacks the conformance `name`: the compiler lists those it does not
+  /// have yet (none, when it does not say).
+  static func wants(
+    _ name: String, _ declaration: some DeclGroupSyntax, _ protocols: [TypeSyntax]
+  ) -> Bool {
+    if protocols.isEmpty { return !inherits(declaration, from: name) }
+    return protocols.contains { lastComponent($0.trimmedDescription) == name }
   }
 
   /// Whether an extension at file scope can conform the enum: not when it is private.

@@ -4,9 +4,9 @@ import SwiftSyntaxMacros
 
 /// `@ObservableState`: marks a feature's state as the Composable Architecture's article writes it.
 ///
-/// Without a view layer there is nothing to notify, so it adds no members and no conformances:
-/// `Equatable`, `Codable` and `Sendable` synthesis work exactly as without it. It only checks that
-/// it is attached to a struct or an enum.
+/// Without a view layer there is nothing to notify, so it adds no members: `Equatable`, `Codable`
+/// and `Sendable` synthesis work exactly as without it. It checks that it is attached to a struct
+/// or an enum, and conforms a struct to `_JournalJSONWritable` (below).
 public enum ObservableStateMacro: MemberMacro {
   public static func expansion(
     of node: AttributeSyntax,
@@ -19,5 +19,27 @@ public enum ObservableStateMacro: MemberMacro {
         Diagnostic(node: Syntax(node), message: MacroDiagnostic.observableStateOnUnsupportedType))
     }
     return []
+  }
+}
+
+/// On a struct, `@ObservableState` adds `_JournalJSONWritable` (``JournalJSONCode``), so that a
+/// journal writes the state's JSON without `Encodable`'s containers. Nothing is added to a
+/// private struct, which an extension at file scope may not reach.
+extension ObservableStateMacro: ExtensionMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    attachedTo declaration: some DeclGroupSyntax,
+    providingExtensionsOf type: some TypeSyntaxProtocol,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [ExtensionDeclSyntax] {
+    guard let structDecl = declaration.as(StructDeclSyntax.self),
+      !structDecl.modifiers.contains(where: {
+        $0.name.tokenKind == .keyword(.private) || $0.name.tokenKind == .keyword(.fileprivate)
+      }),
+      JournalCaseNamedMacro.wants("_JournalJSONWritable", declaration, protocols),
+      let json = try JournalJSONCode.extensionDecl(for: structDecl, type: type)
+    else { return [] }
+    return [json]
   }
 }

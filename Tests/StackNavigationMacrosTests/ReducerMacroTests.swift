@@ -349,6 +349,28 @@ private func compileCleanly(
             }
           }
         }
+
+        extension Feature.Action: StackNavigation._JournalJSONWritable {
+          func _writeJournalJSON(to json: inout StackNavigation._JournalJSON) throws {
+            switch self {
+            case .tapped:
+              try json._case(Self.self, 0, "tapped")
+              json._endCase()
+            case .`default`:
+              try json._case(Self.self, 1, "default")
+              json._endCase()
+            case let .scrolled(v0):
+              try json._case(Self.self, 2, "scrolled")
+              try json._member("offset", v0)
+              json._endCase()
+            case let .element(v0, v1):
+              try json._case(Self.self, 3, "element")
+              try json._member("action", v1)
+              try json._member("id", v0)
+              json._endCase()
+            }
+          }
+        }
         """)
   }
 
@@ -376,6 +398,16 @@ private func compileCleanly(
             }
           }
         }
+
+        extension Feature.Action: StackNavigation._JournalJSONWritable {
+          public func _writeJournalJSON(to json: inout StackNavigation._JournalJSON) throws {
+            switch self {
+            case .tapped:
+              try json._case(Self.self, 0, "tapped")
+              json._endCase()
+            }
+          }
+        }
         """)
     // A private enum's buffer is named with a discriminator: look for its text instead.
     #expect(!compilation.expansions.contains { $0.text.contains("extension Hidden") })
@@ -397,24 +429,96 @@ private func compileCleanly(
 }
 
 @Suite struct ObservableStateMacroTests {
-  @Test func addsNothingToAStruct() throws {
-    // Equatable and Codable are still synthesized, and whatever the compiler expanded of the
-    // macro is empty.
+  @Test func addsNoMembersAndWritesAStructsStoredProperties() throws {
+    // Equatable and Codable are still synthesized; the struct gets a JSON writer of its stored
+    // properties, in key order, and nothing else. (Not named `State`: the mangled name of the
+    // expansion's buffer would then shorten the macro's name.)
     let compilation = try compileCleanly(
       """
       import Foundation
 
       @ObservableState
-      struct State: Equatable, Codable {
+      struct Screen: Equatable, Codable {
+        var count = 0
+        var title: String?
+        let id: Int
+        var doubled: Int { count * 2 }
+        var observed = 1 { didSet {} }
+        var zone, area: Int8
+        static let shared = 0
+      }
+
+      func roundTrip(_ state: Screen) throws -> Bool {
+        try JSONDecoder().decode(Screen.self, from: JSONEncoder().encode(state)) == state
+      }
+      """)
+    #expect(compilation.expansion("ObservableState", .member, on: "Screen") == "")
+    #expect(
+      compilation.expansion("ObservableState", .extension, on: "Screen") == """
+        extension Screen: StackNavigation._JournalJSONWritable {
+          func _writeJournalJSON(to json: inout StackNavigation._JournalJSON) throws {
+            try json._object(Self.self)
+            try json._member("area", self.area)
+            try json._member("count", self.count)
+            try json._member("id", self.id)
+            try json._member("observed", self.observed)
+            try json._member("title", self.title)
+            try json._member("zone", self.zone)
+            json._endObject()
+          }
+        }
+        """)
+  }
+
+  @Test func writesNothingWhereTheEncodingMayNotBeSynthesized() throws {
+    // Own coding keys, an own `encode(to:)`, a property wrapper, a lazy property, a private
+    // struct: the journal writes these through `Encodable`.
+    let compilation = try compileCleanly(
+      """
+      @propertyWrapper struct Clamped: Codable, Equatable {
+        var wrappedValue: Int
+      }
+
+      @ObservableState
+      struct Keyed: Codable {
+        var count = 0
+        enum CodingKeys: String, CodingKey { case count = "n" }
+      }
+
+      @ObservableState
+      struct Custom: Encodable {
+        var count = 0
+        func encode(to encoder: any Encoder) throws {}
+      }
+
+      @ObservableState
+      struct Wrapped: Codable {
+        @Clamped var count: Int
+      }
+
+      @ObservableState
+      struct Lazy {
+        lazy var count = 0
+      }
+
+      @ObservableState
+      private struct Hidden: Codable {
         var count = 0
       }
 
-      func roundTrip(_ state: State) throws -> Bool {
-        try JSONDecoder().decode(State.self, from: JSONEncoder().encode(state)) == state
+      @_JournalCaseNamed
+      enum Sort: String, Codable {
+        case name, date
       }
       """)
-    let expanded = compilation.expansions.filter { $0.buffer.contains("15ObservableState") }
-    #expect(expanded.allSatisfy { $0.text.isEmpty }, "\(expanded)")
+    for name in ["Keyed", "Custom", "Wrapped", "Lazy"] {
+      #expect(compilation.expansion("ObservableState", .extension, on: name) == "")
+    }
+    #expect(!compilation.expansions.contains { $0.text.contains("extension Hidden") })
+    // An enum with raw values is named, and written through its `Encodable` (the raw value).
+    let sort = try #require(compilation.expansion("_JournalCaseNamed", .extension, on: "Sort"))
+    #expect(sort.contains("_JournalCaseNamed"))
+    #expect(!sort.contains("_JournalJSONWritable"))
   }
 
   @Test func classIsDiagnosed() throws {

@@ -37,9 +37,26 @@ final class JSONSink {
   /// The key of the outermost value's only member, once that value is closed and is an object of
   /// one member (an enum case's, as a synthesized encoding writes it).
   var onlyKey: String?
-  private var nextID = 0
+  /// How many containers were opened: the last one's ID.
+  private(set) var openedContainers = 0
+  /// Whether a ``_JournalJSONWritable`` value writes itself (``writeValue(_:pathCount:key:)``);
+  /// false to write every value through `Encodable`.
+  let allowsWritable: Bool
+  /// How many objects opened by writable values are open, and whether the next of their members
+  /// needs a comma before it.
+  var writableDepth = 0
+  var writableNeedsComma = false
+  /// The members of the outermost value, when a writable struct wrote it: for ``onlyKey``.
+  var outermostMembers = 0
+  var outermostFirstKey: StaticString?
+  /// The types and cases of writable values written that were not checked yet against their
+  /// `Encodable` conformance (see ``WritableChecks``).
+  var unchecked: [WritableChecks.Case] = []
+  /// Whether a writable value was met.
+  var metWritable = false
 
-  init() {
+  init(allowsWritable: Bool = true) {
+    self.allowsWritable = allowsWritable
     // Room for a value a few levels deep, so that most encodings do not grow these arrays one
     // reallocation at a time from empty.
     frames.reserveCapacity(8)
@@ -65,6 +82,27 @@ final class JSONSink {
     guard writer.bytes.count > start else { throw NotLikeJSONEncoder() }
   }
 
+  /// Writes a value at the current position as ``write(_:pathCount:key:)`` does, unless it is
+  /// ``_JournalJSONWritable``: then it writes itself.
+  func writeValue<T: Encodable>(_ value: T, pathCount: Int, key: (any CodingKey)?) throws {
+    if allowsWritable, let writable = T.self as? any _JournalJSONWritable.Type {
+      try writeWritable(value, as: writable)
+    } else {
+      try write(value, pathCount: pathCount, key: key)
+    }
+  }
+
+  /// Writes `value`, whose type is `W`, through its ``_JournalJSONWritable`` conformance.
+  private func writeWritable<T, W: _JournalJSONWritable>(_ value: T, as type: W.Type) throws {
+    metWritable = true
+    var json = _JournalJSON(output: self)
+    try withUnsafePointer(to: value) { pointer in
+      try pointer.withMemoryRebound(to: W.self, capacity: 1) {
+        try $0.pointee._writeJournalJSON(to: &json)
+      }
+    }
+  }
+
   /// Types `JSONEncoder` writes otherwise than their own `encode(to:)` does.
   static func isTreatedApart(_ type: Any.Type) -> Bool {
     type == Date.self || type == Data.self || type == URL.self || type == Decimal.self
@@ -88,10 +126,10 @@ final class JSONSink {
 
   /// Opens an object or an array at the current position and returns its frame's ID.
   func open(object: Bool) -> Int {
-    nextID += 1
+    openedContainers += 1
     writer.bytes.append(UInt8(ascii: object ? "{" : "["))
-    frames.append(Frame(id: nextID, isObject: object, firstMember: members.count))
-    return nextID
+    frames.append(Frame(id: openedContainers, isObject: object, firstMember: members.count))
+    return openedContainers
   }
 
   /// Makes the frame `id` at `depth` the innermost, closing those opened after it; throws when it
@@ -132,7 +170,9 @@ final class JSONSink {
       let frame = frames.removeLast()
       if frame.isObject {
         if !frame.ascending { try sortMembers(from: frame.firstMember) }
-        if frames.isEmpty, frame.count == 1 { onlyKey = members[frame.firstMember].key }
+        if frames.isEmpty, writableDepth == 0, frame.count == 1 {
+          onlyKey = members[frame.firstMember].key
+        }
         while members.count > frame.firstMember { members.removeLast() }
         writer.bytes.append(UInt8(ascii: "}"))
       } else {

@@ -34,6 +34,8 @@ public protocol _JournalJSONOutput: AnyObject {
   func _unsigned(_ value: UInt64)
   func _double(_ value: Double) throws
   func _float(_ value: Float) throws
+  /// Writes punctuation: `[`, `,` or `]`.
+  func _raw(_ text: StaticString)
   /// Writes a value as its `Encodable` conformance does, under the member `key` just started.
   func _encodable<T: Encodable>(_ value: T, key: StaticString) throws
 }
@@ -128,6 +130,60 @@ public struct _JournalJSON {
     }
     output._key(key)
     try output._encodable(encodable, key: key)
+  }
+
+  // Arrays of the values above, and of writable values, as `Array`'s `Encodable` writes them.
+
+  @inlinable public mutating func _member(_ key: StaticString, _ value: [String]) throws {
+    output._key(key)
+    output._raw("[")
+    for (index, element) in value.enumerated() {
+      if index > 0 { output._raw(",") }
+      try output._string(element)
+    }
+    output._raw("]")
+  }
+
+  @inlinable public mutating func _member(_ key: StaticString, _ value: [Int]) throws {
+    output._key(key)
+    output._raw("[")
+    for (index, element) in value.enumerated() {
+      if index > 0 { output._raw(",") }
+      output._signed(Int64(element))
+    }
+    output._raw("]")
+  }
+
+  @inlinable public mutating func _member(_ key: StaticString, _ value: [Double]) throws {
+    output._key(key)
+    output._raw("[")
+    for (index, element) in value.enumerated() {
+      if index > 0 { output._raw(",") }
+      try output._double(element)
+    }
+    output._raw("]")
+  }
+
+  @inlinable public mutating func _member(_ key: StaticString, _ value: [Bool]) throws {
+    output._key(key)
+    output._raw("[")
+    for (index, element) in value.enumerated() {
+      if index > 0 { output._raw(",") }
+      output._bool(element)
+    }
+    output._raw("]")
+  }
+
+  @inlinable public mutating func _member<T: _JournalJSONWritable & Encodable>(
+    _ key: StaticString, _ value: [T]
+  ) throws {
+    output._key(key)
+    output._raw("[")
+    for (index, element) in value.enumerated() {
+      if index > 0 { output._raw(",") }
+      try element._writeJournalJSON(to: &self)
+    }
+    output._raw("]")
   }
 
   // An optional's member is left out when it is nil, as a synthesized `encodeIfPresent` does:

@@ -75,6 +75,10 @@ extension JSONSink: _JournalJSONOutput {
     try writeNumber(value)
   }
 
+  func _raw(_ text: StaticString) {
+    writer.raw(text)
+  }
+
   func _encodable<T: Encodable>(_ value: T, key: StaticString) throws {
     try writeValue(value, pathCount: path.count, key: WritableMemberKey(key))
     writableNeedsComma = true

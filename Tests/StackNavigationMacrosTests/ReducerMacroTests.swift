@@ -470,6 +470,50 @@ private func compileCleanly(
         """)
   }
 
+  @Test func whatAStrangerWritesStillCompiles() throws {
+    // Private and backticked properties, a property named as the writer's parameter, generic
+    // types, payloads that are not `Encodable`, an indirect enum: the generated writers compile
+    // without a warning wherever the type does.
+    let compilation = try compileCleanly(
+      """
+      import Foundation
+
+      @ObservableState
+      struct Form: Equatable, Codable {
+        private var secret = 1
+        var `default` = ""
+        var json: [String: Int] = [:]
+        let fixed: Int
+        private(set) var count: Int? = nil
+        var nested: Inner = Inner()
+        private struct Secret: Codable, Equatable {}
+        struct Inner: Codable, Equatable { var value = 0 }
+      }
+
+      @ObservableState
+      struct Box<Value: Codable & Equatable>: Equatable, Codable {
+        var value: Value
+        var values: [Value] = []
+      }
+
+      @_JournalCaseNamed
+      indirect enum Tree<Leaf> {
+        case leaf(Leaf)
+        case node(Tree, Tree)
+        case pair((Int, Int))
+        case callback(() -> Void)
+        case optional(Leaf?, count: Int?)
+        case none
+      }
+      """)
+    let form = try #require(compilation.expansion("ObservableState", .extension, on: "Form"))
+    #expect(form.contains("try json._member(\"default\", self.`default`)"))
+    #expect(form.contains("try json._member(\"json\", self.json)"))
+    #expect(form.contains("try json._member(\"secret\", self.secret)"))
+    let tree = try #require(compilation.expansion("_JournalCaseNamed", .extension, on: "Tree"))
+    #expect(tree.contains("_JournalJSONWritable"))
+  }
+
   @Test func writesNothingWhereTheEncodingMayNotBeSynthesized() throws {
     // Own coding keys, an own `encode(to:)`, a property wrapper, a lazy property, a private
     // struct: the journal writes these through `Encodable`.

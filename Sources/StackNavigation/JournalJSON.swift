@@ -9,8 +9,8 @@
 /// The code the macros generate writes what a synthesized `Encodable` conformance writes. A
 /// conformance written by hand elsewhere (an `encode(to:)` in an extension the macro cannot see)
 /// may write otherwise: so the journal's encoder checks each type and case the first time it
-/// meets it, against the type's `Encodable`, and writes a type that differed through
-/// `Encodable` from then on.
+/// meets it, writing that value both ways, and writes a case that differed through `Encodable`
+/// from then on.
 public protocol _JournalJSONWritable {
   /// Writes `self` as JSON to `json`.
   func _writeJournalJSON(to json: inout _JournalJSON) throws
@@ -18,12 +18,12 @@ public protocol _JournalJSONWritable {
 
 /// Where a ``_JournalJSONWritable`` value writes: implemented by the journal's JSON encoder.
 public protocol _JournalJSONOutput: AnyObject {
-  /// Opens `{"name":{`, the object of case `index` of the enum `type`; throws when `type` was
-  /// found to write otherwise than its `Encodable` conformance.
-  func _openCase(of type: Any.Type, index: Int, name: StaticString) throws
-  /// Opens `{`, the object of the struct `type`; throws as ``_openCase(of:index:name:)``.
-  func _openObject(of type: Any.Type) throws
-  /// Closes an object opened by ``_openCase(of:index:name:)`` (`}}`) or ``_openObject(of:)``
+  /// Opens `{"name":{`, the object of `value`, which holds case `index` of its enum type;
+  /// throws when that case was found to write otherwise than the type's `Encodable`.
+  func _openCase<T>(_ value: T, index: Int, name: StaticString) throws
+  /// Opens `{`, the object of the struct `value`; throws as ``_openCase(_:index:name:)``.
+  func _openObject<T>(_ value: T) throws
+  /// Closes an object opened by ``_openCase(_:index:name:)`` (`}}`) or ``_openObject(_:)``
   /// (`}`).
   func _close(case: Bool)
   /// Starts a member: `,"key":` or `"key":`. The key is ASCII without quotes or backslashes.
@@ -50,11 +50,11 @@ public struct _JournalJSON {
     self.output = output
   }
 
-  /// Opens case `index` of the enum `type`, named `name`: `{"name":{`.
-  @inlinable public mutating func _case(_ type: Any.Type, _ index: Int, _ name: StaticString)
-    throws
+  /// Opens the object of `value`, which holds case `index` of its enum type, named `name`:
+  /// `{"name":{`.
+  @inlinable public mutating func _case<T>(_ value: T, _ index: Int, _ name: StaticString) throws
   {
-    try output._openCase(of: type, index: index, name: name)
+    try output._openCase(value, index: index, name: name)
   }
 
   /// Closes a case's object: `}}`.
@@ -62,9 +62,9 @@ public struct _JournalJSON {
     output._close(case: true)
   }
 
-  /// Opens the object of the struct `type`: `{`.
-  @inlinable public mutating func _object(_ type: Any.Type) throws {
-    try output._openObject(of: type)
+  /// Opens the object of the struct `value`: `{`.
+  @inlinable public mutating func _object<T>(_ value: T) throws {
+    try output._openObject(value)
   }
 
   /// Closes a struct's object: `}`.
@@ -238,14 +238,14 @@ extension StackAction: _JournalJSONWritable where State: Encodable, Action: Enco
   public func _writeJournalJSON(to json: inout _JournalJSON) throws {
     switch self {
     case let .element(id, action):
-      try json._case(Self.self, 0, "element")
+      try json._case(self, 0, "element")
       try json._member("action", action)
       try json._member("id", id.generation)
     case let .popFrom(id):
-      try json._case(Self.self, 1, "popFrom")
+      try json._case(self, 1, "popFrom")
       try json._member("id", id.generation)
     case let .push(id, state):
-      try json._case(Self.self, 2, "push")
+      try json._case(self, 2, "push")
       try json._member("id", id.generation)
       try json._member("state", state)
     }
@@ -258,11 +258,11 @@ where ID: Encodable, Screen: Encodable, ScreenAction: Encodable {
   public func _writeJournalJSON(to json: inout _JournalJSON) throws {
     switch self {
     case let .routeAction(id, action):
-      try json._case(Self.self, 0, "routeAction")
+      try json._case(self, 0, "routeAction")
       try json._member("_0", id)
       try json._member("action", action)
     case let .updateRoutes(routes):
-      try json._case(Self.self, 1, "updateRoutes")
+      try json._case(self, 1, "updateRoutes")
       try json._member("_0", routes)
     }
     json._endCase()

@@ -81,7 +81,7 @@ enum JournalJSONCode {
           }
           pattern = "let \(pattern)(\(bindings.joined(separator: ", ")))"
         }
-        var body = ["try json._case(Self.self, \(index), \"\(name)\")"]
+        var body = ["try json._case(self, \(index), \"\(name)\")"]
         body += sorted(members).map { "try json._member(\"\($0.key)\", \($0.value))" }
         body.append("json._endCase()")
         lines.append("case \(pattern):\n      " + body.joined(separator: "\n      "))
@@ -127,7 +127,7 @@ enum JournalJSONCode {
       }
     }
     let body =
-      ["try json._object(Self.self)"]
+      ["try json._object(self)"]
       + sorted(members).map { "try json._member(\"\($0.key)\", \($0.value))" }
       + ["json._endObject()"]
     return body.joined(separator: "\n    ")

@@ -354,17 +354,17 @@ private func compileCleanly(
           func _writeJournalJSON(to json: inout StackNavigation._JournalJSON) throws {
             switch self {
             case .tapped:
-              try json._case(Self.self, 0, "tapped")
+              try json._case(self, 0, "tapped")
               json._endCase()
             case .`default`:
-              try json._case(Self.self, 1, "default")
+              try json._case(self, 1, "default")
               json._endCase()
             case let .scrolled(v0):
-              try json._case(Self.self, 2, "scrolled")
+              try json._case(self, 2, "scrolled")
               try json._member("offset", v0)
               json._endCase()
             case let .element(v0, v1):
-              try json._case(Self.self, 3, "element")
+              try json._case(self, 3, "element")
               try json._member("action", v1)
               try json._member("id", v0)
               json._endCase()
@@ -403,7 +403,7 @@ private func compileCleanly(
           public func _writeJournalJSON(to json: inout StackNavigation._JournalJSON) throws {
             switch self {
             case .tapped:
-              try json._case(Self.self, 0, "tapped")
+              try json._case(self, 0, "tapped")
               json._endCase()
             }
           }
@@ -457,7 +457,7 @@ private func compileCleanly(
       compilation.expansion("ObservableState", .extension, on: "Screen") == """
         extension Screen: StackNavigation._JournalJSONWritable {
           func _writeJournalJSON(to json: inout StackNavigation._JournalJSON) throws {
-            try json._object(Self.self)
+            try json._object(self)
             try json._member("area", self.area)
             try json._member("count", self.count)
             try json._member("id", self.id)

@@ -6,8 +6,8 @@ import StackNavigation
 // `Encodable`'s containers need; a member of any other type goes through them.
 
 extension JSONSink: _JournalJSONOutput {
-  func _openCase(of type: Any.Type, index: Int, name: StaticString) throws {
-    try check(type, index)
+  func _openCase<T>(_ value: T, index: Int, name: StaticString) throws {
+    try check(value, index)
     if writableDepth == 0, frames.isEmpty {
       // The outermost value: an object of one member, the case.
       onlyKey = String(describing: name)
@@ -19,8 +19,8 @@ extension JSONSink: _JournalJSONOutput {
     writableNeedsComma = false
   }
 
-  func _openObject(of type: Any.Type) throws {
-    try check(type, 0)
+  func _openObject<T>(_ value: T) throws {
+    try check(value, 0)
     writer.raw("{")
     writableDepth += 1
     writableNeedsComma = false
@@ -84,14 +84,13 @@ extension JSONSink: _JournalJSONOutput {
     writableNeedsComma = true
   }
 
-  /// Throws when the case was found to differ from the type's `Encodable`; notes it when it was
-  /// not checked yet.
-  private func check(_ type: Any.Type, _ index: Int) throws {
-    let key = WritableChecks.Case(type: ObjectIdentifier(type), index: index)
-    switch WritableChecks.shared.status(of: key) {
-    case .agrees: return
-    case .differs: throw NotLikeJSONEncoder()
-    case .unknown: unchecked.append(key)
+  /// Throws when the case `value` holds was found to differ from its type's `Encodable`;
+  /// checks it first when it was not checked yet.
+  private func check<T>(_ value: T, _ index: Int) throws {
+    let key = WritableChecks.Case(type: ObjectIdentifier(T.self), index: index)
+    if checking.contains(key) { return }
+    guard WritableChecks.shared.agrees(value, key, checking: checking) else {
+      throw NotLikeJSONEncoder()
     }
   }
 }
@@ -112,45 +111,57 @@ struct WritableMemberKey: CodingKey {
 ///
 /// The code the macros generate writes what a synthesized `Encodable` writes; a type may encode
 /// itself otherwise in code the macros do not see. So the first value of each case (each struct)
-/// written is written again through `Encodable` and the two compared: equal, the case is trusted
-/// from then on; different, its type is written through `Encodable` from then on.
+/// met is written both ways and the two compared: equal, the case is trusted from then on;
+/// different, that case is written through `Encodable` from then on. The cases met inside the
+/// value are checked first, each on its own value; while a value is checked, its own case is
+/// trusted in it (`checking`).
 final class WritableChecks: @unchecked Sendable {
   struct Case: Hashable {
     let type: ObjectIdentifier
     let index: Int
   }
 
-  enum Status {
-    case unknown, agrees, differs
-  }
-
   static let shared = WritableChecks()
 
   private let lock = NSLock()
   private var agreeing: Set<Case> = []
-  private var differing: Set<ObjectIdentifier> = []
+  private var differing: Set<Case> = []
 
-  func status(of key: Case) -> Status {
+  /// Whether the case `key` of `value` writes what its `Encodable` writes: as found before, or
+  /// found now.
+  func agrees<T>(_ value: T, _ key: Case, checking: Set<Case>) -> Bool {
     lock.lock()
-    defer { lock.unlock() }
-    if agreeing.contains(key) { return .agrees }
-    return differing.contains(key.type) ? .differs : .unknown
+    let known: Bool? = agreeing.contains(key) ? true : differing.contains(key) ? false : nil
+    lock.unlock()
+    if let known { return known }
+    let agrees = check(value, key, checking: checking)
+    lock.lock()
+    if agrees { agreeing.insert(key) } else { differing.insert(key) }
+    lock.unlock()
+    return agrees
   }
 
-  func agree(_ cases: [Case]) {
+  /// Whether the case is known to agree, without checking it.
+  func isKnownToAgree(_ key: Case) -> Bool {
     lock.lock()
     defer { lock.unlock() }
-    agreeing.formUnion(cases)
+    return agreeing.contains(key)
   }
 
-  /// Marks the types of `cases` as differing: which of them differed is not known, so each is
-  /// written through `Encodable` from then on.
-  func differ(_ cases: [Case]) {
-    lock.lock()
-    defer { lock.unlock() }
-    for key in cases {
-      differing.insert(key.type)
-      agreeing.remove(key)
+  private func check<T>(_ value: T, _ key: Case, checking: Set<Case>) -> Bool {
+    guard let encodable = value as? any Encodable else { return false }
+    return check(encodable, key, checking: checking)
+  }
+
+  private func check<E: Encodable>(_ value: E, _ key: Case, checking: Set<Case>) -> Bool {
+    let written = JSONSink(checking: checking.union([key]))
+    guard (try? written.writeValue(value, pathCount: 0, key: nil)) != nil, !written.refused
+    else { return false }
+    if let encoded = SortedJSONEncoder.encodableSink(value) {
+      return encoded.writer.bytes == written.writer.bytes
     }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(value)).map { Array($0) == written.writer.bytes } ?? false
   }
 }

@@ -49,14 +49,14 @@ final class JSONSink {
   /// The members of the outermost value, when a writable struct wrote it: for ``onlyKey``.
   var outermostMembers = 0
   var outermostFirstKey: StaticString?
-  /// The types and cases of writable values written that were not checked yet against their
-  /// `Encodable` conformance (see ``WritableChecks``).
-  var unchecked: [WritableChecks.Case] = []
+  /// The cases being checked against their `Encodable` (see ``WritableChecks``), trusted here.
+  let checking: Set<WritableChecks.Case>
   /// Whether a writable value was met.
   var metWritable = false
 
-  init(allowsWritable: Bool = true) {
+  init(allowsWritable: Bool = true, checking: Set<WritableChecks.Case> = []) {
     self.allowsWritable = allowsWritable
+    self.checking = checking
     // Room for a value a few levels deep, so that most encodings do not grow these arrays one
     // reallocation at a time from empty.
     frames.reserveCapacity(8)

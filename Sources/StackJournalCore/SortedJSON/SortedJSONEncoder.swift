@@ -46,32 +46,15 @@ package struct SortedJSONEncoder {
 
   /// The sink `value` was written to, or nil when `JSONEncoder` must write it.
   ///
-  /// A ``_JournalJSONWritable`` value writes itself. When it wrote a type or case not checked
-  /// yet (see ``WritableChecks``), the value is written again through `Encodable` and the two
-  /// compared; if they differ, what `Encodable` wrote is the result.
+  /// A ``_JournalJSONWritable`` value writes itself, each of its cases once checked against
+  /// its `Encodable` (see ``WritableChecks``). When a case was found to differ, or anything the
+  /// writers met cannot be written here, the value is written through `Encodable` alone.
   private static func fastSink<T: Encodable>(_ value: T) -> JSONSink? {
     let sink = JSONSink()
     guard (try? sink.writeValue(value, pathCount: 0, key: nil)) != nil, !sink.refused else {
-      // A writable type that differs throws: written through `Encodable` alone, it may still be
-      // written here.
       return sink.metWritable ? encodableSink(value) : nil
     }
-    if sink.unchecked.isEmpty { return sink }
-    let check = encodableSink(value)
-    let expected: [UInt8]?
-    if let check {
-      expected = check.writer.bytes
-    } else {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-      expected = (try? encoder.encode(value)).map { Array($0) }
-    }
-    if expected == sink.writer.bytes {
-      WritableChecks.shared.agree(sink.unchecked)
-      return sink
-    }
-    WritableChecks.shared.differ(sink.unchecked)
-    return check
+    return sink
   }
 
   /// The sink `value` was written to through `Encodable` alone, or nil.

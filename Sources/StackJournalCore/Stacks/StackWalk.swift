@@ -25,9 +25,34 @@ final class StackWalk: StackVisitor {
     self.encoder = encoder
   }
 
+  /// Whether values that write their own JSON are walked through their writers
+  /// (``WritableWalk``); false once one of them was refused in this walk.
+  var walksWriters = true
+
   func run<S: Encodable>(_ state: S) throws {
-    try state.encode(
-      to: CodingPathEncoder(codingPath: [], userInfo: [stackVisitorUserInfoKey: self]))
+    do {
+      try walk(state, at: [], userInfo: [stackVisitorUserInfoKey: self])
+    } catch is WritableWalk.Refused {
+      // A writer not trusted yet, met after some stacks were visited: walk again from the start,
+      // through `Encodable` alone.
+      walksWriters = false
+      current = [:]
+      idsByCodingPath = [:]
+      encodedCount = 0
+      walkedCount = 0
+      frames = []
+      try walk(state, at: [], userInfo: [stackVisitorUserInfoKey: self])
+    }
+  }
+
+  private func walk<T: Encodable>(
+    _ value: T, at codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any]
+  ) throws {
+    if walksWriters {
+      try WritableWalk.walk(value, at: codingPath, userInfo: userInfo)
+    } else {
+      try value.encode(to: CodingPathEncoder(codingPath: codingPath, userInfo: userInfo))
+    }
   }
 
   func sortedRecords() throws -> [StackRecord] {
@@ -233,7 +258,7 @@ final class StackWalk: StackVisitor {
     let frame = Frame()
     frames.append(frame)
     defer { frames.removeLast() }
-    try element.encode(to: CodingPathEncoder(codingPath: codingPath, userInfo: userInfo))
+    try walk(element, at: codingPath, userInfo: userInfo)
     return frame
   }
 

@@ -307,17 +307,18 @@ extension JournalJSONWritableTests {
     #expect(throughWriters.records.count == 7, "\(throughWriters.records.map(\.path))")
   }
 
-  @Test func aWriterNotTrustedIsWalkedThroughEncodable() throws {
+  @Test func aValueThatDiffersIsWalkedThroughItsEncodableWhereItStands() throws {
+    var renamed = Renamed()
+    renamed.stack.append(Self.children[0])
     var sheet = NestedStacks.Sheet()
-    sheet.stack.append(Self.children[0])
-    let wrapper = Wrapper(inner: HandEncoded.State(value: 1), sheet: sheet)
-    // It holds a case that differs: walked through `Encodable`, finding what it finds, before
-    // and after it was written.
+    sheet.stack.append(Self.children[1])
+    let wrapper = Wrapper(inner: HandEncoded.State(value: 1), sheet: sheet, renamed: renamed)
+    // Before and after it was written: its writer would name the stack `renamed.stack`.
     for _ in 0..<2 {
       let walked = try Self.walked(wrapper, writers: true)
-      #expect(!walked.walkedWriters)
+      #expect(walked.walkedWriters)
       #expect(walked.records == (try Self.walked(wrapper, writers: false)).records)
-      #expect(walked.records.map(\.path) == ["sheet.stack"])
+      #expect(walked.records.map(\.path) == ["renamed.renamedStack", "sheet.stack"])
       _ = try #require(SortedJSONEncoder.fastEncode(wrapper))
     }
   }
@@ -338,4 +339,20 @@ struct Sandwich: Equatable, Codable {
 struct Wrapper: Equatable, Codable {
   var inner: HandEncoded.State
   var sheet: NestedStacks.Sheet
+  var renamed = Renamed()
+}
+
+/// A state that encodes its stack under another key, in an extension its macro does not see.
+@ObservableState
+struct Renamed: Equatable, Codable {
+  var stack = StackState<WritableChild.State>()
+}
+
+extension Renamed {
+  private enum OtherKeys: String, CodingKey { case renamedStack }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: OtherKeys.self)
+    try container.encode(stack, forKey: .renamedStack)
+  }
 }

@@ -7,8 +7,10 @@ import StackNavigation
 /// ``CodingPathEncoder`` at the coding path its `Encodable` would give it.
 ///
 /// Only cases found to agree with their type's `Encodable` (``WritableChecks``, which checks a
-/// case met for the first time) are walked this way: meeting one that differs throws
-/// ``Refused``, and the walk starts again through `Encodable`.
+/// case met for the first time) are walked this way: a value whose case differs is walked
+/// through its `Encodable` where it stands, and what its writer then writes is ignored up to
+/// its end. A value whose `Encodable` cannot be reached throws ``Refused``: the walk then starts
+/// again through `Encodable`.
 final class WritableWalk: _JournalJSONOutput {
   /// Thrown on a type or case the walk may not trust.
   struct Refused: Error {}
@@ -22,6 +24,9 @@ final class WritableWalk: _JournalJSONOutput {
   private let userInfo: [CodingUserInfoKey: Any]
   private var levels: [Level] = []
   private var lastKey: StaticString = ""
+  /// How many objects deep the walk is inside a value walked through its `Encodable` (whose
+  /// writer still writes to this walk): 0 when not in one.
+  private var muted = 0
 
   private init(codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any]) {
     self.path = codingPath
@@ -49,9 +54,27 @@ final class WritableWalk: _JournalJSONOutput {
     }
   }
 
-  private func check<T>(_ value: T, _ index: Int) throws {
+  /// Opens the object of `value`, holding case `index` (named `name` for an enum's case), or,
+  /// when that case differs from its `Encodable`, walks it through `Encodable` and mutes what
+  /// its writer writes next.
+  private func open<T>(_ value: T, index: Int, case name: StaticString?) throws {
+    if muted > 0 {
+      muted += 1
+      return
+    }
+    open()
     let key = WritableChecks.Case(type: ObjectIdentifier(T.self), index: index)
-    guard WritableChecks.shared.agrees(value, key, checking: []) else { throw Refused() }
+    if WritableChecks.shared.agrees(value, key, checking: []) {
+      if let name { path.append(WritableMemberKey(name)) }
+      return
+    }
+    guard let encodable = value as? any Encodable else { throw Refused() }
+    try walkThroughEncodable(encodable)
+    muted = 1
+  }
+
+  private func walkThroughEncodable<E: Encodable>(_ value: E) throws {
+    try value.encode(to: CodingPathEncoder(codingPath: path, userInfo: userInfo))
   }
 
   /// Opens an object: the outermost one where the walk started, an array's element, or the
@@ -79,17 +102,18 @@ final class WritableWalk: _JournalJSONOutput {
   }
 
   func _openCase<T>(_ value: T, index: Int, name: StaticString) throws {
-    try check(value, index)
-    open()
-    path.append(WritableMemberKey(name))
+    try open(value, index: index, case: name)
   }
 
   func _openObject<T>(_ value: T) throws {
-    try check(value, 0)
-    open()
+    try open(value, index: 0, case: nil)
   }
 
   func _close(case: Bool) {
+    if muted > 0 {
+      muted -= 1
+      if muted > 0 { return }
+    }
     restore(levels.popLast())
   }
 
@@ -98,6 +122,7 @@ final class WritableWalk: _JournalJSONOutput {
   }
 
   func _raw(_ text: StaticString) {
+    guard muted == 0 else { return }
     // The writers' punctuation of arrays: `[`, `,` between elements, `]`.
     switch text.utf8Start.pointee {
     case UInt8(ascii: "["):
@@ -120,6 +145,7 @@ final class WritableWalk: _JournalJSONOutput {
   func _float(_ value: Float) throws {}
 
   func _encodable<T: Encodable>(_ value: T, key: StaticString) throws {
+    guard muted == 0 else { return }
     if let writable = T.self as? any _JournalJSONWritable.Type {
       try walk(value, as: writable)
     } else {

@@ -188,6 +188,16 @@ extension HandEncoded.State {
     #expect(encoded.caseName == nil)
   }
 
+  @Test func aStacksElementsWriteThemselvesInsideItsEncodable() throws {
+    var stack = StackState<WritableParent.Path.State>()
+    for child in Self.children { stack.append(.child(child)) }
+    let written = try Self.written(stack)
+    #expect(Data(written.bytes) == (try Self.encoderData(stack)))
+    // The stack's object, its array and each entry's object; each element writes itself, but
+    // for its address.
+    #expect(written.containers == 2 + 2 * Self.children.count)
+  }
+
   @Test func aStructOfOneMemberNamesItAsEncodableDoes() throws {
     let state = OneMember.State()
     let fast = try SortedJSONEncoder().encodeElement(state)

@@ -53,6 +53,7 @@ final class JSONSink {
   let checking: Set<WritableChecks.Case>
   /// Whether a writable value was met.
   var metWritable = false
+  private var lastNotWritable: ObjectIdentifier?
 
   init(allowsWritable: Bool = true, checking: Set<WritableChecks.Case> = []) {
     self.allowsWritable = allowsWritable
@@ -84,12 +85,19 @@ final class JSONSink {
 
   /// Writes a value at the current position as ``write(_:pathCount:key:)`` does, unless it is
   /// ``_JournalJSONWritable``: then it writes itself.
+  ///
+  /// Values written through `Encodable` come here too, so that a writable value nested in one
+  /// (a stack's element) writes itself. The last type found not writable is remembered: an
+  /// array asks again for each element.
   func writeValue<T: Encodable>(_ value: T, pathCount: Int, key: (any CodingKey)?) throws {
-    if allowsWritable, let writable = T.self as? any _JournalJSONWritable.Type {
-      try writeWritable(value, as: writable)
-    } else {
-      try write(value, pathCount: pathCount, key: key)
+    if allowsWritable, lastNotWritable != ObjectIdentifier(T.self) {
+      if let writable = T.self as? any _JournalJSONWritable.Type {
+        try writeWritable(value, as: writable)
+        return
+      }
+      lastNotWritable = ObjectIdentifier(T.self)
     }
+    try write(value, pathCount: pathCount, key: key)
   }
 
   /// Writes `value`, whose type is `W`, through its ``_JournalJSONWritable`` conformance.

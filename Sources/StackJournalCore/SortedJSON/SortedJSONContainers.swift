@@ -109,7 +109,7 @@ struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     try member(key)
-    try sink.write(value, pathCount: pathCount, key: key)
+    try sink.writeValue(value, pathCount: pathCount, key: key)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
@@ -167,7 +167,7 @@ struct ArrayContainer: UnkeyedEncodingContainer, PositionalJSONContainer {
 
   mutating func encode<T: Encodable>(_ value: T) throws {
     try next()
-    try sink.write(value, pathCount: pathCount, key: IndexKey(count - 1))
+    try sink.writeValue(value, pathCount: pathCount, key: IndexKey(count - 1))
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
@@ -207,7 +207,7 @@ struct ValueContainer: SingleValueEncodingContainer, PositionalJSONContainer {
 
   mutating func encode<T: Encodable>(_ value: T) throws {
     try next()
-    try sink.write(value, pathCount: pathCount, key: nil)
+    try sink.writeValue(value, pathCount: pathCount, key: nil)
   }
 }
 

@@ -135,53 +135,37 @@ public struct _JournalJSON {
   // Arrays of the values above, and of writable values, as `Array`'s `Encodable` writes them.
 
   @inlinable public mutating func _member(_ key: StaticString, _ value: [String]) throws {
-    output._key(key)
-    output._raw("[")
-    for (index, element) in value.enumerated() {
-      if index > 0 { output._raw(",") }
-      try output._string(element)
-    }
-    output._raw("]")
+    try _array(key, value) { try $0.output._string($1) }
   }
 
   @inlinable public mutating func _member(_ key: StaticString, _ value: [Int]) throws {
-    output._key(key)
-    output._raw("[")
-    for (index, element) in value.enumerated() {
-      if index > 0 { output._raw(",") }
-      output._signed(Int64(element))
-    }
-    output._raw("]")
+    try _array(key, value) { $0.output._signed(Int64($1)) }
   }
 
   @inlinable public mutating func _member(_ key: StaticString, _ value: [Double]) throws {
-    output._key(key)
-    output._raw("[")
-    for (index, element) in value.enumerated() {
-      if index > 0 { output._raw(",") }
-      try output._double(element)
-    }
-    output._raw("]")
+    try _array(key, value) { try $0.output._double($1) }
   }
 
   @inlinable public mutating func _member(_ key: StaticString, _ value: [Bool]) throws {
-    output._key(key)
-    output._raw("[")
-    for (index, element) in value.enumerated() {
-      if index > 0 { output._raw(",") }
-      output._bool(element)
-    }
-    output._raw("]")
+    try _array(key, value) { $0.output._bool($1) }
   }
 
   @inlinable public mutating func _member<T: _JournalJSONWritable & Encodable>(
     _ key: StaticString, _ value: [T]
   ) throws {
+    try _array(key, value) { try $1._writeJournalJSON(to: &$0) }
+  }
+
+  /// An array's member: `"key":[…]`, each element written by `element`.
+  @inlinable mutating func _array<Element>(
+    _ key: StaticString, _ values: [Element],
+    _ element: (inout _JournalJSON, Element) throws -> Void
+  ) rethrows {
     output._key(key)
     output._raw("[")
-    for (index, element) in value.enumerated() {
+    for index in values.indices {
       if index > 0 { output._raw(",") }
-      try element._writeJournalJSON(to: &self)
+      try element(&self, values[index])
     }
     output._raw("]")
   }

@@ -116,10 +116,21 @@ extension ReducerMacro: MemberMacro {
       items.joined(separator: "\n" + String(repeating: " ", count: indent))
     }
     // Continuation lines carry their final indentation: an interpolated string is not re-indented.
+    // Each case's paths as closures: case key paths would be instantiated, with their generic
+    // arguments resolved by name, each time the body is built (once per action).
     let scopes = cases.map {
       """
-      StackNavigation.Scope(state: \\Self.State.Cases.\($0.name), \
-      action: \\Self.Action.Cases.\($0.name)) {
+      StackNavigation.Scope(
+              _caseState: CasePaths.AnyCasePath(
+                embed: { .\($0.name)($0) },
+                extract: { if case let .\($0.name)(state) = $0 { state } else { nil } }
+              ),
+              action: CasePaths.AnyCasePath(
+                embed: { .\($0.name)($0) },
+                extract: { if case let .\($0.name)(action) = $0 { action } else { nil } }
+              ),
+              name: { \\Self.State.Cases.\($0.name) }
+            ) {
               \($0.feature)()
             }
       """

@@ -64,10 +64,66 @@ private func compileCleanly(
         static var body: Body {
           return StackNavigation.Reduce(
             StackNavigation.CombineReducers {
-              StackNavigation.Scope(state: \Self.State.Cases.addItem, action: \Self.Action.Cases.addItem) {
+              StackNavigation.Scope(
+                _caseState: CasePaths.AnyCasePath(
+                  embed: {
+                      .addItem($0)
+                  },
+                  extract: {
+                      if case let .addItem(state) = $0 {
+                          state
+                      } else {
+                          nil
+                      }
+                  }
+                ),
+                action: CasePaths.AnyCasePath(
+                  embed: {
+                      .addItem($0)
+                  },
+                  extract: {
+                      if case let .addItem(action) = $0 {
+                          action
+                      } else {
+                          nil
+                      }
+                  }
+                ),
+                name: {
+                    \Self.State.Cases.addItem
+                }
+              ) {
                 AddFeature()
               }
-              StackNavigation.Scope(state: \Self.State.Cases.detailItem, action: \Self.Action.Cases.detailItem) {
+              StackNavigation.Scope(
+                _caseState: CasePaths.AnyCasePath(
+                  embed: {
+                      .detailItem($0)
+                  },
+                  extract: {
+                      if case let .detailItem(state) = $0 {
+                          state
+                      } else {
+                          nil
+                      }
+                  }
+                ),
+                action: CasePaths.AnyCasePath(
+                  embed: {
+                      .detailItem($0)
+                  },
+                  extract: {
+                      if case let .detailItem(action) = $0 {
+                          action
+                      } else {
+                          nil
+                      }
+                  }
+                ),
+                name: {
+                    \Self.State.Cases.detailItem
+                }
+              ) {
                 DetailFeature()
               }
             }
@@ -141,7 +197,35 @@ private func compileCleanly(
         public static var body: Body {
           return StackNavigation.Reduce(
             StackNavigation.CombineReducers {
-              StackNavigation.Scope(state: \Self.State.Cases.counter, action: \Self.Action.Cases.counter) {
+              StackNavigation.Scope(
+                _caseState: CasePaths.AnyCasePath(
+                  embed: {
+                      .counter($0)
+                  },
+                  extract: {
+                      if case let .counter(state) = $0 {
+                          state
+                      } else {
+                          nil
+                      }
+                  }
+                ),
+                action: CasePaths.AnyCasePath(
+                  embed: {
+                      .counter($0)
+                  },
+                  extract: {
+                      if case let .counter(action) = $0 {
+                          action
+                      } else {
+                          nil
+                      }
+                  }
+                ),
+                name: {
+                    \Self.State.Cases.counter
+                }
+              ) {
                 Features.Counter()
               }
             }

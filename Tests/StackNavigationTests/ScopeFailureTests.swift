@@ -43,3 +43,45 @@ import Testing
     #expect(state == .child(2))
   }
 }
+
+/// The body `@Reducer` generates for an enum of features scopes each case with closures, and
+/// names the case by its case key path when an action arrives for another case.
+@Reducer
+struct ScopeFailureCounter {
+  struct State: Equatable { var count = 0 }
+  enum Action { case tapped }
+  var body: some ReducerOf<Self> {
+    Reduce { state, _ in
+      state.count += 1
+      return .none
+    }
+  }
+}
+
+@Reducer
+enum ScopeFailureScreens {
+  case counter(ScopeFailureCounter)
+  case other(ScopeFailureCounter)
+}
+
+extension ScopeFailureScreens.State: Equatable {}
+
+@Suite struct GeneratedCaseScopeFailureTests {
+  @Test func anActionForAnotherCaseIsReportedWithTheCase() {
+    var state = ScopeFailureScreens.State.other(ScopeFailureCounter.State())
+    let expected = "State case expected: \(\ScopeFailureScreens.State.Cases.counter)"
+    withKnownIssue {
+      _ = ScopeFailureScreens.body.reduce(into: &state, action: .counter(.tapped))
+    } matching: { issue in
+      issue.description.contains(expected)
+    }
+    #expect(state == .other(ScopeFailureCounter.State()))
+  }
+
+  @Test func anActionForItsCaseRunsTheFeature() {
+    var state = ScopeFailureScreens.State.counter(ScopeFailureCounter.State())
+    _ = ScopeFailureScreens.body.reduce(into: &state, action: .counter(.tapped))
+    _ = ScopeFailureScreens.body.reduce(into: &state, action: .counter(.tapped))
+    #expect(state == .counter(ScopeFailureCounter.State(count: 2)))
+  }
+}

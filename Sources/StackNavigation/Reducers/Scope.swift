@@ -13,6 +13,8 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     /// state's type): described only then, as describing a key path costs more than running
     /// most reducers, and a scope is built again each time its parent's `body` is.
     case casePath(AnyCasePath<ParentState, Child.State>, Any)
+    /// The case path, and what gives the name a failure's message names it by.
+    case lazilyNamedCasePath(AnyCasePath<ParentState, Child.State>, () -> Any)
   }
 
   let toChildState: StatePath
@@ -68,6 +70,27 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
       location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
+  /// Scopes to one case of an enum state, for the body `@Reducer` generates for an enum of
+  /// features: the case's paths are written as closures, which cost nothing to build, where
+  /// case key paths, whose components have generic arguments, are instantiated each time a body
+  /// is built: once per action. `name` gives what a failure's message names the case by (its
+  /// case key path). Not meant to be written by hand.
+  public init<ChildState, ChildAction>(
+    _caseState toChildState: AnyCasePath<ParentState, ChildState>,
+    action toChildAction: AnyCasePath<ParentAction, ChildAction>,
+    name: @escaping () -> Any,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    self.init(
+      toChildState: .lazilyNamedCasePath(toChildState, name),
+      toChildAction: toChildAction, child: child(),
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     guard let childAction = toChildAction.extract(from: action) else { return .none }
     let toParent = toChildAction
@@ -76,23 +99,33 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
       return child.reduce(into: &state[keyPath: keyPath], action: childAction)
         .map { toParent.embed($0) }
     case let .casePath(casePath, name):
-      guard var childState = casePath.extract(from: state) else {
-        reportFailure(
-          """
-          A 'Scope' received a child action while its state was in another case.
-
-            Action: \(String(customDumping: action))
-            State case expected: \(String(describing: name))
-
-          Send child actions only while the state is in the child's case.
-          """,
-          fileID: fileID, filePath: filePath, line: line, column: column
-        )
-        return .none
-      }
-      let effect = child.reduce(into: &childState, action: childAction)
-      state = casePath.embed(childState)
-      return effect.map { toParent.embed($0) }
+      return reduce(into: &state, action: action, childAction, casePath, name: { name })
+    case let .lazilyNamedCasePath(casePath, name):
+      return reduce(into: &state, action: action, childAction, casePath, name: name)
     }
+  }
+
+  private func reduce(
+    into state: inout ParentState, action: ParentAction, _ childAction: Child.Action,
+    _ casePath: AnyCasePath<ParentState, Child.State>, name: () -> Any
+  ) -> Effect<ParentAction> {
+    guard var childState = casePath.extract(from: state) else {
+      reportFailure(
+        """
+        A 'Scope' received a child action while its state was in another case.
+
+          Action: \(String(customDumping: action))
+          State case expected: \(String(describing: name()))
+
+        Send child actions only while the state is in the child's case.
+        """,
+        fileID: fileID, filePath: filePath, line: line, column: column
+      )
+      return .none
+    }
+    let effect = child.reduce(into: &childState, action: childAction)
+    state = casePath.embed(childState)
+    let toParent = toChildAction
+    return effect.map { toParent.embed($0) }
   }
 }

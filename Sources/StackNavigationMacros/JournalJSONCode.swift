@@ -10,14 +10,16 @@ import SwiftSyntaxBuilder
 /// the byte order of their keys, sorted here; a nil optional is left out. Nothing is generated
 /// where the synthesized encoding may not be the type's: a type that declares its own coding
 /// keys or `encode(to:)`, an enum with raw values, a struct with a property wrapper, a `lazy` or
-/// tuple-pattern property, members inside `#if`, or a name outside ASCII. The journal's encoder
+/// tuple-pattern property, members inside `#if`, or a name outside ASCII; nor for a type with an
+/// attribute that may isolate it to a global actor. The journal's encoder
 /// checks what is generated against the type's `Encodable` before trusting it (an `encode(to:)`
 /// elsewhere is not seen here).
 enum JournalJSONCode {
   static func extensionDecl(
     for declaration: some DeclGroupSyntax, type: some TypeSyntaxProtocol
   ) throws -> ExtensionDeclSyntax? {
-    guard !declaresOwnEncoding(declaration.memberBlock) else { return nil }
+    guard !declaresOwnEncoding(declaration.memberBlock), hasOnlyKnownAttributes(declaration)
+    else { return nil }
     let body: String
     if let enumDecl = declaration.as(EnumDeclSyntax.self) {
       guard let switchCode = enumSwitch(enumDecl) else { return nil }
@@ -38,6 +40,20 @@ enum JournalJSONCode {
       }
       """)
   }
+
+  /// Whether every attribute of the type is one known not to isolate it: a type isolated to a
+  /// global actor (`@MainActor`) cannot conform to the nonisolated `_JournalJSONWritable`.
+  private static func hasOnlyKnownAttributes(_ declaration: some DeclGroupSyntax) -> Bool {
+    declaration.attributes.allSatisfy { element in
+      guard let name = attributeName(element) else { return false }
+      return knownAttributes.contains(name)
+    }
+  }
+
+  private static let knownAttributes: Set<String> = [
+    "ObservableState", "CasePathable", "dynamicMemberLookup", "_JournalCaseNamed", "Reducer",
+    "frozen", "available", "usableFromInline", "Observable",
+  ]
 
   /// Whether the type's members declare coding keys, `encode(to:)`, or something inside `#if`.
   private static func declaresOwnEncoding(_ members: MemberBlockSyntax) -> Bool {

@@ -598,6 +598,20 @@ private func compileCleanly(
     #expect(tree.contains("_JournalJSONWritable"))
   }
 
+  @Test func aStateIsolatedToTheMainActorStillCompiles() throws {
+    // Its writer could not conform it to a nonisolated protocol: none is generated.
+    let compilation = try compileCleanly(
+      """
+      @MainActor
+      @ObservableState
+      struct Screen: Equatable, Codable {
+        var count = 0
+        var title = ""
+      }
+      """)
+    #expect(compilation.expansion("ObservableState", .extension, on: "Screen") == "")
+  }
+
   @Test func writesNothingWhereTheEncodingMayNotBeSynthesized() throws {
     // Own coding keys, an own `encode(to:)`, a property wrapper, a lazy property, a private
     // struct: the journal writes these through `Encodable`.

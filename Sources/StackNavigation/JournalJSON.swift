@@ -101,7 +101,10 @@ public struct _JournalJSON {
     _ key: StaticString, _ value: T
   ) throws {
     output._key(key)
-    if T.isSigned {
+    if T.bitWidth > 64 {
+      // `Int128` and wider: as their `Encodable` writes them.
+      try output._encodable(value, key: key)
+    } else if T.isSigned {
       output._signed(Int64(truncatingIfNeeded: value))
     } else {
       output._unsigned(UInt64(truncatingIfNeeded: value))

@@ -11,9 +11,9 @@ import SwiftSyntaxBuilder
 /// where the synthesized encoding may not be the type's: a type that declares its own coding
 /// keys or `encode(to:)`, an enum with raw values, a struct with a property wrapper, a `lazy` or
 /// tuple-pattern property, members inside `#if`, or a name outside ASCII; nor for a type with an
-/// attribute that may isolate it to a global actor. The journal's encoder
-/// checks what is generated against the type's `Encodable` before trusting it (an `encode(to:)`
-/// elsewhere is not seen here).
+/// attribute that may isolate it to a global actor. The journal's encoder checks what is
+/// generated against the type's `Encodable` before trusting it (an `encode(to:)` elsewhere is not
+/// seen here).
 enum JournalJSONCode {
   static func extensionDecl(
     for declaration: some DeclGroupSyntax, type: some TypeSyntaxProtocol

@@ -208,6 +208,8 @@ extension HandEncoded.State {
   }
 
   @Test func aTypeEncodedByHandElsewhereIsWrittenThroughEncodable() throws {
+    // The macro gave it a writer: it cannot see the `encode(to:)` in the extension.
+    #expect(HandEncoded.State.self is any _JournalJSONWritable.Type)
     let state = HandEncoded.State(value: 3)
     let check = WritableChecks.Case(type: ObjectIdentifier(HandEncoded.State.self), index: 0)
     for value in 0..<3 {
@@ -232,11 +234,9 @@ extension HandEncoded.State {
     #expect(WritableChecks.shared.isKnownToAgree(check))
   }
 
-  @Test func aValueHoldingATypeThatDiffersIsWrittenThroughEncodableAndTheOthersStillWriteThemselves()
-    throws
-  {
-    // The child's state is met first inside a value that also holds a type that differs: the
-    // child's case is still found to agree, on its own value.
+  @Test func aTypeMetBesideOneThatDiffersStillWritesItself() throws {
+    // The slice is met first inside a value that also holds a type that differs: the value is
+    // written through `Encodable`, and the slice is still found to agree, on its own value.
     let sandwich = Sandwich(
       first: Sandwich.Slice(label: "met before the hand-encoded state"),
       inner: HandEncoded.State(value: 2))

@@ -216,7 +216,9 @@ public struct _JournalJSON {
 }
 
 /// Thrown when a value that is not `Encodable` was to be written.
-public struct _JournalJSONNotEncodable: Error {}
+public struct _JournalJSONNotEncodable: Error {
+  package init() {}
+}
 
 // The package's own actions write themselves as their `encode(to:)` does, as the macros make a
 // user's enums do: a journal records one of them with nearly every action of a stack.

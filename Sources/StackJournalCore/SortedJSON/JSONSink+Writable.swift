@@ -95,6 +95,19 @@ extension JSONSink: _JournalJSONOutput {
   }
 }
 
+extension _JournalJSONOutput {
+  /// Writes `value`, whose type is `W` at run time (found by a cast to
+  /// `any _JournalJSONWritable.Type`), to this output through its writer.
+  func write<T, W: _JournalJSONWritable>(_ value: T, as type: W.Type) throws {
+    var json = _JournalJSON(output: self)
+    try withUnsafePointer(to: value) { pointer in
+      try pointer.withMemoryRebound(to: W.self, capacity: 1) {
+        try $0.pointee._writeJournalJSON(to: &json)
+      }
+    }
+  }
+}
+
 /// A writable value's member key in a coding path.
 struct WritableMemberKey: CodingKey {
   let key: StaticString
@@ -155,13 +168,9 @@ final class WritableChecks: @unchecked Sendable {
 
   private func check<E: Encodable>(_ value: E, _ key: Case, checking: Set<Case>) -> Bool {
     let written = JSONSink(checking: checking.union([key]))
-    guard (try? written.writeValue(value, pathCount: 0, key: nil)) != nil, !written.refused
+    guard (try? written.writeValue(value, pathCount: 0, key: nil)) != nil, !written.refused,
+      let encoded = SortedJSONEncoder.encodableBytes(value)
     else { return false }
-    if let encoded = SortedJSONEncoder.encodableSink(value) {
-      return encoded.writer.bytes == written.writer.bytes
-    }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return (try? encoder.encode(value)).map { Array($0) == written.writer.bytes } ?? false
+    return encoded == written.writer.bytes
   }
 }

@@ -92,23 +92,13 @@ final class JSONSink {
   func writeValue<T: Encodable>(_ value: T, pathCount: Int, key: (any CodingKey)?) throws {
     if allowsWritable, lastNotWritable != ObjectIdentifier(T.self) {
       if let writable = T.self as? any _JournalJSONWritable.Type {
-        try writeWritable(value, as: writable)
+        metWritable = true
+        try write(value, as: writable)
         return
       }
       lastNotWritable = ObjectIdentifier(T.self)
     }
     try write(value, pathCount: pathCount, key: key)
-  }
-
-  /// Writes `value`, whose type is `W`, through its ``_JournalJSONWritable`` conformance.
-  private func writeWritable<T, W: _JournalJSONWritable>(_ value: T, as type: W.Type) throws {
-    metWritable = true
-    var json = _JournalJSON(output: self)
-    try withUnsafePointer(to: value) { pointer in
-      try pointer.withMemoryRebound(to: W.self, capacity: 1) {
-        try $0.pointee._writeJournalJSON(to: &json)
-      }
-    }
   }
 
   /// Types `JSONEncoder` writes otherwise than their own `encode(to:)` does.

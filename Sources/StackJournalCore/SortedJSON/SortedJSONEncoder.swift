@@ -16,9 +16,14 @@ package struct SortedJSONEncoder {
   private let fallback: JSONEncoder
 
   package init() {
+    fallback = Self.jsonEncoder()
+  }
+
+  /// `JSONEncoder` as this encoder writes: sorted keys, unescaped slashes.
+  private static func jsonEncoder() -> JSONEncoder {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    fallback = encoder
+    return encoder
   }
 
   package func encode<T: Encodable>(_ value: T) throws -> Data {
@@ -55,6 +60,13 @@ package struct SortedJSONEncoder {
       return sink.metWritable ? encodableSink(value) : nil
     }
     return sink
+  }
+
+  /// What `value`'s `Encodable` alone writes, without any writer: here or by `JSONEncoder`; nil
+  /// when it throws.
+  static func encodableBytes<T: Encodable>(_ value: T) -> [UInt8]? {
+    if let sink = encodableSink(value) { return sink.writer.bytes }
+    return (try? jsonEncoder().encode(value)).map { Array($0) }
   }
 
   /// The sink `value` was written to through `Encodable` alone, or nil.

@@ -26,23 +26,11 @@ final class StackWalk: StackVisitor {
   }
 
   /// Whether values that write their own JSON are walked through their writers
-  /// (``WritableWalk``); false once one of them was refused in this walk.
+  /// (``WritableWalk``); false to walk everything through `Encodable`.
   var walksWriters = true
 
   func run<S: Encodable>(_ state: S) throws {
-    do {
-      try walk(state, at: [], userInfo: [stackVisitorUserInfoKey: self])
-    } catch is WritableWalk.Refused {
-      // A writer not trusted yet, met after some stacks were visited: walk again from the start,
-      // through `Encodable` alone.
-      walksWriters = false
-      current = [:]
-      idsByCodingPath = [:]
-      encodedCount = 0
-      walkedCount = 0
-      frames = []
-      try walk(state, at: [], userInfo: [stackVisitorUserInfoKey: self])
-    }
+    try walk(state, at: [], userInfo: [stackVisitorUserInfoKey: self])
   }
 
   private func walk<T: Encodable>(
@@ -51,7 +39,7 @@ final class StackWalk: StackVisitor {
     if walksWriters {
       try WritableWalk.walk(value, at: codingPath, userInfo: userInfo)
     } else {
-      try value.encode(to: CodingPathEncoder(codingPath: codingPath, userInfo: userInfo))
+      try WritableWalk.walkThroughEncodable(value, at: codingPath, userInfo: userInfo)
     }
   }
 

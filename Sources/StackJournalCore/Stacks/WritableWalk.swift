@@ -9,12 +9,8 @@ import StackNavigation
 /// Only cases found to agree with their type's `Encodable` (``WritableChecks``, which checks a
 /// case met for the first time) are walked this way: a value whose case differs is walked
 /// through its `Encodable` where it stands, and what its writer then writes is ignored up to
-/// its end. A value whose `Encodable` cannot be reached throws ``Refused``: the walk then starts
-/// again through `Encodable`.
+/// its end.
 final class WritableWalk: _JournalJSONOutput {
-  /// Thrown on a type or case the walk may not trust.
-  struct Refused: Error {}
-
   private enum Level {
     case object(pathCount: Int)
     case array(pathCount: Int, index: Int)
@@ -39,19 +35,17 @@ final class WritableWalk: _JournalJSONOutput {
     _ value: T, at codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any]
   ) throws {
     if let writable = T.self as? any _JournalJSONWritable.Type {
-      try WritableWalk(codingPath: codingPath, userInfo: userInfo).walk(value, as: writable)
+      try WritableWalk(codingPath: codingPath, userInfo: userInfo).write(value, as: writable)
     } else {
-      try value.encode(to: CodingPathEncoder(codingPath: codingPath, userInfo: userInfo))
+      try walkThroughEncodable(value, at: codingPath, userInfo: userInfo)
     }
   }
 
-  private func walk<T, W: _JournalJSONWritable>(_ value: T, as type: W.Type) throws {
-    var json = _JournalJSON(output: self)
-    try withUnsafePointer(to: value) { pointer in
-      try pointer.withMemoryRebound(to: W.self, capacity: 1) {
-        try $0.pointee._writeJournalJSON(to: &json)
-      }
-    }
+  /// Walks `value` at `codingPath` through its `Encodable`.
+  static func walkThroughEncodable<E: Encodable>(
+    _ value: E, at codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any]
+  ) throws {
+    try value.encode(to: CodingPathEncoder(codingPath: codingPath, userInfo: userInfo))
   }
 
   /// Opens the object of `value`, holding case `index` (named `name` for an enum's case), or,
@@ -68,13 +62,11 @@ final class WritableWalk: _JournalJSONOutput {
       if let name { path.append(WritableMemberKey(name)) }
       return
     }
-    guard let encodable = value as? any Encodable else { throw Refused() }
-    try walkThroughEncodable(encodable)
+    // A writer runs only on a value reached through an `Encodable` (or found to be one, by
+    // `_JournalJSON`'s members), so the cast cannot fail; if it did, nothing could be walked.
+    guard let encodable = value as? any Encodable else { throw _JournalJSONNotEncodable() }
+    try Self.walkThroughEncodable(encodable, at: path, userInfo: userInfo)
     muted = 1
-  }
-
-  private func walkThroughEncodable<E: Encodable>(_ value: E) throws {
-    try value.encode(to: CodingPathEncoder(codingPath: path, userInfo: userInfo))
   }
 
   /// Opens an object: the outermost one where the walk started, an array's element, or the
@@ -147,10 +139,9 @@ final class WritableWalk: _JournalJSONOutput {
   func _encodable<T: Encodable>(_ value: T, key: StaticString) throws {
     guard muted == 0 else { return }
     if let writable = T.self as? any _JournalJSONWritable.Type {
-      try walk(value, as: writable)
+      try write(value, as: writable)
     } else {
-      try value.encode(
-        to: CodingPathEncoder(codingPath: path + [WritableMemberKey(key)], userInfo: userInfo))
+      try Self.walkThroughEncodable(value, at: path + [WritableMemberKey(key)], userInfo: userInfo)
     }
   }
 }

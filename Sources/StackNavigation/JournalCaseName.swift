@@ -25,10 +25,12 @@ public macro _JournalCaseNamed() =
 ///
 /// The name of each enum case, descending into a case's associated value when it is itself an
 /// enum (for several associated values, or a tuple, into the last one that is an enum). An enum
-/// that conforms to ``_JournalCaseNamed`` names its case itself; any other is read through its
-/// mirror, except that a case without associated values is named once per type and case
-/// (``CaseNames``), then looked up. A conforming enum that supplies its own mirror or description
-/// is read as any other, so that the name stays what reflection gives.
+/// that conforms to ``_JournalCaseNamed`` names its case itself; any other is read from its
+/// type's metadata (``EnumCaseReading``), each case checked once against its mirror, and where
+/// that does not serve, through its mirror, except that a case without associated values is
+/// named once per type and case (``CaseNames``), then looked up. A conforming enum that supplies
+/// its own mirror or description is read as any other, so that the name stays what reflection
+/// gives.
 public struct _JournalCaseName {
   private var names: [String] = []
 
@@ -83,6 +85,9 @@ public struct _JournalCaseName {
         action._appendJournalCaseName(to: &self)
       case let .withoutValues(name):
         names.append(name)
+      case let .read(name, payload):
+        names.append(name)
+        next = payload.flatMap { ActionLevel(associatedValue: $0) }
       case let .reflected(value, mirror):
         guard let child = mirror.children.first, let label = child.label else {
           let name = String(describing: value)
@@ -103,6 +108,8 @@ private enum ActionLevel {
   case named(any _JournalCaseNamed)
   /// A case without associated values whose name is known.
   case withoutValues(String)
+  /// A case read from its type's metadata (``EnumCaseReading``), with its associated value.
+  case read(name: String, payload: Any?)
   /// Any other enum, read through its mirror.
   case reflected(Any, Mirror)
 
@@ -148,6 +155,9 @@ private enum ActionLevel {
       // Only an enum is asked for its names: a cast would unwrap an optional.
       if let named = value as? any _JournalCaseNamed, JournalCaseNaming.namesItself(named) {
         return .level(.named(named))
+      }
+      if let read = EnumCaseReading.read(value) {
+        return .level(.read(name: read.name, payload: read.payload))
       }
       if let name = CaseNames.shared.name(of: value) { return .level(.withoutValues(name)) }
     case .neitherEnumNorTuple:
@@ -250,31 +260,4 @@ package final class CaseNames: Sendable {
     guard let tag = enumCaseTag(of: value) else { return nil }
     return Key(type: ObjectIdentifier(type(of: value)), tag: tag)
   }
-}
-
-/// The index of the case an enum value holds, or nil for a value that is not an enum (an
-/// `Optional` included).
-///
-/// Read through the value witness table of the value's type, laid out by the Swift ABI (stable
-/// since Swift 5): the table's address is the word before the type's metadata, an enum's table
-/// says so in its flags, and its `getEnumTag` follows the common entries. The standard library
-/// has no public call for this; reflection finds the case too, but at a cost this avoids.
-package func enumCaseTag(of value: Any) -> UInt32? {
-  func tag<Value>(_ value: Value) -> UInt32? {
-    let metadata = unsafeBitCast(Value.self as Any.Type, to: UnsafeRawPointer.self)
-    let enumKind = 0x201
-    guard metadata.load(as: Int.self) == enumKind else { return nil }
-    let word = MemoryLayout<UnsafeRawPointer>.size
-    let witnesses = metadata.load(fromByteOffset: -word, as: UnsafeRawPointer.self)
-    // Eight functions, then size and stride (a word each), then the flags and the count of
-    // extra inhabitants (32 bits each); an enum's table goes on with `getEnumTag`.
-    let flagsOffset = 10 * word
-    let hasEnumWitnesses: UInt32 = 0x0020_0000
-    let flags = witnesses.load(fromByteOffset: flagsOffset, as: UInt32.self)
-    guard flags & hasEnumWitnesses != 0 else { return nil }
-    typealias GetEnumTag = @convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UInt32
-    let getEnumTag = witnesses.load(fromByteOffset: flagsOffset + 8, as: GetEnumTag.self)
-    return withUnsafePointer(to: value) { getEnumTag(UnsafeRawPointer($0), metadata) }
-  }
-  return _openExistential(value, do: tag)
 }

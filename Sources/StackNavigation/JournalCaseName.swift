@@ -151,9 +151,9 @@ private enum ActionLevel {
 
   private static func classify(_ value: Any) -> Classified {
     switch JournalCaseNaming.kind(of: value) {
-    case .enum:
+    case let .enum(namesItself):
       // Only an enum is asked for its names: a cast would unwrap an optional.
-      if let named = value as? any _JournalCaseNamed, JournalCaseNaming.namesItself(named) {
+      if namesItself, let named = value as? any _JournalCaseNamed {
         return .level(.named(named))
       }
       if let read = EnumCaseReading.read(value) {
@@ -189,8 +189,8 @@ enum JournalCaseNaming {
   private static let plainTypes = LockIsolated<[ObjectIdentifier: Bool]>([:])
 
   enum Kind {
-    /// An enum (not an optional).
-    case `enum`
+    /// An enum (not an optional); whether it names its own cases (``namesItself(_:)``).
+    case `enum`(namesItself: Bool)
     /// A value whose mirror cannot say `.enum` or `.tuple`: a struct, class or optional without
     /// a mirror of its own, or one of the standard library's scalars and strings (whose mirrors
     /// have no display style).
@@ -199,7 +199,8 @@ enum JournalCaseNaming {
     case unknown
   }
 
-  /// What `value` is, as far as the walk needs to know without reflecting it.
+  /// What `value` is, as far as the walk needs to know without reflecting it. Known per type,
+  /// once: the casts that tell cost more than looking the answer up.
   static func kind(of value: Any) -> Kind {
     let type = Swift.type(of: value)
     if type == String.self || type == Int.self || type == Double.self || type == Bool.self
@@ -207,13 +208,22 @@ enum JournalCaseNaming {
     {
       return .neitherEnumNorTuple
     }
+    let id = ObjectIdentifier(type)
+    if let known = kinds.withValue({ $0[id] }) { return known }
+    let kind: Kind
     switch metadataKind(of: type) {
-    case MetadataKind.enum: return .enum
+    case MetadataKind.enum:
+      kind = .enum(namesItself: (value as? any _JournalCaseNamed).map { namesItself($0) } ?? false)
     case MetadataKind.struct, MetadataKind.optional, MetadataKind.class:
-      return value is any CustomReflectable ? .unknown : .neitherEnumNorTuple
-    default: return .unknown
+      kind = value is any CustomReflectable ? .unknown : .neitherEnumNorTuple
+    default:
+      kind = .unknown
     }
+    kinds.withValue { $0[id] = kind }
+    return kind
   }
+
+  private static let kinds = LockIsolated<[ObjectIdentifier: Kind]>([:])
 
   /// The kinds of type metadata the walk tells apart, as the Swift ABI numbers them.
   private enum MetadataKind {

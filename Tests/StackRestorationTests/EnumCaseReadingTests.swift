@@ -117,6 +117,15 @@ import Testing
     Outer<String>.Inner.element("e"), Outer<Large>.Inner.element(Large()),
     Outer<Int>.Inner.count(2), Outer<Int>.Inner.empty,
     SomeIndirect.plain(4), List.end,
+    // Enums of other modules: the standard library's generic `Result`, Foundation's resilient
+    // enums (their layouts known only at run time).
+    Result<Int, Failure>.success(1), Result<Large, Failure>.failure(Failure()),
+    Result<OnePayload, Failure>.success(.value(2)),
+    FloatingPointRoundingRule.up, FloatingPointSign.minus,
+    JSONEncoder.DateEncodingStrategy.secondsSince1970,
+    JSONEncoder.KeyEncodingStrategy.convertToSnakeCase,
+    JSONEncoder.KeyEncodingStrategy.custom { $0[$0.count - 1] },
+    JSONDecoder.DataDecodingStrategy.base64,
   ]
 
   /// Read by reflection: an `indirect` case, a payload of no size (laid out as a case without

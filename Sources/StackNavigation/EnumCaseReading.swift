@@ -199,8 +199,13 @@ struct EnumWitnesses {
   private static let word = MemoryLayout<UnsafeRawPointer>.size
   private static let flagsOffset = 10 * word
 
-  /// The witnesses of `type`, or nil when it is not an enum (an `Optional` included).
+  /// The witnesses of `type`, or nil when it is not an enum (an `Optional` included), or where
+  /// the runtime signs the pointers read here (arm64e's pointer authentication): there, callers
+  /// reflect.
   init?(_ type: Any.Type) {
+    #if _ptrauth(_arm64e)
+      return nil
+    #endif
     let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
     let enumKind = 0x201
     guard metadata.load(as: Int.self) == enumKind else { return nil }

@@ -45,6 +45,11 @@ import Testing
     var description: String { self == .first ? "first-described" : "second-described" }
   }
 
+  enum DescribedHere: CustomStringConvertible, Sendable {
+    case first, second
+    var description: String { self == .first ? "first, described" : "second, described" }
+  }
+
   enum SelfReflecting: CustomReflectable, Sendable {
     case plain
     var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
@@ -152,9 +157,10 @@ import Testing
     // describes itself is named by reflection, and its cases without values remembered.
     _ = actionTypeName(Flag.off)
     #expect(CaseNames.shared.name(of: Flag.off) == nil)
-    _ = actionTypeName(Described.first)
-    #expect(CaseNames.shared.name(of: Described.first) == "first-described")
-    #expect(CaseNames.shared.name(of: Described.second) == nil)
+    // An enum no other test names: the cache is shared by tests running at the same time.
+    _ = actionTypeName(DescribedHere.first)
+    #expect(CaseNames.shared.name(of: DescribedHere.first) == "first, described")
+    #expect(CaseNames.shared.name(of: DescribedHere.second) == nil)
     #expect(CaseNames.shared.name(of: Generic<Flag>.empty) == nil)
     _ = actionTypeName(SelfReflecting.plain)
     #expect(CaseNames.shared.name(of: SelfReflecting.plain) == nil)

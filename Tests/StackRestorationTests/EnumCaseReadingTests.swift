@@ -131,8 +131,8 @@ import Testing
   /// Read by reflection: an `indirect` case, a payload of no size (laid out as a case without
   /// one, though its record names a type), types with their own description or mirror.
   static let reflected: [any Sendable] = [
-    Mixed.unit(()), List.node(1, .end), SomeIndirect.boxed(.plain(1)), Described.first, Described.second(1),
-    Reflecting.plain(1),
+    Mixed.unit(()), List.node(1, .end), SomeIndirect.boxed(.plain(1)), Described.first,
+    Described.second(1), Reflecting.plain(1),
   ]
 
   @Test func readsWhatAMirrorReads() throws {

@@ -19,7 +19,7 @@ package enum EnumCaseReading {
   package static func read(_ value: Any) -> (name: String, payload: Any?)? {
     func read<Enum>(_ value: Enum) -> (name: String, payload: Any?)? {
       guard let witnesses = EnumWitnesses(Enum.self) else { return nil }
-      let tag = Int(withUnsafePointer(to: value) { witnesses.tag(of: UnsafeRawPointer($0)) })
+      let tag = Int(witnesses.tag(of: value))
       let type = ObjectIdentifier(Enum.self)
       // One look under the lock finds the type's table and how far its case is trusted.
       var found = tables.withValue { tables in
@@ -105,10 +105,7 @@ package enum EnumCaseReading {
     /// with a mirror or description of its own (reflection names its cases by them), or one
     /// whose descriptor is not an enum's with a record for each case.
     init?<Enum>(_ value: Enum, _ witnesses: EnumWitnesses) {
-      guard
-        !(value is any CustomReflectable), !(value is any CustomStringConvertible),
-        !(value is any CustomDebugStringConvertible), !(value is any TextOutputStreamable),
-        let cases = Self.cases(of: witnesses.metadata)
+      guard JournalCaseNaming.reflectsPlainly(value), let cases = Self.cases(of: witnesses.metadata)
       else { return nil }
       self.cases = cases
       self.trust = Array(repeating: .unchecked, count: cases.count)
@@ -217,9 +214,11 @@ struct EnumWitnesses {
     self.table = table
   }
 
-  /// The tag of the case the enum at `value` holds: its index among the type's field records.
-  func tag(of value: UnsafeRawPointer) -> UInt32 {
-    table.load(fromByteOffset: Self.flagsOffset + 8, as: GetTag.self)(value, metadata)
+  /// The tag of the case `value` holds: its index among the type's field records. `value` is of
+  /// the type these witnesses are for.
+  func tag<Enum>(of value: Enum) -> UInt32 {
+    let getTag = table.load(fromByteOffset: Self.flagsOffset + 8, as: GetTag.self)
+    return withUnsafePointer(to: value) { getTag(UnsafeRawPointer($0), metadata) }
   }
 
   /// Leaves the associated value of the enum at `value` at its start, without its case's tag.
@@ -240,7 +239,7 @@ struct EnumWitnesses {
 package func enumCaseTag(of value: Any) -> UInt32? {
   func tag<Value>(_ value: Value) -> UInt32? {
     guard let witnesses = EnumWitnesses(Value.self) else { return nil }
-    return withUnsafePointer(to: value) { witnesses.tag(of: UnsafeRawPointer($0)) }
+    return witnesses.tag(of: value)
   }
   return _openExistential(value, do: tag)
 }

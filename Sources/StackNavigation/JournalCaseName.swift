@@ -179,11 +179,16 @@ enum JournalCaseNaming {
     // An enum's dynamic type is its static type.
     let type = ObjectIdentifier(Named.self)
     if let known = plainTypes.withValue({ $0[type] }) { return known }
-    let plain =
-      !(value is any CustomReflectable) && !(value is any CustomStringConvertible)
-      && !(value is any CustomDebugStringConvertible) && !(value is any TextOutputStreamable)
+    let plain = reflectsPlainly(value)
     plainTypes.withValue { $0[type] = plain }
     return plain
+  }
+
+  /// Whether reflection reads `value` as any value of its type: it has neither a mirror nor a
+  /// description of its own (a case without associated values is named by its description).
+  static func reflectsPlainly<Value>(_ value: Value) -> Bool {
+    !(value is any CustomReflectable) && !(value is any CustomStringConvertible)
+      && !(value is any CustomDebugStringConvertible) && !(value is any TextOutputStreamable)
   }
 
   private static let plainTypes = LockIsolated<[ObjectIdentifier: Bool]>([:])

@@ -5,7 +5,8 @@ import StackStorage
 extension Benchmark {
   /// Group commit at a service's scale, bounded by `--seconds`: 64 `RecordingStore`s on 64
   /// sessions of one `.groupCommit` journal sending back-to-back, against one raw SQLite writer
-  /// committing comparable rows one transaction each at FULL, in alternating rounds; then 1,000
+  /// committing comparable rows one transaction each at FULL, and 64 plain `Store`s that save
+  /// nothing (the app alone, the ceiling of any journal here), in alternating rounds; then 1,000
   /// sessions on one `.groupCommit` journal each sending one action every 200 ms, as a service's
   /// users do: actions/s, and the latency of a durable `send`.
   static let service = Benchmark(
@@ -38,17 +39,21 @@ struct ServiceComparison<Workload: BenchWorkload> {
     try await serviceShape(directory)
   }
 
-  /// 64 stores sending back-to-back against one raw FULL writer, in alternating rounds.
+  /// 64 stores sending back-to-back against one raw FULL writer, in alternating rounds; and 64
+  /// plain `Store`s receiving the same actions with nothing saved (the app alone), the most any
+  /// journal could reach on this machine.
   private func backToBack(_ directory: ScratchDirectory) async throws {
     let path = directory.path("group.sqlite")
     let journal = try SQLiteJournal(path: path, options: .init(durability: .groupCommit()))
     let runs = try await open(writers, on: journal)
+    let appRuns = try await open(writers, on: nil)
     let raw = try RawCommit(path: directory.path("raw.sqlite"), synchronous: "FULL")
     let rounds = 3
     let slice = seconds / 2 / Double(rounds)
     var group = Latencies()
     var groupCost = Cost()
     var rawCost = Cost()
+    var appCost = Cost()
     var rows: [JournalRow] = []
     for _ in 0..<rounds {
       let before = group.count
@@ -72,6 +77,9 @@ struct ServiceComparison<Workload: BenchWorkload> {
         }
       }
       rawCost.actions += committed
+      var app = Latencies()
+      try await appCost.measure(actions: 0) { app = try await sendUntil(slice, appRuns) }
+      appCost.actions += app.count
     }
     let statistics = journal.groupCommitStatistics
     Report.title(
@@ -80,7 +88,9 @@ struct ServiceComparison<Workload: BenchWorkload> {
         + String(format: "%.1f", slice) + " s each)")
     Report.rate("RecordingStores, group commit (FULL, maxBatch 512)", cost: groupCost)
     Report.rate("one raw SQLite writer, FULL, one commit per row", cost: rawCost)
+    Report.rate("\(writers) plain Stores, nothing saved (the app alone)", cost: appCost)
     Report.ratio("group commit / one raw FULL writer  (target ≥ 8)", groupCost.rate / rawCost.rate)
+    Report.ratio("ceiling: the app alone / one raw FULL writer", appCost.rate / rawCost.rate)
     Report.latencies("durable send", group)
     if let statistics {
       Report.note(
@@ -121,9 +131,10 @@ struct ServiceComparison<Workload: BenchWorkload> {
     }
   }
 
-  /// Opens `count` new sessions on `journal`, each with a workload of its own.
+  /// Opens `count` new sessions on `journal`, each with a workload of its own; without a
+  /// journal, `count` plain stores.
   private func open(
-    _ count: Int, on journal: SQLiteJournal, prefix: String = "session"
+    _ count: Int, on journal: SQLiteJournal?, prefix: String = "session"
   ) async throws -> [WorkloadRun<Workload>] {
     var runs: [WorkloadRun<Workload>] = []
     for index in 0..<count {

@@ -36,43 +36,142 @@ struct Cost {
 /// A raw SQLite commit of given bytes: one prepared `INSERT` into a plain table per
 /// transaction, in WAL mode at the given `synchronous` level. The floor any journal on SQLite
 /// pays for writing those bytes durably.
+///
+/// With `stackRows`, each transaction also writes the stack rows the row's delta changes, in
+/// tables laid out as the journal's (`stack_elements` clustered by session, path and ID;
+/// `stacks` with the next ID): deletes the popped elements, writes the pushed and changed ones
+/// whole, and the next ID when it moved. That is the floor of a journal that keeps invariant 3
+/// (an entry and the stack rows it changes in one transaction) on such tables.
 final class RawCommit {
   private var handle: OpaquePointer?
   private var statement: OpaquePointer?
   private var nextID: Int64 = 1
+  private var stackStatements: [OpaquePointer?] = []
+  /// The next ID each stack's row holds, by path.
+  private var nextIDs: [String: Int] = [:]
 
-  init(path: String, synchronous: String) throws {
+  init(path: String, synchronous: String, stackRows: Bool = false) throws {
     try check(sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil))
     try execute("PRAGMA journal_mode = WAL")
     try execute("PRAGMA synchronous = \(synchronous)")
     try execute(
       "CREATE TABLE raw (id INTEGER PRIMARY KEY, session TEXT NOT NULL, type TEXT NOT NULL, "
         + "payload TEXT NOT NULL, delta TEXT NOT NULL)")
-    try check(
-      sqlite3_prepare_v2(
-        handle, "INSERT INTO raw (id, session, type, payload, delta) VALUES (?, ?, ?, ?, ?)", -1,
-        &statement, nil))
+    statement = try prepare(
+      "INSERT INTO raw (id, session, type, payload, delta) VALUES (?, ?, ?, ?, ?)")
+    guard stackRows else { return }
+    try execute(
+      "CREATE TABLE stacks (session TEXT NOT NULL, path TEXT NOT NULL, next_id INTEGER NOT NULL, "
+        + "PRIMARY KEY (session, path))")
+    try execute(
+      "CREATE TABLE stack_elements (session TEXT NOT NULL, path TEXT NOT NULL, "
+        + "id INTEGER NOT NULL, position INTEGER NOT NULL, case_name TEXT, state TEXT NOT NULL, "
+        + "PRIMARY KEY (session, path, id)) WITHOUT ROWID")
+    stackStatements = try StackStatement.allCases.map { try prepare($0.sql) }
   }
 
   deinit {
     sqlite3_finalize(statement)
+    for statement in stackStatements { sqlite3_finalize(statement) }
     sqlite3_close(handle)
   }
 
   /// Commits each row in its own transaction.
   func insert(_ rows: [JournalRow]) throws {
-    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
     for row in rows {
-      sqlite3_bind_int64(statement, 1, nextID)
-      sqlite3_bind_text(statement, 2, row.session, -1, transient)
-      sqlite3_bind_text(statement, 3, row.type, -1, transient)
-      sqlite3_bind_text(statement, 4, row.payload, -1, transient)
-      sqlite3_bind_text(statement, 5, row.delta, -1, transient)
-      let code = sqlite3_step(statement)
-      sqlite3_reset(statement)
-      if code != SQLITE_DONE { try check(code) }
-      nextID += 1
+      if stackStatements.isEmpty {
+        try insertJournalRow(row)
+      } else {
+        try step(.begin)
+        try insertJournalRow(row)
+        try writeStackRows(row)
+        try step(.commit)
+      }
     }
+  }
+
+  private func insertJournalRow(_ row: JournalRow) throws {
+    sqlite3_bind_int64(statement, 1, nextID)
+    sqlite3_bind_text(statement, 2, row.session, -1, transient)
+    sqlite3_bind_text(statement, 3, row.type, -1, transient)
+    sqlite3_bind_text(statement, 4, row.payload, -1, transient)
+    sqlite3_bind_text(statement, 5, row.delta, -1, transient)
+    let code = sqlite3_step(statement)
+    sqlite3_reset(statement)
+    if code != SQLITE_DONE { try check(code) }
+    nextID += 1
+  }
+
+  private func writeStackRows(_ row: JournalRow) throws {
+    for change in row.stackDelta.changes {
+      if change.removed {
+        try step(.deleteStackElements, .text(row.session), .text(change.path))
+        try step(.deleteStack, .text(row.session), .text(change.path))
+        nextIDs[change.path] = nil
+        continue
+      }
+      for id in change.popped {
+        try step(.deleteElement, .text(row.session), .text(change.path), .integer(id.generation))
+      }
+      for element in change.pushed + change.changed {
+        let position = change.ids.firstIndex(of: element.id) ?? 0
+        try step(
+          .writeElement, .text(row.session), .text(change.path), .integer(element.id.generation),
+          .integer(position), element.caseName.map { .text($0) } ?? .null, .text(element.state))
+      }
+      if nextIDs[change.path] != change.nextID.generation {
+        try step(
+          .writeStack, .text(row.session), .text(change.path),
+          .integer(change.nextID.generation))
+        nextIDs[change.path] = change.nextID.generation
+      }
+    }
+  }
+
+  /// The statements of the stack rows, and the transaction's.
+  private enum StackStatement: Int, CaseIterable {
+    case begin, commit, deleteStackElements, deleteStack, deleteElement, writeElement, writeStack
+
+    var sql: String {
+      switch self {
+      case .begin: "BEGIN"
+      case .commit: "COMMIT"
+      case .deleteStackElements: "DELETE FROM stack_elements WHERE session = ? AND path = ?"
+      case .deleteStack: "DELETE FROM stacks WHERE session = ? AND path = ?"
+      case .deleteElement: "DELETE FROM stack_elements WHERE session = ? AND path = ? AND id = ?"
+      case .writeElement:
+        "INSERT OR REPLACE INTO stack_elements (session, path, id, position, case_name, state) "
+          + "VALUES (?, ?, ?, ?, ?, ?)"
+      case .writeStack: "INSERT OR REPLACE INTO stacks (session, path, next_id) VALUES (?, ?, ?)"
+      }
+    }
+  }
+
+  private enum Value {
+    case text(String)
+    case integer(Int)
+    case null
+  }
+
+  private func step(_ kind: StackStatement, _ values: Value...) throws {
+    let statement = stackStatements[kind.rawValue]
+    for (index, value) in values.enumerated() {
+      let position = Int32(index + 1)
+      switch value {
+      case .text(let text): sqlite3_bind_text(statement, position, text, -1, transient)
+      case .integer(let integer): sqlite3_bind_int64(statement, position, Int64(integer))
+      case .null: sqlite3_bind_null(statement, position)
+      }
+    }
+    let code = sqlite3_step(statement)
+    sqlite3_reset(statement)
+    if code != SQLITE_DONE { try check(code) }
+  }
+
+  private func prepare(_ sql: String) throws -> OpaquePointer? {
+    var prepared: OpaquePointer?
+    try check(sqlite3_prepare_v2(handle, sql, -1, &prepared, nil))
+    return prepared
   }
 
   private func execute(_ sql: String) throws {
@@ -88,12 +187,17 @@ final class RawCommit {
   }
 }
 
+/// SQLite copies a value bound with this destructor before the bind call returns.
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
 /// The journal row of one action, as a journal file stored it.
 struct JournalRow {
   var session: String
   var type: String
   var payload: String
   var delta: String
+  /// `delta`, read.
+  var stackDelta: StackDelta
 
   /// The rows of a session in a range of sequences, read from the journal at `path` through a
   /// read-only ``SQLiteJournal``.
@@ -110,7 +214,9 @@ struct JournalRow {
       matching: JournalQuery(fromSequence: sequences.lowerBound, toSequence: sequences.upperBound)
     ) { row in
       rows.append(
-        JournalRow(session: session, type: row.type, payload: row.payload, delta: row.delta))
+        JournalRow(
+          session: session, type: row.type, payload: row.payload, delta: row.delta,
+          stackDelta: try JSONDecoder().decode(StackDelta.self, from: Data(row.delta.utf8))))
       return true
     }
     return rows

@@ -99,6 +99,10 @@ struct RecordComparison {
     let rawFull = try RawCommit(path: directory.path("raw-full.sqlite"), synchronous: "FULL")
     let rawNormal = try RawCommit(
       path: directory.path("raw-normal.sqlite"), synchronous: "NORMAL")
+    let rawStackFull = try RawCommit(
+      path: directory.path("raw-stack-full.sqlite"), synchronous: "FULL", stackRows: true)
+    let rawStackNormal = try RawCommit(
+      path: directory.path("raw-stack-normal.sqlite"), synchronous: "NORMAL", stackRows: true)
     let file = WholeStateFile(path: directory.path("state.json"))
     let fileRun = WholeStateRun(depth: depth) { try file.save($0) }
     let row = try WholeStateRow(path: directory.path("state.sqlite"))
@@ -108,7 +112,7 @@ struct RecordComparison {
 
     var costs = (
       full: Cost(), normal: Cost(), rawFull: Cost(), rawNormal: Cost(), file: Cost(), row: Cost(),
-      app: Cost()
+      app: Cost(), rawStackFull: Cost(), rawStackNormal: Cost()
     )
     var rowBytes = 0
     var rowCount = 0
@@ -117,9 +121,17 @@ struct RecordComparison {
       try await costs.full.measure(actions: actions) { try await full.send(actions) }
       let fullRows = try JournalRow.read(full.path, session: "bench", sequences: range)
       try await costs.rawFull.measure(actions: fullRows.count) { try rawFull.insert(fullRows) }
+      try await costs.rawStackFull.measure(actions: fullRows.count) {
+        try rawStackFull.insert(fullRows)
+      }
       try await costs.normal.measure(actions: actions) { try await normal.send(actions) }
       let normalRows = try JournalRow.read(normal.path, session: "bench", sequences: range)
-      try await costs.rawNormal.measure(actions: normalRows.count) { try rawNormal.insert(normalRows) }
+      try await costs.rawNormal.measure(actions: normalRows.count) {
+        try rawNormal.insert(normalRows)
+      }
+      try await costs.rawStackNormal.measure(actions: normalRows.count) {
+        try rawStackNormal.insert(normalRows)
+      }
       try await costs.file.measure(actions: actions) { try await fileRun.send(actions) }
       try await costs.row.measure(actions: actions) { try await rowRun.send(actions) }
       try await costs.app.measure(actions: actions) { try await appRun.send(actions) }
@@ -137,8 +149,10 @@ struct RecordComparison {
     }
     line("RecordingStore, FULL", costs.full)
     line("raw SQLite WAL commit of the same rows, FULL", costs.rawFull)
+    line("  the same, with the stack rows they change", costs.rawStackFull)
     line("RecordingStore, NORMAL", costs.normal)
     line("raw SQLite WAL commit of the same rows, NORMAL", costs.rawNormal)
+    line("  the same, with the stack rows they change", costs.rawStackNormal)
     line("whole state as a JSON file (temp + fsync + rename)", costs.file)
     line("whole state as one SQLite row (GRDB, FULL)", costs.row)
     line("the app alone: a plain Store, nothing saved", costs.app)
@@ -158,6 +172,20 @@ struct RecordComparison {
     Report.ratio(
       "bytes: smaller whole-state save / FULL  (target ≥ 2)",
       Double(fewerBytes) / Double(max(1, costs.full.bytesPerAction)))
+    func bytes(_ cost: Cost, over baseline: Cost) -> Double {
+      Double(cost.bytesPerAction) / Double(max(1, baseline.bytesPerAction))
+    }
+    Report.ratio("bytes: FULL / raw FULL  (target ≤ 1.5)", bytes(costs.full, over: costs.rawFull))
+    // Invariant 3 has every entry written with the stack rows it changes: what a raw commit
+    // of both writes is the least any journal keeping it writes.
+    Report.ratio(
+      "bytes: raw FULL with stack rows / raw FULL", bytes(costs.rawStackFull, over: costs.rawFull))
+    Report.ratio(
+      "bytes: FULL / raw FULL with stack rows", bytes(costs.full, over: costs.rawStackFull))
+    Report.ratio(
+      "FULL / raw FULL with stack rows", costs.full.rate / costs.rawStackFull.rate)
+    Report.ratio(
+      "NORMAL / raw NORMAL with stack rows", costs.normal.rate / costs.rawStackNormal.rate)
   }
 
   /// The most a store that journals can reach against the raw commit, in actions per second:

@@ -34,7 +34,7 @@ enum Report {
     let rate = Double(count) / seconds
     let figure = "\(grouped(rate)) \(unit)"
     print(
-      "  \(label.padding(toLength: 52, withPad: " ", startingAt: 0))"
+      "  \(label.column)"
         + "\(figure.padding(toLength: 20, withPad: " ", startingAt: 0))"
         + "(\(count) in \(String(format: "%.2f", seconds)) s)")
     return rate
@@ -45,7 +45,7 @@ enum Report {
   static func rate(_ label: String, cost: Cost) -> Double {
     let figure = "\(grouped(cost.rate)) actions/s"
     print(
-      "  \(label.padding(toLength: 52, withPad: " ", startingAt: 0))"
+      "  \(label.column)"
         + "\(figure.padding(toLength: 20, withPad: " ", startingAt: 0))"
         + "\(grouped(Double(cost.bytesPerAction)).leftPadded(7)) B written/action  "
         + "(\(cost.actions) in \(String(format: "%.2f", cost.seconds)) s)")
@@ -55,7 +55,7 @@ enum Report {
   /// Prints a ratio of two rates.
   static func ratio(_ label: String, _ value: Double) {
     let figure = String(format: "%.2f", value)
-    print("  \(label.padding(toLength: 52, withPad: " ", startingAt: 0))\(figure)")
+    print("  \(label.column)\(figure)")
   }
 
   /// Prints a note line.
@@ -72,6 +72,9 @@ enum Report {
 }
 
 extension String {
+  /// The label padded to the column of figures, and at least one space before it.
+  var column: String { padding(toLength: Swift.max(52, count + 1), withPad: " ", startingAt: 0) }
+
   func leftPadded(_ width: Int) -> String {
     count >= width ? self : String(repeating: " ", count: width - count) + self
   }

@@ -234,7 +234,7 @@ extension Report {
   static func latencies(_ label: String, _ latencies: Latencies) {
     let figures = [0.5, 0.99, 1.0].map { String(format: "%.2f", latencies.percentile($0)) }
     print(
-      "  \(label.padding(toLength: 52, withPad: " ", startingAt: 0))"
+      "  \(label.column)"
         + "p50 \(figures[0]) ms, p99 \(figures[1]) ms, max \(figures[2]) ms  "
         + "(\(latencies.count) sends)")
   }

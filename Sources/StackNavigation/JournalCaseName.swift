@@ -160,7 +160,7 @@ private enum ActionLevel {
         return .level(.read(name: read.name, payload: read.payload))
       }
       if let name = CaseNames.shared.name(of: value) { return .level(.withoutValues(name)) }
-    case .neitherEnumNorTuple:
+    case .neitherEnumNorTuple, .tupleWithoutLevels:
       return .other(nil)
     case .unknown:
       break
@@ -200,6 +200,10 @@ enum JournalCaseNaming {
     /// a mirror of its own, or one of the standard library's scalars and strings (whose mirrors
     /// have no display style).
     case neitherEnumNorTuple
+    /// A tuple none of whose elements can be a level (see ``holdsNoLevel(_:)``): the last enum
+    /// of its elements, looked for in an associated value, is none. A case with one labelled
+    /// associated value (`case scrolled(offset: Double)`) holds such a tuple.
+    case tupleWithoutLevels
     /// Anything else: its mirror tells.
     case unknown
   }
@@ -208,11 +212,7 @@ enum JournalCaseNaming {
   /// once: the casts that tell cost more than looking the answer up.
   static func kind(of value: Any) -> Kind {
     let type = Swift.type(of: value)
-    if type == String.self || type == Int.self || type == Double.self || type == Bool.self
-      || type == Int64.self || type == Float.self || type == UInt.self || type == Substring.self
-    {
-      return .neitherEnumNorTuple
-    }
+    if isScalarOrString(type) { return .neitherEnumNorTuple }
     let id = ObjectIdentifier(type)
     if let known = kinds.withValue({ $0[id] }) { return known }
     let kind: Kind
@@ -221,6 +221,8 @@ enum JournalCaseNaming {
       kind = .enum(namesItself: (value as? any _JournalCaseNamed).map { namesItself($0) } ?? false)
     case MetadataKind.struct, MetadataKind.optional, MetadataKind.class:
       kind = value is any CustomReflectable ? .unknown : .neitherEnumNorTuple
+    case MetadataKind.tuple:
+      kind = holdsNoLevel(type) ? .tupleWithoutLevels : .unknown
     default:
       kind = .unknown
     }
@@ -230,12 +232,53 @@ enum JournalCaseNaming {
 
   private static let kinds = LockIsolated<[ObjectIdentifier: Kind]>([:])
 
+  /// Whether no element of the tuple type `type` can be a level, whatever its value: each is
+  /// one of the scalars and strings above, a struct without a mirror of its own, an optional
+  /// (whose mirror never says `.enum`) or a tuple (not looked into, inside a tuple). An enum, a
+  /// class (an instance may be of a subclass with a mirror of its own), an existential and
+  /// anything else are left to the tuple's mirror.
+  ///
+  /// The elements' types are read from the tuple's metadata, as the Swift ABI lays it out: its
+  /// kind, its count of elements, its labels, then each element's type and offset.
+  private static func holdsNoLevel(_ type: Any.Type) -> Bool {
+    #if _ptrauth(_arm64e)
+      return false
+    #else
+      let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+      let word = MemoryLayout<UnsafeRawPointer>.size
+      let count = metadata.load(fromByteOffset: word, as: Int.self)
+      return (0..<count).allSatisfy { index in
+        let element = metadata.load(fromByteOffset: (3 + 2 * index) * word, as: Any.Type.self)
+        return isNeverLevel(element)
+      }
+    #endif
+  }
+
+  /// Whether a value of type `type` is never a level, whatever its value (see
+  /// ``holdsNoLevel(_:)``).
+  private static func isNeverLevel(_ type: Any.Type) -> Bool {
+    if isScalarOrString(type) { return true }
+    switch metadataKind(of: type) {
+    case MetadataKind.struct: return !(type is any CustomReflectable.Type)
+    case MetadataKind.optional, MetadataKind.tuple: return true
+    default: return false
+    }
+  }
+
+  /// One of the standard library's scalars and strings most associated values are, known
+  /// without a lookup.
+  private static func isScalarOrString(_ type: Any.Type) -> Bool {
+    type == String.self || type == Int.self || type == Double.self || type == Bool.self
+      || type == Int64.self || type == Float.self || type == UInt.self || type == Substring.self
+  }
+
   /// The kinds of type metadata the walk tells apart, as the Swift ABI numbers them.
   private enum MetadataKind {
     static let `class` = 0
     static let `struct` = 0x200
     static let `enum` = 0x201
     static let optional = 0x202
+    static let tuple = 0x301
   }
 
   /// The kind of a type's metadata: its first word, or for a Swift class, the address of its

@@ -1,6 +1,6 @@
-import StackNavigation
 import Testing
 
+@testable import StackNavigation
 @testable import StackRestoration
 
 /// `actionTypeName` spares reflection where it can; these tests hold it to what reflecting every
@@ -57,6 +57,33 @@ import Testing
 
   enum ScreenID: Hashable, Sendable { case home, detail }
 
+  /// Cases with labelled associated values, whose payloads are tuples: of values that can
+  /// never be a level (read from the tuple's type, without its mirror), and of values that can.
+  enum Labelled: Sendable {
+    case scrolled(offset: Double)
+    case edited(notes: String, at: Int)
+    case boxed(box: Box, count: Int?)
+    case nested(pair: (Int, Flag), name: Substring)
+    case picked(flag: Flag)
+    case pickedLast(count: Int, flag: Flag)
+    case optional(flag: Flag?)
+    case mirrored(value: Mirrored)
+    case object(reference: Reference)
+    case erased(value: any Sendable)
+  }
+
+  struct Box: Sendable {
+    var count: Int
+    var flag: Flag
+  }
+
+  /// A struct whose mirror says it is an enum: reflection names it as one.
+  struct Mirrored: CustomReflectable, Sendable {
+    var customMirror: Mirror { Mirror(self, children: ["inner": 1], displayStyle: .enum) }
+  }
+
+  final class Reference: Sendable {}
+
   enum Path: Equatable, Sendable {
     case counter(Counter)
     case flag(Flag)
@@ -73,6 +100,7 @@ import Testing
     case erased(Erased)
     case described(Described)
     case selfReflecting(SelfReflecting)
+    case labelled(Labelled)
     case onAppear
   }
 
@@ -105,6 +133,18 @@ import Testing
     Root.described(.first),
     Root.described(.second),
     Root.selfReflecting(.plain),
+    Root.labelled(.scrolled(offset: 12.5)),
+    Root.labelled(.edited(notes: "n", at: 1)),
+    Root.labelled(.boxed(box: Box(count: 1, flag: .on), count: nil)),
+    Root.labelled(.nested(pair: (1, .on), name: "x")),
+    Root.labelled(.picked(flag: .level(1))),
+    Root.labelled(.pickedLast(count: 1, flag: .off)),
+    Root.labelled(.optional(flag: .on)),
+    Root.labelled(.optional(flag: nil)),
+    Root.labelled(.mirrored(value: Mirrored())),
+    Root.labelled(.object(reference: Reference())),
+    Root.labelled(.erased(value: Flag.on)),
+    Root.labelled(.erased(value: 1)),
     Root.onAppear,
     Flag.on,
     StackAction<Path, Path>.element(id: 1, action: .flag(.off)),
@@ -137,6 +177,46 @@ import Testing
     #expect(actionTypeName(Root.erased(.delegate(1))) == "erased.delegate")
     #expect(actionTypeName(Root.erased(.delegate(Flag.off))) == "erased.delegate.off")
     #expect(actionTypeName(1).isEmpty)
+    #expect(actionTypeName(Root.labelled(.scrolled(offset: 1))) == "labelled.scrolled")
+    #expect(actionTypeName(Root.labelled(.picked(flag: .on))) == "labelled.picked.on")
+    #expect(actionTypeName(Root.labelled(.pickedLast(count: 1, flag: .off)))
+      == "labelled.pickedLast.off")
+    #expect(
+      actionTypeName(Root.labelled(.mirrored(value: Mirrored()))) == "labelled.mirrored.inner")
+    #expect(actionTypeName(Root.labelled(.erased(value: Flag.on))) == "labelled.erased.on")
+  }
+
+  /// The payload of a case with labelled associated values, as a name meets it.
+  private static func payload(of value: Labelled) throws -> Any {
+    try #require(Mirror(reflecting: value).children.first).value
+  }
+
+  @Test func aTupleThatCanHoldNoLevelIsKnownFromItsType() throws {
+    let withoutLevels: [Labelled] = [
+      .scrolled(offset: 1), .edited(notes: "", at: 0),
+      .boxed(box: Box(count: 0, flag: .on), count: 1), .nested(pair: (0, .on), name: ""),
+      .optional(flag: .on),
+    ]
+    for value in withoutLevels {
+      let payload = try Self.payload(of: value)
+      #expect(Mirror(reflecting: payload).displayStyle == .tuple)
+      guard case .tupleWithoutLevels = JournalCaseNaming.kind(of: payload) else {
+        Issue.record("\(value): \(JournalCaseNaming.kind(of: payload))")
+        continue
+      }
+    }
+    // An enum, a struct with a mirror of its own, a class, an existential: the mirror tells.
+    let withLevels: [Labelled] = [
+      .picked(flag: .on), .pickedLast(count: 0, flag: .on), .mirrored(value: Mirrored()),
+      .object(reference: Reference()), .erased(value: 1),
+    ]
+    for value in withLevels {
+      let payload = try Self.payload(of: value)
+      guard case .unknown = JournalCaseNaming.kind(of: payload) else {
+        Issue.record("\(value): \(JournalCaseNaming.kind(of: payload))")
+        continue
+      }
+    }
   }
 
   @Test func caseTagsTellCasesApartAndOnlyEnumsHaveThem() throws {

@@ -22,12 +22,12 @@ package enum EnumCaseReading {
       let tag = Int(witnesses.tag(of: value))
       let type = ObjectIdentifier(Enum.self)
       // One look under the lock finds the type's table and how far its case is trusted.
-      var found = tables.withValue { tables in
+      var found = tables.withLock { tables in
         tables[type].map { table in (table, table.map { $0.trust(tag) } ?? .reflected) }
       }
       if found == nil {
         let table = CaseTable(value, witnesses)
-        found = tables.withValue { tables in
+        found = tables.withLock { tables in
           tables[type] = table
           return (table, table.map { $0.trust(tag) } ?? .reflected)
         }
@@ -38,7 +38,7 @@ package enum EnumCaseReading {
       let payload = layout.payloadType.map { project(value, tag: tag, as: $0, witnesses) }
       if trust == .unchecked {
         let agrees = Self.agrees(value, name: layout.name, payload: payload)
-        tables.withValue { _ in table.trust[tag] = agrees ? .trusted : .reflected }
+        tables.withLock { _ in table.trust[tag] = agrees ? .trusted : .reflected }
         guard agrees else { return nil }
       }
       return (layout.name, payload)
@@ -48,7 +48,7 @@ package enum EnumCaseReading {
 
   /// The tables of the enum types met, by type; nil for a type whose cases are not read this way.
   /// Also the lock of each table's `trust`.
-  private static let tables = LockIsolated<[ObjectIdentifier: CaseTable?]>([:])
+  private static let tables = LockedDictionary<ObjectIdentifier, CaseTable?>()
 
   /// A copy of the associated value of `value`'s case, whose type is `type`.
   private static func project<Enum>(
@@ -95,7 +95,7 @@ package enum EnumCaseReading {
   /// The cases of one enum type, by tag; nil for a case not read this way.
   final class CaseTable: @unchecked Sendable {
     let cases: [CaseLayout?]
-    /// Read and changed only inside `tables.withValue`.
+    /// Read and changed only inside `tables.withLock`.
     var trust: [Trust]
 
     /// How far the case `tag` is trusted; a tag without a record is not read.

@@ -178,9 +178,9 @@ enum JournalCaseNaming {
   static func namesItself<Named: _JournalCaseNamed>(_ value: Named) -> Bool {
     // An enum's dynamic type is its static type.
     let type = ObjectIdentifier(Named.self)
-    if let known = plainTypes.withValue({ $0[type] }) { return known }
+    if let known = plainTypes[type] { return known }
     let plain = reflectsPlainly(value)
-    plainTypes.withValue { $0[type] = plain }
+    plainTypes[type] = plain
     return plain
   }
 
@@ -191,7 +191,7 @@ enum JournalCaseNaming {
       && !(value is any CustomDebugStringConvertible) && !(value is any TextOutputStreamable)
   }
 
-  private static let plainTypes = LockIsolated<[ObjectIdentifier: Bool]>([:])
+  private static let plainTypes = LockedDictionary<ObjectIdentifier, Bool>()
 
   enum Kind {
     /// An enum (not an optional); whether it names its own cases (``namesItself(_:)``).
@@ -214,7 +214,7 @@ enum JournalCaseNaming {
     let type = Swift.type(of: value)
     if isScalarOrString(type) { return .neitherEnumNorTuple }
     let id = ObjectIdentifier(type)
-    if let known = kinds.withValue({ $0[id] }) { return known }
+    if let known = kinds[id] { return known }
     let kind: Kind
     switch metadataKind(of: type) {
     case MetadataKind.enum:
@@ -226,11 +226,11 @@ enum JournalCaseNaming {
     default:
       kind = .unknown
     }
-    kinds.withValue { $0[id] = kind }
+    kinds[id] = kind
     return kind
   }
 
-  private static let kinds = LockIsolated<[ObjectIdentifier: Kind]>([:])
+  private static let kinds = LockedDictionary<ObjectIdentifier, Kind>()
 
   /// Whether no element of the tuple type `type` can be a level, whatever its value: each is
   /// one of the scalars and strings above, a struct without a mirror of its own, an optional
@@ -302,16 +302,16 @@ package final class CaseNames: Sendable {
     let tag: UInt32
   }
 
-  private let names = LockIsolated<[Key: String]>([:])
+  private let names = LockedDictionary<Key, String>()
 
   package func name(of value: Any) -> String? {
     guard let key = Self.key(of: value) else { return nil }
-    return names.withValue { $0[key] }
+    return names[key]
   }
 
   package func remember(_ name: String, of value: Any) {
     guard !(value is any CustomReflectable), let key = Self.key(of: value) else { return }
-    names.withValue { $0[key] = name }
+    names[key] = name
   }
 
   private static func key(of value: Any) -> Key? {

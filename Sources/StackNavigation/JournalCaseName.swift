@@ -41,6 +41,33 @@ public struct _JournalCaseName {
     return name.names.joined(separator: ".")
   }
 
+  /// The journal type of `action`, as ``of(_:)`` gives it; an action whose type names its own
+  /// cases is named without being boxed or cast (``NamingEnums``).
+  package static func of<Action>(typed action: Action) -> String {
+    var name = _JournalCaseName()
+    name.descend(intoValue: action)
+    return name.names.joined(separator: ".")
+  }
+
+  /// Appends a case whose associated values are `value` and others that can never be enums
+  /// (a stack's ID): descends into `value` when it is an enum. As
+  /// ``_case(_:lastEnumOf:)`` with those values, without boxing `value` when its type names its
+  /// own cases.
+  mutating func _case<Value>(_ name: String, enumOrNot value: Value) {
+    names.append(name)
+    descend(intoValue: value)
+  }
+
+  /// Descends into `value` when it is an enum.
+  private mutating func descend<Value>(intoValue value: Value) {
+    switch NamingEnums.naming(of: Value.self, value) {
+    case let .namer(namer):
+      withUnsafePointer(to: value) { namer(UnsafeRawPointer($0), &self) }
+    case let .other(kind):
+      descend(into: ActionLevel(value, kind: kind))
+    }
+  }
+
   /// Appends a case without associated values.
   public mutating func _case(_ name: String) {
     names.append(name)
@@ -115,7 +142,12 @@ private enum ActionLevel {
 
   /// The level of a value, or nil when it is not an enum.
   init?(_ value: Any) {
-    switch Self.classify(value) {
+    self.init(value, kind: nil)
+  }
+
+  /// The level of a value whose ``JournalCaseNaming/kind(of:)`` is `kind`, when known.
+  init?(_ value: Any, kind: JournalCaseNaming.Kind?) {
+    switch Self.classify(value, kind: kind) {
     case let .level(level): self = level
     case .other: return nil
     }
@@ -149,8 +181,8 @@ private enum ActionLevel {
     case other(Mirror?)
   }
 
-  private static func classify(_ value: Any) -> Classified {
-    switch JournalCaseNaming.kind(of: value) {
+  private static func classify(_ value: Any, kind: JournalCaseNaming.Kind? = nil) -> Classified {
+    switch kind ?? JournalCaseNaming.kind(of: value) {
     case let .enum(namesItself):
       // Only an enum is asked for its names: a cast would unwrap an optional.
       if namesItself, let named = value as? any _JournalCaseNamed {
@@ -167,6 +199,54 @@ private enum ActionLevel {
     }
     let mirror = Mirror(reflecting: value)
     return mirror.displayStyle == .enum ? .level(.reflected(value, mirror)) : .other(mirror)
+  }
+}
+
+/// The enum types that name their own cases, each with a function that names a value of it in
+/// place: found once per type, by the cast that a level otherwise makes for every value.
+enum NamingEnums {
+  typealias Namer = (UnsafeRawPointer, inout _JournalCaseName) -> Void
+
+  /// How a value of a type is named.
+  enum Naming {
+    /// An enum that names its own cases, by this function.
+    case namer(Namer)
+    /// Anything else: a level of this kind, when known for the type (not for an existential,
+    /// whose values' types vary).
+    case other(JournalCaseNaming.Kind?)
+  }
+
+  /// By type.
+  private static let namings = LockedDictionary<ObjectIdentifier, Naming>()
+
+  /// How a value of `type`, whose value `value` is, is named: by a function when `type` is an
+  /// enum that names its own cases as reflection would (``JournalCaseNaming/namesItself(_:)``).
+  static func naming<Value>(of type: Value.Type, _ value: Value) -> Naming {
+    let id = ObjectIdentifier(type)
+    if let known = namings[id] { return known }
+    let naming: Naming
+    if JournalCaseNaming.isEnum(type) {
+      // An enum's values are of its type: their kind is the type's.
+      let kind = JournalCaseNaming.kind(of: value)
+      if case .enum(namesItself: true) = kind, let named = value as? any _JournalCaseNamed {
+        naming = .namer(make(named))
+      } else {
+        naming = .other(kind)
+      }
+    } else {
+      naming = .other(nil)
+    }
+    namings[id] = naming
+    return naming
+  }
+
+  private static func make(_ named: any _JournalCaseNamed) -> Namer {
+    func make<Named: _JournalCaseNamed>(_: Named) -> Namer {
+      { value, name in
+        value.assumingMemoryBound(to: Named.self).pointee._appendJournalCaseName(to: &name)
+      }
+    }
+    return _openExistential(named, do: make)
   }
 }
 
@@ -279,6 +359,12 @@ enum JournalCaseNaming {
     static let `enum` = 0x201
     static let optional = 0x202
     static let tuple = 0x301
+  }
+
+  /// Whether `type` is an enum (not an optional): a static type of that kind is the dynamic
+  /// type of its values.
+  static func isEnum(_ type: Any.Type) -> Bool {
+    metadataKind(of: type) == MetadataKind.enum
   }
 
   /// The kind of a type's metadata: its first word, or for a Swift class, the address of its

@@ -6,9 +6,9 @@
 extension StackAction: _JournalCaseNamed {
   public func _appendJournalCaseName(to name: inout _JournalCaseName) {
     switch self {
-    case let .element(_, action): name._case("element", lastEnumOf: action)
+    case let .element(_, action): name._case("element", enumOrNot: action)
     case .popFrom: name._case("popFrom")
-    case let .push(_, state): name._case("push", lastEnumOf: state)
+    case let .push(_, state): name._case("push", enumOrNot: state)
     }
   }
 }

@@ -236,7 +236,7 @@ final class Recorder: @unchecked Sendable {
   func record<State: Encodable, Action: Encodable>(
     _ transition: StoreTransition<State, Action>
   ) async throws -> Int64 {
-    let type = actionTypeName(transition.action)
+    let type = _JournalCaseName.of(typed: transition.action)
     let expected = head.value
     let payload = try encoding(type) { try encoder.encode(transition.action) }
     let step = try encoding(type) { try tracker.step(to: transition.stateAfter) }

@@ -165,6 +165,24 @@ import Testing
     }
   }
 
+  @Test func aTypedActionIsNamedAsAnyOther() {
+    // As a store names its actions: by their type, which names its cases or not.
+    for round in 1...2 {
+      for case let action as Root in Self.actions {
+        #expect(
+          _JournalCaseName.of(typed: action) == reflectedTypeName(action),
+          "round \(round): \(String(reflecting: action))")
+      }
+      #expect(_JournalCaseName.of(typed: Flag.level(1)) == "level")
+      #expect(_JournalCaseName.of(typed: Flag?.some(.on)) == "")
+      #expect(_JournalCaseName.of(typed: 1) == "")
+      let erased: any Sendable = Root.onAppear
+      #expect(_JournalCaseName.of(typed: erased) == "onAppear")
+      let stack = StackAction<Path, Path>.element(id: 1, action: .flag(.off))
+      #expect(_JournalCaseName.of(typed: stack) == "element.flag.off")
+    }
+  }
+
   @Test func namesOfTheSeedsShapes() {
     #expect(actionTypeName(Root.path(.element(id: 3, action: .counter(.increment))))
       == "path.element.counter.increment")
@@ -351,6 +369,20 @@ extension MacroShop.Path.State: Equatable {}
           actionTypeName(action) == reflectedTypeName(action),
           "round \(round): \(String(reflecting: action))")
       }
+    }
+  }
+
+  @Test func aTypedActionIsNamedAsAnyOther() {
+    for round in 1...2 {
+      for case let action as MacroShop.Action in Self.actions {
+        #expect(
+          _JournalCaseName.of(typed: action) == reflectedTypeName(action),
+          "round \(round): \(String(reflecting: action))")
+      }
+      let described = MacroShop.Described.Action.first
+      #expect(_JournalCaseName.of(typed: described) == "first-described")
+      let path = MacroShop.Path.State.product(.init())
+      #expect(_JournalCaseName.of(typed: path) == reflectedTypeName(path))
     }
   }
 

@@ -145,7 +145,7 @@ extension HandEncoded.State {
     let sink = JSONSink()
     try sink.writeValue(value, pathCount: 0, key: nil)
     #expect(sink.metWritable)
-    return (sink.writer.bytes, sink.openedContainers)
+    return (sink.writer.bytes.array, sink.openedContainers)
   }
 
   @Test func actionsAreWrittenAsJSONEncoderWritesThem() throws {
@@ -202,7 +202,7 @@ extension HandEncoded.State {
     let state = OneMember.State()
     let fast = try SortedJSONEncoder().encodeElement(state)
     let sink = try #require(SortedJSONEncoder.encodableSink(state))
-    #expect(Data(fast.json.utf8) == Data(sink.writer.bytes))
+    #expect(Data(fast.json.utf8) == Data(sink.writer.bytes.array))
     #expect(fast.caseName == "only")
     #expect(sink.onlyKey == "only")
   }

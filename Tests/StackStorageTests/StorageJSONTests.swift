@@ -86,8 +86,49 @@ import Testing
     })
     var writer = StorageJSON.Writer()
     let isASCII = writer.string(text)
-    #expect(String(decoding: writer.bytes, as: UTF8.self) == (try Self.encoderText(text)))
+    #expect(writer.text == (try Self.encoderText(text)))
     #expect(isASCII == text.utf8.allSatisfy { $0 < 0x80 })
+  }
+
+  @Test func aByteBufferKeepsEveryByteAsItGrows() {
+    // From a buffer of 16 bytes to one of tens of kilobytes, through each way of appending:
+    // a byte, a buffer, an array (contiguous) and a range (a sequence without storage).
+    var buffer = ByteBuffer(capacity: 1)
+    var expected: [UInt8] = []
+    for step in 0..<3_000 {
+      switch step % 4 {
+      case 0:
+        buffer.append(UInt8(step % 251))
+        expected.append(UInt8(step % 251))
+      case 1:
+        let chunk = (0..<step % 37).map { UInt8(($0 + step) % 256) }
+        chunk.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
+        expected += chunk
+      case 2:
+        let chunk = [UInt8](repeating: UInt8(step % 97), count: step % 53)
+        buffer.append(contentsOf: chunk)
+        expected += chunk
+      default:
+        buffer.append(contentsOf: UInt8(0)..<UInt8(step % 13))
+        expected += UInt8(0)..<UInt8(step % 13)
+      }
+    }
+    // (`#expect` cannot take a noncopyable value apart: the figures are read first.)
+    let (count, bytes) = (buffer.count, buffer.array)
+    let (equal, shorterEqual) = (buffer.equals(expected), buffer.equals(Array(expected.dropLast())))
+    #expect(count == expected.count)
+    #expect(bytes == expected)
+    #expect(equal)
+    #expect(!shorterEqual)
+    buffer.withUnsafeMutableBufferPointer { $0[0] = 0xFF }
+    let changedEqual = buffer.equals(expected)
+    #expect(!changedEqual)
+    var text = ByteBuffer(capacity: 0)
+    text.append(contentsOf: "héllo, \"json\"".utf8)
+    let decoded = text.text
+    #expect(decoded == "héllo, \"json\"")
+    let empty = ByteBuffer(capacity: 4).array
+    #expect(empty.isEmpty)
   }
 
   @Test func aWriterThatEscapedSlashesWouldBeSeen() throws {

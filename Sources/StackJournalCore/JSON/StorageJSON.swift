@@ -73,14 +73,14 @@ package enum StorageJSON {
   }
 
   /// Appends JSON to a byte buffer.
-  struct Writer {
-    var bytes: [UInt8] = []
+  struct Writer: ~Copyable {
+    var bytes: ByteBuffer
 
     init(capacity: Int = 512) {
-      bytes.reserveCapacity(capacity)
+      bytes = ByteBuffer(capacity: capacity)
     }
 
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    var text: String { bytes.text }
 
     mutating func raw(_ text: StaticString) {
       text.withUTF8Buffer { bytes.append(contentsOf: $0) }

@@ -171,6 +171,6 @@ final class WritableChecks: @unchecked Sendable {
     guard (try? written.writeValue(value, pathCount: 0, key: nil)) != nil, !written.refused,
       let encoded = SortedJSONEncoder.encodableBytes(value)
     else { return false }
-    return encoded == written.writer.bytes
+    return written.writer.bytes.equals(encoded)
   }
 }

@@ -38,7 +38,7 @@ package struct SortedJSONEncoder {
     -> (json: String, caseName: String?, mayHoldStacks: Bool)
   {
     if let sink = Self.fastSink(value) {
-      return (String(decoding: sink.writer.bytes, as: UTF8.self), sink.onlyKey, sink.encounter.met)
+      return (sink.writer.text, sink.onlyKey, sink.encounter.met)
     }
     let json = try fallback.encode(value)
     return (String(decoding: json, as: UTF8.self), JSONText.caseName(of: json), true)
@@ -46,7 +46,7 @@ package struct SortedJSONEncoder {
 
   /// The JSON of `value`, or nil when `JSONEncoder` must write it.
   package static func fastEncode<T: Encodable>(_ value: T) -> [UInt8]? {
-    fastSink(value)?.writer.bytes
+    fastSink(value)?.writer.bytes.array
   }
 
   /// The sink `value` was written to, or nil when `JSONEncoder` must write it.
@@ -65,7 +65,7 @@ package struct SortedJSONEncoder {
   /// What `value`'s `Encodable` alone writes, without any writer: here or by `JSONEncoder`; nil
   /// when it throws.
   static func encodableBytes<T: Encodable>(_ value: T) -> [UInt8]? {
-    if let sink = encodableSink(value) { return sink.writer.bytes }
+    if let sink = encodableSink(value) { return sink.writer.bytes.array }
     return (try? jsonEncoder().encode(value)).map { Array($0) }
   }
 

@@ -90,6 +90,20 @@ import Testing
     #expect(isASCII == text.utf8.allSatisfy { $0 < 0x80 })
   }
 
+  @Test func escapesThatOutgrowTheBufferAreWrittenWhole() throws {
+    // Control characters take six bytes escaped: a writer with little room grows while it
+    // escapes, in words and in the tail alike.
+    for length in [1, 7, 8, 9, 63, 64, 65, 1_000] {
+      for unit in ["\u{01}", "\"", "a\u{1F}\\", "é\u{0}"] {
+        let text = String(repeating: unit, count: length)
+        var writer = StorageJSON.Writer(capacity: 0)
+        writer.string(text)
+        let written = writer.text
+        #expect(written == (try Self.encoderText(text)), "\(length) × \(unit.debugDescription)")
+      }
+    }
+  }
+
   @Test func aByteBufferKeepsEveryByteAsItGrows() {
     // From a buffer of 16 bytes to one of tens of kilobytes, through each way of appending:
     // a byte, a buffer, an array (contiguous) and a range (a sequence without storage).

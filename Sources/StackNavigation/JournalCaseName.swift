@@ -32,13 +32,22 @@ public macro _JournalCaseNamed() =
 /// its own mirror or description is read as any other, so that the name stays what reflection
 /// gives.
 public struct _JournalCaseName {
-  private var names: [String] = []
+  /// The names so far, joined with dots: written as they come, where an array of them and its
+  /// join cost an allocation per few names.
+  private var text = ""
+  private var count = 0
+
+  private mutating func append(_ name: String) {
+    if count > 0 { text.append(".") }
+    text.append(name)
+    count += 1
+  }
 
   /// The journal type of `action`: empty when it is not an enum.
   package static func of(_ action: Any) -> String {
     var name = _JournalCaseName()
     name.descend(into: ActionLevel(action))
-    return name.names.joined(separator: ".")
+    return name.text
   }
 
   /// The journal type of `action`, as ``of(_:)`` gives it; an action whose type names its own
@@ -46,7 +55,7 @@ public struct _JournalCaseName {
   package static func of<Action>(typed action: Action) -> String {
     var name = _JournalCaseName()
     name.descend(intoValue: action)
-    return name.names.joined(separator: ".")
+    return name.text
   }
 
   /// Appends a case whose associated values are `value` and others that can never be enums
@@ -54,7 +63,7 @@ public struct _JournalCaseName {
   /// ``_case(_:lastEnumOf:)`` with those values, without boxing `value` when its type names its
   /// own cases.
   mutating func _case<Value>(_ name: String, enumOrNot value: Value) {
-    names.append(name)
+    append(name)
     descend(intoValue: value)
   }
 
@@ -70,13 +79,13 @@ public struct _JournalCaseName {
 
   /// Appends a case without associated values.
   public mutating func _case(_ name: String) {
-    names.append(name)
+    append(name)
   }
 
   /// Appends a case with one associated value, and descends into it when it is an enum, or into
   /// the last enum of a tuple.
   public mutating func _case<Value>(_ name: String, _ value: Value) {
-    names.append(name)
+    append(name)
     descend(into: ActionLevel(associatedValue: value))
   }
 
@@ -84,7 +93,7 @@ public struct _JournalCaseName {
   /// without boxing it or asking at run time what it is: the macro's `switch` calls this one
   /// whenever the value's type is known to conform.
   public mutating func _case<Value: _JournalCaseNamed>(_ name: String, _ value: Value) {
-    names.append(name)
+    append(name)
     if JournalCaseNaming.namesItself(value) {
       value._appendJournalCaseName(to: &self)
     } else {
@@ -95,7 +104,7 @@ public struct _JournalCaseName {
   /// Appends a case with several associated values, and descends into the last one that is an
   /// enum.
   public mutating func _case<each Value>(_ name: String, lastEnumOf values: repeat each Value) {
-    names.append(name)
+    append(name)
     var last: ActionLevel?
     for value in repeat each values {
       if let level = ActionLevel(value) { last = level }
@@ -111,18 +120,18 @@ public struct _JournalCaseName {
       case let .named(action):
         action._appendJournalCaseName(to: &self)
       case let .withoutValues(name):
-        names.append(name)
+        append(name)
       case let .read(name, payload):
-        names.append(name)
+        append(name)
         next = payload.flatMap { ActionLevel(associatedValue: $0) }
       case let .reflected(value, mirror):
         guard let child = mirror.children.first, let label = child.label else {
           let name = String(describing: value)
           CaseNames.shared.remember(name, of: value)
-          names.append(name)
+          append(name)
           break
         }
-        names.append(label)
+        append(label)
         next = ActionLevel(associatedValue: child.value)
       }
     }

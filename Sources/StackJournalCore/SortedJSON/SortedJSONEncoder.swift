@@ -27,7 +27,10 @@ package struct SortedJSONEncoder {
   }
 
   package func encode<T: Encodable>(_ value: T) throws -> Data {
-    if let bytes = Self.fastEncode(value) { return Data(bytes) }
+    // The sink's bytes copied once, into the data.
+    if let sink = Self.fastSink(value) {
+      return sink.writer.bytes.withUnsafeBufferPointer { Data(buffer: $0) }
+    }
     return try fallback.encode(value)
   }
 

@@ -95,7 +95,7 @@ public final class StackTracker: @unchecked Sendable {
     let walk = StackWalk(previous: storedBaseline == nil ? baseline : [:], encoder: elementEncoder)
     try walk.run(state)
     let after = try walk.sortedRecords()
-    let before = storedBaseline ?? baseline.values.map(\.record).sorted { $0.path < $1.path }
+    let before = storedBaseline ?? StackWalk.sortedRecords(baseline)
     let delta = StackDelta.between(before, after)
     return Step(
       delta: delta, stacks: after, reordered: delta.reordered(from: before),

@@ -44,7 +44,14 @@ final class StackWalk: StackVisitor {
   }
 
   func sortedRecords() throws -> [StackRecord] {
-    let records = current.values.map(\.record).sorted { $0.path < $1.path }
+    Self.sortedRecords(current)
+  }
+
+  /// The records of tracked stacks, sorted by path: sorted in place, most states holding one
+  /// stack or two (`sorted` would copy them into another array).
+  static func sortedRecords(_ tracked: [String: StackTracker.Tracked]) -> [StackRecord] {
+    var records = tracked.values.map(\.record)
+    if records.count > 1 { records.sort { $0.path < $1.path } }
     return records
   }
 

@@ -104,6 +104,21 @@ import Testing
     }
   }
 
+  @Test func integersAreWrittenDigitByDigit() {
+    let values: [Int] = [0, 1, 9, 10, 11, 99, 100, 101, 12_345, 1 << 40, .max, -1, -10, .min]
+    for value in values {
+      var writer = StorageJSON.Writer(capacity: 0)
+      writer.integer(value)
+      let written = writer.text
+      #expect(written == String(value))
+    }
+    var writer = StorageJSON.Writer(capacity: 0)
+    writer.integer(UInt64.max)
+    writer.integer(Int8.min)
+    let written = writer.text
+    #expect(written == "\(UInt64.max)\(Int8.min)")
+  }
+
   @Test func aByteBufferKeepsEveryByteAsItGrows() {
     // From a buffer of 16 bytes to one of tens of kilobytes, through each way of appending:
     // a byte, a buffer, an array (contiguous) and a range (a sequence without storage).

@@ -40,6 +40,26 @@ struct ByteBuffer: ~Copyable {
     }
   }
 
+  /// Appends the decimal digits of `value`, written in place from the last: a delta writes every
+  /// ID of each stack it changes.
+  mutating func appendDecimal(_ value: UInt) {
+    var digits = 1
+    var rest = value
+    while rest >= 10 {
+      rest /= 10
+      digits += 1
+    }
+    if count + digits > capacity { grow(toHold: count + digits) }
+    var index = count + digits
+    rest = value
+    repeat {
+      index -= 1
+      base[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+      rest /= 10
+    } while rest > 0
+    count += digits
+  }
+
   /// Calls `body` with the bytes written.
   func withUnsafeBufferPointer<Result>(
     _ body: (UnsafeBufferPointer<UInt8>) throws -> Result

@@ -94,16 +94,7 @@ package enum StorageJSON {
       // Digit by digit: a generic integer's `description` costs hundreds of instructions, and a
       // delta writes every ID of each stack it changes.
       if value < 0 { bytes.append(UInt8(ascii: "-")) }
-      var magnitude = value.magnitude
-      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-        var start = digits.count
-        repeat {
-          start -= 1
-          digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-          magnitude /= 10
-        } while magnitude > 0
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
-      }
+      bytes.appendDecimal(value.magnitude)
     }
 
     mutating func ids(_ ids: [StackElementID]) {

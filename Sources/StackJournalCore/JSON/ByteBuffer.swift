@@ -2,8 +2,8 @@
 /// writes for every action.
 ///
 /// Not a `[UInt8]`: an array's `append`, called for every comma, key and number of a JSON text,
-/// checks that its storage is not shared and copies through a generic path, which made about a
-/// tenth of what recording an action costs. Here an append checks the room left and copies.
+/// checks that its storage is not shared and copies through a generic path, several thousand
+/// instructions an action in all. Here an append checks the room left and copies.
 /// Noncopyable, so that no two values ever share the memory one of them frees.
 struct ByteBuffer: ~Copyable {
   private var base: UnsafeMutablePointer<UInt8>

@@ -72,6 +72,12 @@ import Testing
     case erased(value: any Sendable)
   }
 
+  /// Labelled payloads of generic types: tuples whose element types are the arguments'.
+  enum Paired<First: Sendable, Second: Sendable>: Sendable {
+    case values(first: First, second: Second)
+    case unit(())
+  }
+
   struct Box: Sendable {
     var count: Int
     var flag: Flag
@@ -101,6 +107,9 @@ import Testing
     case described(Described)
     case selfReflecting(SelfReflecting)
     case labelled(Labelled)
+    case paired(Paired<Int, Flag>)
+    case pairedPlain(Paired<String, Box>)
+    case pairedOptional(Paired<Flag?, Int>)
     case onAppear
   }
 
@@ -145,6 +154,10 @@ import Testing
     Root.labelled(.object(reference: Reference())),
     Root.labelled(.erased(value: Flag.on)),
     Root.labelled(.erased(value: 1)),
+    Root.paired(.values(first: 1, second: .level(2))),
+    Root.paired(.unit(())),
+    Root.pairedPlain(.values(first: "x", second: Box(count: 1, flag: .off))),
+    Root.pairedOptional(.values(first: .on, second: 1)),
     Root.onAppear,
     Flag.on,
     StackAction<Path, Path>.element(id: 1, action: .flag(.off)),

@@ -203,9 +203,8 @@ struct EnumWitnesses {
     #if _ptrauth(_arm64e)
       return nil
     #endif
+    guard JournalCaseNaming.isEnum(type) else { return nil }
     let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-    let enumKind = 0x201
-    guard metadata.load(as: Int.self) == enumKind else { return nil }
     let table = metadata.load(fromByteOffset: -Self.word, as: UnsafeRawPointer.self)
     let hasEnumWitnesses: UInt32 = 0x0020_0000
     guard table.load(fromByteOffset: Self.flagsOffset, as: UInt32.self) & hasEnumWitnesses != 0

@@ -51,7 +51,7 @@ public struct _JournalCaseName {
   }
 
   /// The journal type of `action`, as ``of(_:)`` gives it; an action whose type names its own
-  /// cases is named without being boxed or cast (``NamingEnums``).
+  /// cases is named without being boxed or cast (``JournalCaseNaming/Kind/enum(namer:)``).
   package static func of<Action>(typed action: Action) -> String {
     var name = _JournalCaseName()
     name.descend(intoValue: action)
@@ -69,10 +69,10 @@ public struct _JournalCaseName {
 
   /// Descends into `value` when it is an enum.
   private mutating func descend<Value>(intoValue value: Value) {
-    switch NamingEnums.naming(of: Value.self, value) {
-    case let .namer(namer):
+    let kind = JournalCaseNaming.kind(ofTyped: value)
+    if case let .enum(namer?) = kind {
       withUnsafePointer(to: value) { namer(UnsafeRawPointer($0), &self) }
-    case let .other(kind):
+    } else {
       descend(into: ActionLevel(value, kind: kind))
     }
   }
@@ -192,9 +192,9 @@ private enum ActionLevel {
 
   private static func classify(_ value: Any, kind: JournalCaseNaming.Kind? = nil) -> Classified {
     switch kind ?? JournalCaseNaming.kind(of: value) {
-    case let .enum(namesItself):
+    case let .enum(namer):
       // Only an enum is asked for its names: a cast would unwrap an optional.
-      if namesItself, let named = value as? any _JournalCaseNamed {
+      if namer != nil, let named = value as? any _JournalCaseNamed {
         return .level(.named(named))
       }
       if let read = EnumCaseReading.read(value) {
@@ -208,54 +208,6 @@ private enum ActionLevel {
     }
     let mirror = Mirror(reflecting: value)
     return mirror.displayStyle == .enum ? .level(.reflected(value, mirror)) : .other(mirror)
-  }
-}
-
-/// The enum types that name their own cases, each with a function that names a value of it in
-/// place: found once per type, by the cast that a level otherwise makes for every value.
-enum NamingEnums {
-  typealias Namer = (UnsafeRawPointer, inout _JournalCaseName) -> Void
-
-  /// How a value of a type is named.
-  enum Naming {
-    /// An enum that names its own cases, by this function.
-    case namer(Namer)
-    /// Anything else: a level of this kind, when known for the type (not for an existential,
-    /// whose values' types vary).
-    case other(JournalCaseNaming.Kind?)
-  }
-
-  /// By type.
-  private static let namings = LockedDictionary<ObjectIdentifier, Naming>()
-
-  /// How a value of `type`, whose value `value` is, is named: by a function when `type` is an
-  /// enum that names its own cases as reflection would (``JournalCaseNaming/namesItself(_:)``).
-  static func naming<Value>(of type: Value.Type, _ value: Value) -> Naming {
-    let id = ObjectIdentifier(type)
-    if let known = namings[id] { return known }
-    let naming: Naming
-    if JournalCaseNaming.isEnum(type) {
-      // An enum's values are of its type: their kind is the type's.
-      let kind = JournalCaseNaming.kind(of: value)
-      if case .enum(namesItself: true) = kind, let named = value as? any _JournalCaseNamed {
-        naming = .namer(make(named))
-      } else {
-        naming = .other(kind)
-      }
-    } else {
-      naming = .other(nil)
-    }
-    namings[id] = naming
-    return naming
-  }
-
-  private static func make(_ named: any _JournalCaseNamed) -> Namer {
-    func make<Named: _JournalCaseNamed>(_: Named) -> Namer {
-      { value, name in
-        value.assumingMemoryBound(to: Named.self).pointee._appendJournalCaseName(to: &name)
-      }
-    }
-    return _openExistential(named, do: make)
   }
 }
 
@@ -282,9 +234,15 @@ enum JournalCaseNaming {
 
   private static let plainTypes = LockedDictionary<ObjectIdentifier, Bool>()
 
+  /// Names a value of an enum type that names its own cases, in place: the value is at the
+  /// pointer, of the type the function was made for.
+  typealias Namer = (UnsafeRawPointer, inout _JournalCaseName) -> Void
+
   enum Kind {
-    /// An enum (not an optional); whether it names its own cases (``namesItself(_:)``).
-    case `enum`(namesItself: Bool)
+    /// An enum (not an optional), with the function that names a value of it when it names its
+    /// own cases as reflection would (``namesItself(_:)``): a typed value is named through it,
+    /// without a box or a cast.
+    case `enum`(namer: Namer?)
     /// A value whose mirror cannot say `.enum` or `.tuple`: a struct, class or optional without
     /// a mirror of its own, or one of the standard library's scalars and strings (whose mirrors
     /// have no display style).
@@ -307,7 +265,8 @@ enum JournalCaseNaming {
     let kind: Kind
     switch metadataKind(of: type) {
     case MetadataKind.enum:
-      kind = .enum(namesItself: (value as? any _JournalCaseNamed).map { namesItself($0) } ?? false)
+      let named = (value as? any _JournalCaseNamed).flatMap { namesItself($0) ? $0 : nil }
+      kind = .enum(namer: named.map(namer(of:)))
     case MetadataKind.struct, MetadataKind.optional, MetadataKind.class:
       kind = value is any CustomReflectable ? .unknown : .neitherEnumNorTuple
     case MetadataKind.tuple:
@@ -320,6 +279,23 @@ enum JournalCaseNaming {
   }
 
   private static let kinds = LockedDictionary<ObjectIdentifier, Kind>()
+
+  /// What `value` is, as ``kind(of:)`` tells; looked up by its static type without boxing it
+  /// when that type is an enum's, whose values are all of it.
+  static func kind<Value>(ofTyped value: Value) -> Kind {
+    guard isEnum(Value.self) else { return kind(of: value) }
+    return kinds[ObjectIdentifier(Value.self)] ?? kind(of: value)
+  }
+
+  /// The function that names values of `named`'s type in place.
+  private static func namer(of named: any _JournalCaseNamed) -> Namer {
+    func make<Named: _JournalCaseNamed>(_: Named) -> Namer {
+      { value, name in
+        value.assumingMemoryBound(to: Named.self).pointee._appendJournalCaseName(to: &name)
+      }
+    }
+    return _openExistential(named, do: make)
+  }
 
   /// Whether no element of the tuple type `type` can be a level, whatever its value: each is
   /// one of the scalars and strings above, a struct without a mirror of its own, an optional

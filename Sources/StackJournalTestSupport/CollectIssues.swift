@@ -59,3 +59,32 @@ public func collectIssuesWithLocations(
   try withIssueReporters([collector], operation: operation)
   return collector.issues.map(CollectedIssue.init)
 }
+
+/// Runs an operation and returns the expected issues it reported (`expectIssue`), such as a
+/// non-exhaustive `TestStore`'s skipped assertions, which do not fail a test.
+public func collectExpectedIssues(
+  isolation: isolated (any Actor)? = #isolation,
+  _ operation: () async throws -> Void
+) async rethrows -> [String] {
+  let collector = ExpectedIssueCollector()
+  try await withIssueReporters([collector], operation: operation)
+  return collector.messages.value
+}
+
+/// Records expected issues; ignores the rest.
+private final class ExpectedIssueCollector: IssueReporter {
+  let messages = LockIsolated<[String]>([])
+
+  func reportIssue(
+    _ message: @autoclosure () -> String?, severity: IssueSeverity, fileID: StaticString,
+    filePath: StaticString, line: UInt, column: UInt
+  ) {}
+
+  func expectIssue(
+    _ message: @autoclosure () -> String?, fileID: StaticString, filePath: StaticString,
+    line: UInt, column: UInt
+  ) {
+    let message = message() ?? ""
+    messages.withValue { $0.append(message) }
+  }
+}

@@ -12,3 +12,10 @@
 @_exported import DependenciesMacros
 @_exported import IdentifiedCollections
 @_exported import IssueReporting
+
+#if !canImport(Darwin)
+  /// Nanoseconds per second, which Apple's platforms import from Dispatch and Linux does not:
+  /// features and tests written for the Composable Architecture sleep with
+  /// `Task.sleep(nanoseconds: NSEC_PER_SEC)`.
+  public let NSEC_PER_SEC: UInt64 = 1_000_000_000
+#endif

@@ -11,7 +11,10 @@ struct FailingFeature: Reducer {
     case startEcho
     case echoed
     case startLongWork
+    case dismissSelf
   }
+
+  @Dependency(\.dismiss) var dismiss
 
   var body: some ReducerOf<Self> {
     Reduce { state, action in
@@ -25,6 +28,8 @@ struct FailingFeature: Reducer {
         return .none
       case .startLongWork:
         return .run { _ in try await Task.sleep(for: .seconds(3600)) }
+      case .dismissSelf:
+        return .run { _ in await dismiss() }
       }
     }
   }
@@ -37,4 +42,12 @@ enum FailureMessage {
   static let unexpectedReceive = "Received unexpected action:"
   static let unreceivedAction = "The store received 1 unexpected action"
   static let runningEffect = "An effect returned for this action is still running"
+  static let dismissedSend = "Can't send action to dismissed test store."
+  static let noActionsToSkip = "There were no received actions to skip."
+  static let noEffectsToSkip = "There were no in-flight effects to skip."
+  static let taskStillRunning = "Expected task to finish, but it is still in-flight after"
+  static let noMatchingAction =
+    "Expected to receive an action matching predicate, but didn't get one."
+  static let skipped = "Skipped assertions."
+  static let unchangedModify = #"Expected "Int" value to be modified but it was unchanged."#
 }

@@ -172,10 +172,10 @@ final class ForEachTests: XCTestCase {
     await store.send(.path(.popFrom(id: 0))) {
       $0.path[id: 0] = nil
     }
-    await store.skipReceivedActions()
+    await store.skipReceivedActions(strict: false)
     let ticksSeen = store.state.log.count
     try await Task.sleep(for: .milliseconds(50))
-    await store.skipReceivedActions()
+    await store.skipReceivedActions(strict: false)
     XCTAssertEqual(store.state.log.count, ticksSeen, "no tick arrives after the pop")
     await store.finish(timeout: .seconds(1))
   }

@@ -52,6 +52,86 @@ import Testing
     await work.cancel()
   }
 
+  @Test func sendingToADismissedStoreFails() async {
+    await withKnownIssue {
+      let store = TestStore(initialState: FailingFeature.State()) { FailingFeature() }
+      await store.send(.dismissSelf)
+      #expect(store.isDismissed)
+      await store.send(.increment)
+    } matching: { $0.description.contains(FailureMessage.dismissedSend) }
+  }
+
+  @Test func aStrictSkipOfNoActionsFails() async {
+    await withKnownIssue {
+      let store = TestStore(initialState: FailingFeature.State()) { FailingFeature() }
+      await store.skipReceivedActions(strict: true)
+    } matching: { $0.description.contains(FailureMessage.noActionsToSkip) }
+  }
+
+  @Test func aStrictSkipOfNoEffectsFails() async {
+    await withKnownIssue {
+      let store = TestStore(initialState: FailingFeature.State()) { FailingFeature() }
+      await store.skipInFlightEffects(strict: true)
+    } matching: { $0.description.contains(FailureMessage.noEffectsToSkip) }
+  }
+
+  @Test func aTaskThatOutlivesItsTimeoutFails() async {
+    await withKnownIssue {
+      let store = TestStore(initialState: FailingFeature.State()) { FailingFeature() }
+      let task = await store.send(.startLongWork)
+      await task.finish(timeout: .milliseconds(50))
+      await task.cancel()
+    } matching: { $0.description.contains(FailureMessage.taskStillRunning) }
+  }
+
+  @Test func aPredicateNoActionMatchesFails() async {
+    await withKnownIssue {
+      let store = TestStore(initialState: FailingFeature.State()) { FailingFeature() }
+      await store.receive { $0 == .increment }
+    } matching: { $0.description.contains(FailureMessage.noMatchingAction) }
+  }
+
+  @Test func aWrongAssertOfTheCurrentStateFails() async {
+    await withKnownIssue {
+      let store = TestStore(initialState: FailingFeature.State()) { FailingFeature() }
+      store.exhaustivity = .off
+      await store.send(.increment)
+      store.assert { $0.count = 2 }
+    } matching: { $0.description.contains(FailureMessage.stateMismatch) }
+  }
+
+  @Test func xctModifyInsideAnAssertionFails() async {
+    struct State: Equatable { var child: Int? = 0 }
+    await withKnownIssue {
+      let store = TestStore(initialState: State()) { Reduce<State, Bool> { _, _ in .none } }
+      await store.send(true) { XCTModify(&$0.child) { _ in } }
+    } matching: {
+      // XCTModify's own failure, then the store's: the closure changed nothing.
+      $0.description.contains(FailureMessage.unchangedModify)
+        || $0.description.contains("Expected state to change, but no change occurred.")
+    }
+  }
+
+  /// Skipped assertions are known issues: were they recorded as failures, this test would fail.
+  @Test func skippedAssertionsAreKnownIssuesNotFailures() async {
+    let store = TestStore(initialState: FailingFeature.State()) { FailingFeature() }
+    store.exhaustivity = .off(showSkippedAssertions: true)
+    await store.send(.startEcho)
+    await store.send(.increment) { $0.count = 1 }
+  }
+
+  @Test func skippedAssertionsSayWhatWasSkipped() async {
+    let issues = await collectExpectedIssues {
+      let store = TestStore(initialState: FailingFeature.State()) { FailingFeature() }
+      store.exhaustivity = .off(showSkippedAssertions: true)
+      await store.send(.startEcho)
+      await store.send(.increment) { $0.count = 1 }
+    }
+    #expect(
+      issues.contains { $0.hasPrefix("\(FailureMessage.skipped)\n\n1 received action was skipped.") },
+      "\(issues)")
+  }
+
   @Test func xctModifyOfAMissingElementFails() {
     withKnownIssue {
       var element: SeedPath.State? = nil

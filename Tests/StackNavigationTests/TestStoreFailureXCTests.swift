@@ -2,12 +2,16 @@
 // `XCTExpectFailure`, so `expectFailure` catches what reaches `recordFailure` — the method every
 // XCTest failure goes through — and fails the test when the expected failure did not arrive.
 import ConcurrencyExtras
+import StackJournalTestSupport
 import StackNavigation
 import XCTest
 
 class FailureExpectingTestCase: XCTestCase {
   /// Failures caught by the `expectFailure` calls in progress, innermost last.
   private let catching = LockIsolated<[[String]]>([])
+  /// Every failure description caught so far in this test.
+  private let recorded = LockIsolated<[String]>([])
+  var recordedDescriptions: [String] { recorded.value }
 
   override func recordFailure(
     withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
@@ -18,7 +22,9 @@ class FailureExpectingTestCase: XCTestCase {
       stack[stack.count - 1].append(description)
       return true
     }
-    if !caught {
+    if caught {
+      recorded.withValue { $0.append(description) }
+    } else {
       super.recordFailure(
         withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
     }
@@ -82,6 +88,86 @@ final class TestStoreFailureXCTests: FailureExpectingTestCase {
       let store = TestStore(initialState: FailingFeature.State()) { FailingFeature() }
       await store.send(.startLongWork)
     }
+  }
+
+  @MainActor
+  func testSendingToADismissedStoreFails() async {
+    await expectFailure(containing: FailureMessage.dismissedSend) {
+      let store = TestStore(initialState: FailingFeature.State()) { FailingFeature() }
+      await store.send(.dismissSelf)
+      XCTAssertTrue(store.isDismissed)
+      await store.send(.increment)
+    }
+  }
+
+  @MainActor
+  func testStrictSkipsWithNothingToSkipFail() async {
+    await expectFailure(containing: FailureMessage.noActionsToSkip) {
+      let store = TestStore(initialState: FailingFeature.State()) { FailingFeature() }
+      await store.skipReceivedActions(strict: true)
+    }
+    await expectFailure(containing: FailureMessage.noEffectsToSkip) {
+      let store = TestStore(initialState: FailingFeature.State()) { FailingFeature() }
+      await store.skipInFlightEffects(strict: true)
+    }
+  }
+
+  @MainActor
+  func testATaskThatOutlivesItsTimeoutFails() async {
+    await expectFailure(containing: FailureMessage.taskStillRunning) {
+      let store = TestStore(initialState: FailingFeature.State()) { FailingFeature() }
+      let task = await store.send(.startLongWork)
+      await task.finish(timeout: .milliseconds(50))
+      await task.cancel()
+    }
+  }
+
+  @MainActor
+  func testAPredicateNoActionMatchesFails() async {
+    await expectFailure(containing: FailureMessage.noMatchingAction) {
+      let store = TestStore(initialState: FailingFeature.State()) { FailingFeature() }
+      await store.receive { $0 == .increment }
+    }
+  }
+
+  @MainActor
+  func testAWrongAssertOfTheCurrentStateFails() async {
+    await expectFailure(containing: FailureMessage.stateMismatch) {
+      let store = TestStore(initialState: FailingFeature.State()) { FailingFeature() }
+      store.exhaustivity = .off
+      await store.send(.increment)
+      store.assert { $0.count = 2 }
+    }
+  }
+
+  /// CasePaths' `XCTModify` reports through IssueReporting; inside an assertion its failure
+  /// reaches XCTest as the store's own do, without IssueReporting's host-application paragraph.
+  @MainActor
+  func testXCTModifyInsideAnAssertionFailsWithItsOwnMessage() async {
+    struct State: Equatable { var child: Int? = 0 }
+    await expectFailure(containing: FailureMessage.unchangedModify) {
+      let store = TestStore(initialState: State()) {
+        Reduce<State, Bool> { _, _ in .none }
+      }
+      await store.send(true) {
+        XCTModify(&$0.child) { _ in }
+      }
+    }
+    XCTAssertFalse(recordedDescriptions.contains { $0.contains("host application") })
+  }
+
+  /// XCTest off Apple's platforms has no expected failures: a skipped assertion is a note on
+  /// standard error, and the test passes.
+  @MainActor
+  func testSkippedAssertionsAreNotedOnStandardErrorWithoutFailing() async throws {
+    let noted = try await capturingStandardError {
+      let store = TestStore(initialState: FailingFeature.State()) { FailingFeature() }
+      store.exhaustivity = .off(showSkippedAssertions: true)
+      await store.send(.startEcho)
+      await store.send(.increment) { $0.count = 1 }
+    }
+    XCTAssertTrue(noted.contains("note: \(FailureMessage.skipped)"), noted)
+    XCTAssertTrue(noted.contains("1 received action was skipped."), noted)
   }
 
   @MainActor

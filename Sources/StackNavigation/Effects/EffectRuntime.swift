@@ -14,9 +14,21 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   private struct Registry {
     var nextToken = 0
     var running: [Int: Running] = [:]
+    /// Work no longer counted as running (a test skipped it) but not cancelled: its actions
+    /// still arrive. Cancelled by ``cancelAll()``.
+    var untracked: [Task<Void, Never>] = []
   }
 
   private let registry = LockIsolated(Registry())
+
+  /// What `@Dependency(\.dismiss)` does in work that no stack element or route dismisses itself:
+  /// nothing for a store (dismissing there is a mistake it reports), the test store's own
+  /// dismissal for a `TestStore`.
+  private let rootDismiss: DismissHandler
+
+  init(rootDismiss: DismissHandler = .none) {
+    self.rootDismiss = rootDismiss
+  }
 
   /// Starts an effect. Returns the actions it sends right away, to be processed before the
   /// current `send` returns, and the tasks of its asynchronous work.
@@ -59,9 +71,9 @@ final class EffectRuntime<Action: Sendable>: Sendable {
         let token = register(ids: ids, tag: tag)
         // Not detached: the work keeps the sender's task-local values (issue reporters, test
         // context), except the dismissal of an element, which each element installs itself.
-        let task = Task(priority: priority) { [registry] in
+        let task = Task(priority: priority) { [registry, rootDismiss] in
           registry.withValue { $0.running[token]?.hasBegun = true }
-          await DismissHandler.$current.withValue(.none) {
+          await DismissHandler.$current.withValue(rootDismiss) {
             await work(Send(send: deliver))
           }
           registry.withValue { _ = $0.running.removeValue(forKey: token) }
@@ -138,13 +150,26 @@ final class EffectRuntime<Action: Sendable>: Sendable {
     for task in cancelled { task.cancel() }
   }
 
-  /// Cancels all running work.
+  /// Cancels all running work, the untracked included.
   func cancelAll() {
     let cancelled = registry.withValue { registry in
-      defer { registry.running.removeAll() }
-      return registry.running.values.compactMap { $0.task }
+      defer {
+        registry.running.removeAll()
+        registry.untracked.removeAll()
+      }
+      return registry.running.values.compactMap { $0.task } + registry.untracked
     }
     for task in cancelled { task.cancel() }
+  }
+
+  /// Stops counting the running work as running, without cancelling it: the actions it sends
+  /// still arrive. Returns the tags it carried, each once, smallest first.
+  func untrackAll() -> [Int] {
+    registry.withValue { registry in
+      defer { registry.running.removeAll() }
+      registry.untracked += registry.running.values.compactMap { $0.task }
+      return Set(registry.running.values.compactMap(\.tag)).sorted()
+    }
   }
 
   /// Waits until the task of every piece of running work has begun (at most `timeout`), so a

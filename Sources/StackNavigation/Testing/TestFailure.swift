@@ -41,6 +41,40 @@ func reportFailure(
   reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
+/// Reports what a non-exhaustive ``TestStore`` skipped (``Exhaustivity/off(showSkippedAssertions:)``
+/// with `true`) as the Composable Architecture does — "Skipped assertions." and what was
+/// skipped — without failing the test: a known issue in Swift Testing; a note on standard error
+/// under XCTest off Apple's platforms, where XCTest has no expected failures; an expected issue
+/// (`expectIssue`) to the reporters a test installed itself.
+func reportSkippedAssertion(
+  _ message: String,
+  fileID: StaticString,
+  filePath: StaticString,
+  line: UInt,
+  column: UInt
+) {
+  let text = "Skipped assertions.\n\n\(message)"
+  guard TestSupport.goesToDefaultReporter(IssueReporters.current) else {
+    for reporter in IssueReporters.current {
+      reporter.expectIssue(text, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+    return
+  }
+  #if canImport(Darwin)
+    let knownIssues = true
+  #else
+    var knownIssues = false
+    if case .swiftTesting? = TestContext.current { knownIssues = !TestSupport.isMissingInTestProcess }
+  #endif
+  if knownIssues {
+    withExpectedIssue(fileID: fileID, filePath: filePath, line: line, column: column) {
+      reportIssue(text, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+  } else {
+    FileHandle.standardError.write(Data("\(fileID):\(line): note: \(text)\n".utf8))
+  }
+}
+
 enum TestSupport {
   /// The symbol IssueReporting looks up to record issues in Swift Testing and XCTest.
   static let recordIssueSymbol = "$s25IssueReportingTestSupport07_recordA0ypyF"
@@ -102,5 +136,39 @@ enum TestSupport {
       .product(name: "StackNavigationTesting", package: "StackJournal"). \
       Stopping so the test does not pass.
       """)
+  }
+}
+
+/// Runs a test's assertion closure so that what other libraries report inside it (CasePaths'
+/// `XCTModify`, a plain `reportIssue`) reaches the test as the store's own failures do, through
+/// ``reportFailure(_:fileID:filePath:line:column:testSupportMissing:)``: off Apple's platforms
+/// that keeps IssueReporting's paragraph about host applications out of XCTest's messages.
+func forwardingIssues<R>(_ body: () throws -> R) rethrows -> R {
+  try withIssueReporters([ForwardingReporter(outer: IssueReporters.current)], operation: body)
+}
+
+/// Sends each issue on to the reporters that were current outside the assertion closure.
+private struct ForwardingReporter: IssueReporter {
+  let outer: [any IssueReporter]
+
+  func reportIssue(
+    _ message: @autoclosure () -> String?,
+    severity: IssueSeverity,
+    fileID: StaticString,
+    filePath: StaticString,
+    line: UInt,
+    column: UInt
+  ) {
+    let message = message() ?? ""
+    withIssueReporters(outer) {
+      switch severity {
+      case .error:
+        reportFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)
+      case .warning:
+        IssueReporting.reportIssue(
+          message, severity: .warning, fileID: fileID, filePath: filePath, line: line,
+          column: column)
+      }
+    }
   }
 }

@@ -4,8 +4,8 @@ import Foundation
 // failures for work left unfinished.
 
 extension TestStore {
-  /// Waits until every effect is done; fails when they are still running after `timeout`, and
-  /// (when exhaustive) when actions were received that the test did not assert.
+  /// Waits until every effect is done; reports (as exhaustivity asks) effects still running
+  /// after `timeout` and actions received that the test did not assert.
   public func finish(
     timeout: Duration? = nil,
     fileID: StaticString = #fileID,
@@ -19,45 +19,106 @@ extension TestStore {
     let deadline = ContinuousClock.now + duration
     while runtime.runningCount > 0 {
       if ContinuousClock.now >= deadline {
-        if exhaustivity == .on {
-          fail(
-            """
-            Expected effects to finish, but there are still effects in-flight\
-            \(duration > .zero ? " after \(duration)" : "").
+        report(
+          """
+          Expected effects to finish, but there are still effects in-flight\
+          \(duration > .zero ? " after \(duration)" : "").
 
-            \(waitingAdvice(duration: duration))
-            """, at: here)
-        }
+          \(waitingAdvice(duration: duration))
+          """, at: here)
         return
       }
       try? await Task.sleep(for: .milliseconds(1))
     }
   }
 
-  /// Forgets the actions received so far without asserting them.
-  public func skipReceivedActions() async {
-    await Task.yield()
+  /// Forgets the actions received so far without asserting them; the state becomes the state
+  /// after the last of them. What was skipped is shown as a skipped assertion (see
+  /// ``Exhaustivity/off(showSkippedAssertions:)``), unless the store hides skipped assertions.
+  ///
+  /// - Parameter strict: Whether it is a failure when there is nothing to skip.
+  public func skipReceivedActions(
+    strict: Bool = true,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    for _ in 0..<20 { await Task.yield() }
+    skipReceived(
+      strict: strict,
+      at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Stops waiting for the effects still running, without cancelling them: the actions they
+  /// send later still arrive, but the test no longer has to wait for them to finish. What was
+  /// skipped is shown as for ``skipReceivedActions(strict:fileID:filePath:line:column:)``.
+  ///
+  /// - Parameter strict: Whether it is a failure when no effect is running.
+  public func skipInFlightEffects(
+    strict: Bool = true,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    for _ in 0..<20 { await Task.yield() }
+    let here = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let tags = runtime.untrackAll()
+    guard !tags.isEmpty else {
+      if strict { fail("There were no in-flight effects to skip.", at: here) }
+      return
+    }
+    let actions = tags.compactMap { effectActions[$0] }
+    var dump = ""
+    if actions.count == 1 {
+      customDump(actions[0], to: &dump)
+    } else {
+      customDump(actions, to: &dump)
+    }
+    report(
+      """
+      \(tags.count) in-flight effect\(tags.count == 1 ? " was" : "s were") cancelled, \
+      originating from:
+
+      \(dump)
+      """, exhaustivity: exhaustivity == .on ? .off(showSkippedAssertions: true) : exhaustivity,
+      at: here)
+    forgetFinishedEffects()
+  }
+
+  /// Skips the received actions, reporting them as skipped (see `skipReceivedActions`).
+  func skipReceived(strict: Bool, at here: SourceLocation) {
+    guard let last = received.last else {
+      if strict { fail("There were no received actions to skip.", at: here) }
+      return
+    }
+    var dump = ""
+    if received.count == 1 {
+      customDump(received[0].action, to: &dump)
+    } else {
+      customDump(received.map { $0.action }, to: &dump)
+    }
+    report(
+      """
+      \(received.count) received action\(received.count == 1 ? " was" : "s were") skipped.
+
+      \(dump)
+      """, exhaustivity: exhaustivity == .on ? .off(showSkippedAssertions: true) : exhaustivity,
+      at: here)
+    state = last.state
     received.removeAll()
-    state = currentState
   }
 
-  /// Cancels the effects still running, so the test does not have to wait for them.
-  public func skipInFlightEffects() async {
-    runtime.cancelAll()
-    await Task.yield()
-  }
-
-  /// Fails on received actions nobody asserted and on effects still running (when exhaustive),
+  /// Reports received actions nobody asserted and effects still running (as exhaustivity asks),
   /// then forgets the actions and cancels the effects.
   ///
   /// An effect still running is reported at the `send` whose action started it (or started the
   /// effect that sent the action that started it), once per action.
   func reportUnfinishedWork() {
     reportUnreceivedActions(at: location)
-    if exhaustivity == .on {
-      for tag in runtime.runningTags {
-        fail(Self.effectStillRunning, at: effectOrigins[tag] ?? location)
-      }
+    for tag in runtime.runningTags {
+      report(Self.effectStillRunning, at: effectOrigins[tag] ?? location)
     }
     received.removeAll()
     runtime.cancelAll()
@@ -94,13 +155,13 @@ extension TestStore {
     """
   }
 
-  /// Fails, when exhaustive, on actions effects sent that the test did not receive.
+  /// Reports actions effects sent that the test did not receive, as exhaustivity asks.
   func reportUnreceivedActions(at here: SourceLocation) {
-    guard exhaustivity == .on, !received.isEmpty else { return }
+    guard !received.isEmpty else { return }
     let actions = received
       .map { "    " + debugCaseOutput($0.action, abbreviated: true) }
       .joined(separator: "\n")
-    fail(
+    report(
       """
       The store received \(received.count) unexpected \
       action\(received.count == 1 ? "" : "s").

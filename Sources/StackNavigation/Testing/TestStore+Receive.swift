@@ -92,6 +92,30 @@ extension TestStore {
       at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
+  /// Asserts that an effect sent an action the predicate accepts, and how it changed the state;
+  /// for actions that are not `Equatable`: `receive { if case .response = $0 { true } else { false } }`.
+  @_disfavoredOverload
+  public func receive(
+    _ isMatching: (_ action: Action) -> Bool,
+    timeout: Duration? = nil,
+    assert expected: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receive(
+      matching: isMatching,
+      failureMessage: "Expected to receive an action matching predicate, but didn't get one.",
+      unexpected: { received in
+        var dump = ""
+        customDump(received, to: &dump, indent: 2)
+        return dump
+      },
+      timeout: timeout, assert: expected,
+      at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
   func receive(
     matching matches: (Action) -> Bool,
     failureMessage: @autoclosure () -> String,
@@ -107,23 +131,36 @@ extension TestStore {
       fail(failureMessage(), at: here)
       return
     }
-    if exhaustivity == .off {
+    if exhaustivity != .on {
       guard received.contains(where: { matches($0.action) }) else {
         fail(failureMessage(), at: here)
         return
       }
+      var skipped: [Action] = []
       while let first = received.first, !matches(first.action) {
         received.removeFirst()
+        skipped.append(first.action)
         state = first.state
+      }
+      if !skipped.isEmpty {
+        var dump = ""
+        customDump(skipped, to: &dump)
+        report(
+          """
+          \(skipped.count) received action\(skipped.count == 1 ? " was" : "s were") skipped.
+
+          \(dump)
+          """, at: here)
       }
     }
     let (action, after) = received.removeFirst()
     if matches(action) {
       check(expected, before: state, after: after, at: here)
     } else {
-      fail(
+      let later = received.contains { matches($0.action) }
+      report(
         """
-        Received unexpected action:
+        Received unexpected action\(later ? " before this one" : ""):
 
         \(unexpected(action))
         """, at: here)

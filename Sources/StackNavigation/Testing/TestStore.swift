@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Internals) import CasePaths
 
 /// A store for tests: each `send` and `receive` asserts how the state changes.
 ///
@@ -24,27 +25,53 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)`` waits for an action.
   public var timeout: Duration = .seconds(5)
 
-  /// The state as of the last assertion.
+  /// The state as of the last assertion. Read inside an assertion's closure, it is the state
+  /// before the action.
   public internal(set) var state: State
+
+  /// The dependencies of the feature and its effects, and of the assertions' closures. Set one
+  /// mid-test to change what the next actions see: `store.dependencies.date.now = …`.
+  public var dependencies: DependencyValues
+
+  /// Whether every task runs serially on the main thread, as long as the store lives: set by the
+  /// store when it is created and put back when it goes away, as the Composable Architecture's
+  /// test store does.
+  public var useMainSerialExecutor: Bool {
+    get { uncheckedUseMainSerialExecutor }
+    set { uncheckedUseMainSerialExecutor = newValue }
+  }
+  /// This store's turn with the main serial executor.
+  private let mainSerialExecutorLease = MainSerialExecutorLease()
+
+  /// Whether the feature dismissed itself through `@Dependency(\.dismiss)`; a dismissed store
+  /// takes no more actions.
+  public private(set) var isDismissed = false
 
   var currentState: State
   var received: [(action: Action, state: State)] = []
   /// Where each action whose effects may still run was sent from, by the tag its effects carry.
   var effectOrigins: [Int: SourceLocation] = [:]
+  /// The action whose effects carry each tag, while they may still run.
+  var effectActions: [Int: Action] = [:]
   var nextEffectTag = 0
   let reducer: any Reducer<State, Action>
-  let dependencies: DependencyValues
-  let runtime = EffectRuntime<Action>()
+  let runtime: EffectRuntime<Action>
+  /// What the feature's own `@Dependency(\.dismiss)` does, set once the store exists.
+  private let dismissal: LockIsolated<(@Sendable () async -> Void)?>
   let location: SourceLocation
 
   /// Creates a test store.
   ///
+  /// The reducer and the initial state are built with the overridden dependencies, so a state
+  /// whose initializer reads `@Dependency(\.date.now)` sees the test's date.
+  ///
   /// - Parameters:
   ///   - initialState: The state to start from.
   ///   - reducer: The feature under test.
-  ///   - prepareDependencies: Overrides dependencies for the reducer and its effects.
+  ///   - prepareDependencies: Overrides dependencies for the reducer, its effects, the initial
+  ///     state and the assertions; called once.
   public init<R: Reducer>(
-    initialState: State,
+    initialState: @autoclosure () -> State,
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
     fileID: StaticString = #fileID,
@@ -52,13 +79,20 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     line: UInt = #line,
     column: UInt = #column
   ) where R.State == State, R.Action == Action {
+    let (reducer, initialState, dependencies) = withDependencies {
+      prepareDependencies(&$0)
+    } operation: {
+      (reducer(), initialState(), DependencyValues._current)
+    }
     self.state = initialState
     self.currentState = initialState
-    self.reducer = reducer()
-    var dependencies = DependencyValues._current
-    prepareDependencies(&dependencies)
+    self.reducer = reducer
     self.dependencies = dependencies
     self.location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let dismissal = LockIsolated<(@Sendable () async -> Void)?>(nil)
+    self.dismissal = dismissal
+    self.runtime = EffectRuntime(rootDismiss: DismissHandler { await dismissal.value?() })
+    dismissal.setValue { [weak self] in await self?.dismissedByFeature() }
   }
 
   /// Sends an action and asserts how the state changes: `expected` receives the state before
@@ -73,30 +107,40 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     column: UInt = #column
   ) async -> TestStoreTask {
     let here = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard !isDismissed else {
+      fail("Can't send action to dismissed test store.", at: here)
+      return TestStoreTask(tasks: [], timeout: timeout)
+    }
     if !received.isEmpty {
-      if exhaustivity == .on {
-        // The actions stay, so the test can still receive them.
-        var actions = ""
-        customDump(received.map { $0.action }, to: &actions)
-        fail(
-          """
-          Must handle \(received.count) received \
-          action\(received.count == 1 ? "" : "s") before sending an action.
+      // When exhaustive the actions stay, so the test can still receive them.
+      var actions = ""
+      customDump(received.map { $0.action }, to: &actions)
+      report(
+        """
+        Must handle \(received.count) received \
+        action\(received.count == 1 ? "" : "s") before sending an action.
 
-          Unhandled actions: \(actions)
-          """, at: here)
-      } else {
-        received.removeAll()
-        state = currentState
-      }
+        Unhandled actions: \(actions)
+        """, at: here)
+    }
+    switch exhaustivity {
+    case .on:
+      break
+    case .off(showSkippedAssertions: true):
+      skipReceived(strict: false, at: here)
+    case .off(showSkippedAssertions: false):
+      received.removeAll()
+      state = currentState
     }
     let before = currentState
     let (tasks, after) = process(action, origin: here, recordAsReceived: false)
     check(expected, before: before, after: after, at: here)
     state = after
     await runtime.waitUntilBegun()
-    await Task.yield()
-    return TestStoreTask(tasks: tasks)
+    // Time for the effects just started to run up to their first suspension, as the
+    // Composable Architecture's store gives them.
+    for _ in 0..<20 { await Task.yield() }
+    return TestStoreTask(tasks: tasks, timeout: timeout)
   }
 
   /// Sends the action a case key path describes: `\.path[id: 0].counter.incrementButtonTapped`.
@@ -131,6 +175,31 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
+  /// Asserts the current state without sending an action: `expected` receives the state as of
+  /// the last assertion and must turn it into the current one.
+  public func assert(
+    _ expected: @escaping (_ state: inout State) throws -> Void,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    check(
+      expected, before: state, after: currentState, skipUnnecessaryModifyFailure: true,
+      at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Runs `operation` with the store at another exhaustivity, then puts the old one back.
+  public func withExhaustivity<R>(
+    _ exhaustivity: Exhaustivity,
+    operation: () throws -> R
+  ) rethrows -> R {
+    let previous = self.exhaustivity
+    defer { self.exhaustivity = previous }
+    self.exhaustivity = exhaustivity
+    return try operation()
+  }
+
   // Not an `isolated deinit`, and no hop to the main thread: either runs without the releasing
   // task's task-local values, so Swift Testing would not know which test the end-of-test failures
   // belong to. A test that is not isolated to the main actor (a nonisolated `async` XCTest method,
@@ -139,6 +208,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   // a deinitializing object has no other reference (its effects hold it weakly, and a weak
   // reference to it is already nil), so nothing else can touch its state meanwhile.
   deinit {
+    mainSerialExecutorLease.end()
     if Thread.isMainThread {
       MainActor.assumeIsolated { reportUnfinishedWork() }
     } else {
@@ -175,60 +245,141 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       let started = runtime.start(effect, tag: tag) { [weak self] action in
         await self?.receiveFromEffect(action, origin: origin)
       }
-      if !started.tasks.isEmpty { effectOrigins[tag] = origin }
+      if !started.tasks.isEmpty {
+        effectOrigins[tag] = origin
+        effectActions[tag] = action
+      }
       queue.append(contentsOf: started.immediate.map { ($0, true) })
       tasks.append(contentsOf: started.tasks)
     }
-    let running = Set(runtime.runningTags)
-    effectOrigins = effectOrigins.filter { running.contains($0.key) }
+    forgetFinishedEffects()
     return (tasks, stateAfterAction ?? currentState)
   }
 
+  /// Drops the origins of effects that are no longer running.
+  func forgetFinishedEffects() {
+    let running = Set(runtime.runningTags)
+    effectOrigins = effectOrigins.filter { running.contains($0.key) }
+    effectActions = effectActions.filter { running.contains($0.key) }
+  }
+
   func receiveFromEffect(_ action: Action, origin: SourceLocation) {
-    guard !Task.isCancelled else { return }
+    guard !Task.isCancelled, !isDismissed else { return }
     _ = process(action, origin: origin, recordAsReceived: true)
   }
 
+  /// The feature dismissed itself through `@Dependency(\.dismiss)`: its effects are cancelled
+  /// and the store takes no more actions.
+  func dismissedByFeature() {
+    isDismissed = true
+    runtime.cancelAll()
+    forgetFinishedEffects()
+  }
+
+  /// Checks the state after an action against what the test expects, as exhaustivity asks.
+  ///
+  /// - Parameters:
+  ///   - expected: The test's closure, given the state before (exhaustive) or after (not).
+  ///   - skipUnnecessaryModifyFailure: Whether a closure that changes nothing is accepted.
   func check(
     _ expected: ((inout State) throws -> Void)?,
     before: State,
     after: State,
+    skipUnnecessaryModifyFailure: Bool = false,
     at here: SourceLocation
   ) {
-    var expectedState = exhaustivity == .on ? before : after
+    let exhaustive = exhaustivity == .on
+    let dependencies = self.dependencies
+    let update = expected.map { original in
+      { (state: inout State) throws -> Void in
+        try XCTModifyLocals.$isExhaustive.withValue(exhaustive) {
+          try withDependencies { $0 = dependencies } operation: {
+            try forwardingIssues { try original(&state) }
+          }
+        }
+      }
+    }
+    func mismatch(_ expectedState: State, exhaustivity override: Exhaustivity? = nil) {
+      let difference =
+        diff(expectedState, after, format: .proportional)
+        .map { "\($0.indent(by: 4))\n\n(Expected: −, Actual: +)" }
+        ?? """
+        Expected:
+        \(String(describing: expectedState).indent(by: 2))
+
+        Actual:
+        \(String(describing: after).indent(by: 2))
+        """
+      let heading =
+        expected != nil
+        ? "A state change does not match expectation"
+        : "State was not expected to change, but a change occurred"
+      report("\(heading).\n\n\(difference)", exhaustivity: override, at: here)
+    }
+    func unnecessaryModify(_ expectedState: State) {
+      guard !skipUnnecessaryModifyFailure, expectedState == before, expected != nil else { return }
+      report(
+        """
+        Expected state to change, but no change occurred.
+
+        The trailing closure made no observable modifications to state. If no change to state is \
+        expected, omit the trailing closure.
+        """, at: here)
+    }
     do {
-      try expected?(&expectedState)
+      switch exhaustivity {
+      case .on:
+        var expectedState = before
+        try update?(&expectedState)
+        if expectedState != after {
+          mismatch(expectedState)
+        } else {
+          unnecessaryModify(expectedState)
+        }
+      case .off(let showSkippedAssertions):
+        var expectedState = after
+        try update?(&expectedState)
+        if expectedState != after {
+          mismatch(expectedState, exhaustivity: .on)
+        } else if showSkippedAssertions {
+          // What the closure makes of the state before shows what the test did not assert.
+          // Failures inside it (an `XCTModify` of a child that only appears later) are not the
+          // test's: nothing it reports is kept.
+          var fromBefore = before
+          if let update {
+            withIssueReporters([]) {
+              do { try update(&fromBefore) } catch {}
+            }
+          }
+          if fromBefore != after {
+            mismatch(fromBefore)
+          } else {
+            unnecessaryModify(fromBefore)
+          }
+        } else {
+          unnecessaryModify(expectedState)
+        }
+      }
     } catch {
       fail("Threw error: \(error)", at: here)
-      return
     }
-    guard expectedState != after else {
-      if exhaustivity == .on, expected != nil, expectedState == before {
-        fail(
-          """
-          Expected state to change, but no change occurred.
+  }
 
-          The trailing closure made no observable modifications to state. If no change to state \
-          is expected, omit the trailing closure.
-          """, at: here)
-      }
-      return
+  /// Reports a failed assertion as the store's exhaustivity (or `override`) asks: a failure
+  /// when exhaustive, a skipped assertion when showing them, nothing otherwise.
+  func report(
+    _ message: String, exhaustivity override: Exhaustivity? = nil, at here: SourceLocation
+  ) {
+    switch override ?? exhaustivity {
+    case .on:
+      fail(message, at: here)
+    case .off(showSkippedAssertions: true):
+      reportSkippedAssertion(
+        message, fileID: here.fileID, filePath: here.filePath, line: here.line,
+        column: here.column)
+    case .off(showSkippedAssertions: false):
+      break
     }
-    let difference =
-      diff(expectedState, after, format: .proportional)
-      .map { "\($0.indent(by: 4))\n\n(Expected: −, Actual: +)" }
-      ?? """
-      Expected:
-      \(String(describing: expectedState).indent(by: 2))
-
-      Actual:
-      \(String(describing: after).indent(by: 2))
-      """
-    let heading =
-      expected != nil
-      ? "A state change does not match expectation"
-      : "State was not expected to change, but a change occurred"
-    fail("\(heading).\n\n\(difference)", at: here)
   }
 
   func fail(_ message: String, at location: SourceLocation) {
@@ -249,5 +400,37 @@ where R.State: Equatable & Sendable, R.Action: Sendable
 private func withExclusiveAccess(_ body: @MainActor () -> Void) {
   withoutActuallyEscaping(body) { body in
     unsafeBitCast(body, to: (() -> Void).self)()
+  }
+}
+
+/// A test store's hold on the main serial executor: it is turned on when a store is created and,
+/// when the store goes, put back as it was before the store — or, while stores created after it
+/// are alive, left for the newest of them to put back. Stores that end in any order (several
+/// tests at once, or a store released late on another thread) leave it as it was before the
+/// first of them.
+final class MainSerialExecutorLease: Sendable {
+  /// The leases in force, oldest first, each with the value to put back when it ends.
+  private static let leases = LockIsolated<[(lease: ObjectIdentifier, original: Bool)]>([])
+
+  init() {
+    Self.leases.withValue { leases in
+      leases.append((ObjectIdentifier(self), uncheckedUseMainSerialExecutor))
+      uncheckedUseMainSerialExecutor = true
+    }
+  }
+
+  /// Ends the lease: the newest puts the executor back; an older one hands what it found to the
+  /// lease after it.
+  func end() {
+    let id = ObjectIdentifier(self)
+    Self.leases.withValue { leases in
+      guard let index = leases.firstIndex(where: { $0.lease == id }) else { return }
+      let ended = leases.remove(at: index)
+      if index == leases.count {
+        uncheckedUseMainSerialExecutor = ended.original
+      } else {
+        leases[index].original = ended.original
+      }
+    }
   }
 }

@@ -48,6 +48,15 @@ private final class ExpectedFailure: @unchecked Sendable {
     var sourceCodeContext: SourceCodeContext
   }
 
+  /// Expects a failure, any failure, before the end of the test.
+  func XCTExpectFailure(
+    _ failureReason: String? = nil,
+    file: StaticString = #filePath,
+    line: UInt = #line
+  ) {
+    XCTExpectFailure(failureReason, file: file, line: line, issueMatcher: { _ in true })
+  }
+
   /// Expects a failure that `issueMatcher` accepts before the end of the test.
   func XCTExpectFailure(
     _ failureReason: String? = nil,
@@ -101,6 +110,11 @@ class BaseTCATestCase: XCTestCase {
   }
 
   override func tearDown() {
+    // A test store turns the main serial executor on while it lives and puts it back when it
+    // goes; XCTest keeps every test case (and a store one keeps, as `longLivingStore` in
+    // `TestStoreFailureTests`) alive until the process ends, so such a store would leave the
+    // executor on for every test after it.
+    uncheckedUseMainSerialExecutor = false
     let remaining = expectations.withValue { expectations in
       defer { expectations.removeAll() }
       return expectations.filter(\.untilEndOfTest)

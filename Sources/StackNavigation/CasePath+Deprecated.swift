@@ -65,3 +65,41 @@ extension StackState {
     }
   }
 }
+
+extension Reducer {
+  /// Runs a child reducer on optional child state, naming the child's action with a case path:
+  /// `.ifLet(\.child, action: /Action.child) { Child() }`.
+  @available(*, deprecated, message: "Use a case key path: 'action: \\.child'.")
+  public func ifLet<WrappedState, WrappedAction, Wrapped: Reducer>(
+    _ toWrappedState: WritableKeyPath<State, WrappedState?>,
+    action toWrappedAction: AnyCasePath<Action, WrappedAction>,
+    @ReducerBuilder<WrappedState, WrappedAction> then wrapped: () -> Wrapped,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _IfLetReducer<Self, Wrapped>
+  where Wrapped.State == WrappedState, Wrapped.Action == WrappedAction {
+    _IfLetReducer(
+      parent: self, child: wrapped(), toChildState: toWrappedState,
+      toChildAction: toWrappedAction,
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Dismisses an alert or a dialog on the first action sent from it, naming the action with a
+  /// case path: `.ifLet(\.alert, action: /Action.alert)`.
+  @available(*, deprecated, message: "Use a case key path: 'action: \\.alert'.")
+  public func ifLet<WrappedState: _EphemeralState, WrappedAction>(
+    _ toWrappedState: WritableKeyPath<State, WrappedState?>,
+    action toWrappedAction: AnyCasePath<Action, WrappedAction>,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _IfLetReducer<Self, EmptyReducer<WrappedState, WrappedAction>> {
+    _IfLetReducer(
+      parent: self, child: EmptyReducer(), toChildState: toWrappedState,
+      toChildAction: toWrappedAction,
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+/// An alert, as data: its title, message and buttons — the Composable Architecture's
+/// `AlertState`. A feature presents one by setting it (`state.alert = AlertState { … }`), and any
+/// action from it dismisses it (see ``Reducer/ifLet(_:action:fileID:filePath:line:column:)-5qs7g``).
+public struct AlertState<Action>: Identifiable {
+  /// The alert's identity, new for every alert made: a new alert with the same text is another
+  /// alert.
+  public let id: UUID
+  /// The buttons.
+  public var buttons: [ButtonState<Action>]
+  /// The message under the title.
+  public var message: TextState?
+  /// The title.
+  public var title: TextState
+
+  /// An alert: `AlertState { TextState("Saved") } actions: { … } message: { … }`.
+  public init(
+    title: () -> TextState,
+    @ButtonStateBuilder<Action> actions: () -> [ButtonState<Action>] = { [] },
+    message: (() -> TextState)? = nil
+  ) {
+    self.id = UUID()
+    self.title = title()
+    self.buttons = actions()
+    self.message = message?()
+  }
+}
+
+/// A confirmation dialog, as data — the Composable Architecture's `ConfirmationDialogState`.
+public struct ConfirmationDialogState<Action>: Identifiable {
+  /// Whether a dialog shows its title.
+  public enum Visibility: Hashable, Sendable {
+    case automatic, hidden, visible
+  }
+
+  /// The dialog's identity, new for every dialog made.
+  public let id: UUID
+  /// The buttons.
+  public var buttons: [ButtonState<Action>]
+  /// The message under the title.
+  public var message: TextState?
+  /// The title.
+  public var title: TextState
+  /// Whether the title is shown.
+  public var titleVisibility: Visibility
+
+  /// A dialog: `ConfirmationDialogState(titleVisibility: .visible) { TextState("Delete?") } …`.
+  public init(
+    titleVisibility: Visibility = .automatic,
+    title: () -> TextState,
+    @ButtonStateBuilder<Action> actions: () -> [ButtonState<Action>] = { [] },
+    message: (() -> TextState)? = nil
+  ) {
+    self.id = UUID()
+    self.titleVisibility = titleVisibility
+    self.title = title()
+    self.buttons = actions()
+    self.message = message?()
+  }
+}
+
+/// State presented briefly and dismissed by the first action sent from it: alerts and
+/// confirmation dialogs. Such state has no behavior of its own.
+public protocol _EphemeralState<Action> {
+  associatedtype Action
+}
+
+extension AlertState: _EphemeralState {}
+extension ConfirmationDialogState: _EphemeralState {}
+
+/// Whether `state` is ephemeral, or is an enum whose case holds ephemeral state (a
+/// `Destination.State.alert(…)`).
+func isEphemeral(_ state: Any) -> Bool {
+  if state is any _EphemeralState { return true }
+  let mirror = Mirror(reflecting: state)
+  guard mirror.displayStyle == .enum, let payload = mirror.children.first?.value else {
+    return false
+  }
+  return payload is any _EphemeralState
+}
+
+// Equal when they read and act the same: the identity is not compared, as in the Composable
+// Architecture.
+extension AlertState: Equatable where Action: Equatable {
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.title == rhs.title && lhs.message == rhs.message && lhs.buttons == rhs.buttons
+  }
+}
+
+extension AlertState: Hashable where Action: Hashable {
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(title)
+    hasher.combine(message)
+    hasher.combine(buttons)
+  }
+}
+
+extension AlertState: Sendable where Action: Sendable {}
+
+extension ConfirmationDialogState: Equatable where Action: Equatable {
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.titleVisibility == rhs.titleVisibility && lhs.title == rhs.title
+      && lhs.message == rhs.message && lhs.buttons == rhs.buttons
+  }
+}
+
+extension ConfirmationDialogState: Hashable where Action: Hashable {
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(titleVisibility)
+    hasher.combine(title)
+    hasher.combine(message)
+    hasher.combine(buttons)
+  }
+}
+
+extension ConfirmationDialogState: Sendable where Action: Sendable {}
+
+extension AlertState: CustomDumpReflectable {
+  public var customDumpMirror: Mirror {
+    var children: [(label: String?, value: Any)] = [("title", title)]
+    if !buttons.isEmpty { children.append(("actions", buttons)) }
+    if let message { children.append(("message", message)) }
+    return Mirror(self, children: children, displayStyle: .struct)
+  }
+}
+
+extension ConfirmationDialogState: CustomDumpReflectable {
+  public var customDumpMirror: Mirror {
+    var children: [(label: String?, value: Any)] = [
+      ("titleVisibility", titleVisibility), ("title", title),
+    ]
+    if !buttons.isEmpty { children.append(("actions", buttons)) }
+    if let message { children.append(("message", message)) }
+    return Mirror(self, children: children, displayStyle: .struct)
+  }
+}
+
+extension ButtonState: CustomDumpReflectable {
+  public var customDumpMirror: Mirror {
+    var children: [(label: String?, value: Any)] = []
+    if let role { children.append(("role", role)) }
+    children.append(("action", action.action as Any))
+    children.append(("label", label))
+    return Mirror(self, children: children, displayStyle: .struct)
+  }
+}

@@ -103,3 +103,77 @@ extension Reducer {
       location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 }
+
+extension Reducer {
+  /// Runs a presented child's reducer, naming the parent's action with a case path:
+  /// `.ifLet(\.$child, action: /Action.child) { Child() }`.
+  @available(*, deprecated, message: "Use a case key path: 'action: \\.child'.")
+  public func ifLet<DestinationState, DestinationAction, Destination: Reducer>(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
+    action toPresentationAction: AnyCasePath<Action, PresentationAction<DestinationAction>>,
+    @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _PresentationReducer<Self, Destination>
+  where Destination.State == DestinationState, Destination.Action == DestinationAction {
+    _PresentationReducer(
+      base: self, toPresentationState: toPresentationState,
+      toPresentationAction: toPresentationAction, destination: destination(),
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Presents an alert or a dialog, naming the parent's action with a case path:
+  /// `.ifLet(\.$alert, action: /Action.alert)`.
+  @available(*, deprecated, message: "Use a case key path: 'action: \\.alert'.")
+  public func ifLet<DestinationState: _EphemeralState, DestinationAction>(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
+    action toPresentationAction: AnyCasePath<Action, PresentationAction<DestinationAction>>,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _PresentationReducer<Self, EmptyReducer<DestinationState, DestinationAction>> {
+    ifLet(
+      toPresentationState, action: toPresentationAction, destination: { EmptyReducer() },
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
+extension PresentationState {
+  /// The presented state in the case a case path names: `$child[case: /Child.int]`.
+  @available(*, deprecated, message: "Use a case key path: '[case: \\.int]'.")
+  public subscript<Case>(
+    case path: AnyCasePath<State, Case>,
+    fileID fileID: StaticString = #fileID,
+    filePath filePath: StaticString = #filePath,
+    line line: UInt = #line,
+    column column: UInt = #column
+  ) -> Case? {
+    get { wrappedValue.flatMap { path.extract(from: $0) } }
+    _modify {
+      yield &self[
+        anyCase: path, fileID: fileID, filePath: filePath, line: line, column: column]
+    }
+  }
+}
+
+extension Scope {
+  /// Scopes to a child's state at a key path, naming the child's action with a case path:
+  /// `Scope(state: \.child, action: /Action.child) { Child() }`.
+  @available(*, deprecated, message: "Use a case key path: 'action: \\.child'.")
+  public init<ChildState, ChildAction>(
+    state toChildState: WritableKeyPath<ParentState, ChildState>,
+    action toChildAction: AnyCasePath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    self.init(
+      toChildState: .keyPath(toChildState), toChildAction: toChildAction, child: child(),
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+}

@@ -70,6 +70,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   ///   - reducer: The feature under test.
   ///   - prepareDependencies: Overrides dependencies for the reducer, its effects, the initial
   ///     state and the assertions; called once.
+  @_disfavoredOverload
   public init<R: Reducer>(
     initialState: @autoclosure () -> State,
     @ReducerBuilder<State, Action> reducer: () -> R,
@@ -93,6 +94,25 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     self.dismissal = dismissal
     self.runtime = EffectRuntime(rootDismiss: DismissHandler { await dismissal.value?() })
     dismissal.setValue { [weak self] in await self?.dismissedByFeature() }
+  }
+
+  /// Creates a test store from one reducer, as the Composable Architecture's test store takes it
+  /// (its signature, `file` label included): the state's type may then come from the reducer,
+  /// `TestStore(initialState: .init()) { Parent() }`. A closure of several reducers goes through
+  /// ``ReducerBuilder`` instead.
+  public convenience init<R: Reducer<State, Action>>(
+    initialState: @autoclosure () -> State,
+    reducer: () -> R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    self.init(
+      initialState: initialState(), reducer: { reducer() },
+      withDependencies: prepareDependencies,
+      fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
   /// Sends an action and asserts how the state changes: `expected` receives the state before

@@ -1,0 +1,142 @@
+import Foundation
+import StackJournalTestSupport
+import XCTest
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads of several steps beside a `compact` or a `prune` that another process commits between
+/// two of them (issue 39, defects 3 and 6): each read sees one state of the journal, or says
+/// that the journal changed under it; never a backup that cannot be restored, nor entries
+/// skipped in silence.
+///
+/// A command that prints a page of 512 entries at a time is held between two pages by not
+/// reading its output: its writes block once the pipe is full, so the other process commits
+/// exactly there, without any timing.
+final class ConcurrentRetentionTests: CLITestCase {
+  /// What a command held between its pages printed, and how it ended.
+  private struct HeldRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    var lines: [Substring] { stdout.split(separator: "\n") }
+  }
+
+  /// Runs the binary with `arguments`; once its first line is out, with the rest of its output
+  /// not read, so that it blocks before reading another page, runs `meanwhile`, then reads the
+  /// rest and waits for the end.
+  private func runHeld(_ arguments: [String], meanwhile: () throws -> Void) throws -> HeldRun {
+    let process = Process()
+    process.executableURL = try stackjournalExecutable()
+    process.arguments = arguments
+    let output = Pipe()
+    let errors = directory.path("held-stderr-\(UUID().uuidString)")
+    FileManager.default.createFile(atPath: errors, contents: nil)
+    process.standardOutput = output
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let descriptor = output.fileHandleForReading.fileDescriptor
+    var printed = Data()
+    var byte: UInt8 = 0
+    // One byte at a time, so that nothing after the first line leaves the pipe.
+    while printed.last != UInt8(ascii: "\n"), read(descriptor, &byte, 1) == 1 {
+      printed.append(byte)
+    }
+    try meanwhile()
+    printed.append(output.fileHandleForReading.readDataToEndOfFile())
+    process.waitUntilExit()
+    return HeldRun(
+      status: process.terminationStatus, stdout: String(decoding: printed, as: UTF8.self),
+      stderr: String(decoding: try fileBytes(errors), as: UTF8.self))
+  }
+
+  /// A session of 1,680 entries with a snapshot every 100: more than three pages, and a page
+  /// printed fills a pipe several times.
+  private func makeLongSession() throws -> (path: String, session: String) {
+    try makeDemo("long.sqlite", snapshotInterval: 100, actions: 1500)
+  }
+
+  private func run(_ arguments: [String]) throws {
+    let result = try runCLI(arguments)
+    XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+  }
+
+  // MARK: export
+
+  /// Defect 3: a `compact` committing between two pages of an export left a file whose header
+  /// announced rows it lacked, written with exit status 0; `import` refused it.
+  func testAnExportBesideACompactionSaysTheSessionChanged() throws {
+    let (path, session) = try makeLongSession()
+    let held = try runHeld(["export", session, "--db", path]) {
+      try run(["compact", session, "--keep-snapshots", "1", "--db", path])
+    }
+    XCTAssertEqual(held.status, 2, held.stderr)
+    let expected = "Session \(session) changed while it was exported: entries 513…1600 were removed"
+    XCTAssertTrue(held.stderr.contains(expected), held.stderr)
+  }
+
+  /// A sibling of defect 3: a `prune` of the session between two pages of its export.
+  func testAnExportBesideAPruneSaysTheSessionChanged() throws {
+    let (path, session) = try makeLongSession()
+    let held = try runHeld(["export", session, "--db", path]) {
+      try run(["prune", "--session", session, "--db", path])
+    }
+    XCTAssertEqual(held.status, 2, held.stderr)
+    XCTAssertTrue(
+      held.stderr.contains("Session \(session) changed while it was exported"), held.stderr)
+  }
+
+  /// What an export that ran to its end wrote is a file `import` takes, compaction or not.
+  func testAnExportBesideACompactionOfAnotherSessionIsComplete() throws {
+    let (path, session) = try makeLongSession()
+    XCTAssertEqual(
+      try runCLI(["demo", "--db", path, "--session", "other", "--actions", "300", "--json"])
+        .status, 0)
+    let held = try runHeld(["export", session, "--db", path]) {
+      try run(["compact", "other", "--keep-snapshots", "1", "--db", path])
+    }
+    XCTAssertEqual(held.status, 0, held.stderr)
+    let file = directory.path("export.ndjson")
+    try Data(held.stdout.utf8).write(to: URL(fileURLWithPath: file))
+    let imported = try runCLI(["import", file, "--db", directory.path("copy.sqlite")])
+    XCTAssertEqual(imported.status, 0, imported.stderr)
+  }
+
+  // MARK: log
+
+  /// Defect 3, `log`: a `compact` committing between two pages made it skip the entries it
+  /// removed, in silence, with exit status 0.
+  func testLogBesideACompactionSaysWhichEntriesWereRemoved() throws {
+    let (path, session) = try makeLongSession()
+    let held = try runHeld(["log", session, "--ndjson", "--db", path]) {
+      try run(["compact", session, "--keep-snapshots", "1", "--db", path])
+    }
+    XCTAssertEqual(held.status, 2, held.stderr)
+    XCTAssertTrue(
+      held.stderr.contains("entries 513…1600 were removed before they could be read"),
+      held.stderr)
+    let sequences = try held.lines.map { line in
+      try XCTUnwrap(
+        (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["sequence"]
+          as? Int)
+    }
+    XCTAssertEqual(sequences, Array(1...512), "what was printed has no gap")
+  }
+
+  /// A sibling of defect 3, `log`: a `prune` of the session between two pages ended the log
+  /// in silence, with exit status 0.
+  func testLogBesideAPruneSaysTheSessionWasRemoved() throws {
+    let (path, session) = try makeLongSession()
+    let held = try runHeld(["log", session, "--ndjson", "--db", path]) {
+      try run(["prune", "--session", session, "--db", path])
+    }
+    XCTAssertEqual(held.status, 2, held.stderr)
+    XCTAssertTrue(
+      held.stderr.contains("Session \(session) was removed from"), held.stderr)
+  }
+}

@@ -139,4 +139,54 @@ final class ConcurrentRetentionTests: CLITestCase {
     XCTAssertTrue(
       held.stderr.contains("Session \(session) was removed from"), held.stderr)
   }
+
+  // MARK: verify
+
+  /// Defect 6: a whole-file `verify` listed the sessions, then read each in a transaction of
+  /// its own, and failed ("There is no session …", exit 2) on a sound journal when another
+  /// process pruned one it had listed. It reads them all in one transaction now.
+  ///
+  /// No output holds `verify` between its steps, so sessions are imported and pruned while it
+  /// runs again and again; before the fix, about one run in three failed.
+  func testVerifyOfTheWholeFileBesidePrunesSeesOneState() throws {
+    let (path, session) = try makeDemo("many.sqlite", snapshotInterval: 20, actions: 200)
+    let export = directory.path("session.ndjson")
+    try run(["export", session, "--db", path, "-o", export])
+    for copy in 1...6 { try run(["import", export, "--as", "copy-\(copy)", "--db", path]) }
+    let runs = 12
+    var failures: [String] = []
+    let stop = StopFlag()
+    let pruner = Thread {
+      var round = 0
+      while !stop.isSet {
+        round += 1
+        _ = try? runCLI(["import", export, "--as", "victim-\(round)", "--db", path])
+        _ = try? runCLI(["prune", "--session", "victim-\(round)", "--db", path])
+      }
+      stop.finished()
+    }
+    pruner.start()
+    for _ in 0..<runs {
+      let result = try runCLI(["verify", "--db", path])
+      if result.status != 0 { failures.append(result.stderr + result.stdout.suffix(200)) }
+    }
+    stop.set()
+    stop.waitUntilFinished()
+    XCTAssertEqual(failures, [], "\(failures.count) of \(runs) runs of verify failed")
+  }
+}
+
+/// A flag one thread sets to stop another, which says when it has stopped.
+private final class StopFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+  private let stopped = DispatchSemaphore(value: 0)
+
+  var isSet: Bool { lock.withLock { value } }
+
+  func set() { lock.withLock { value = true } }
+
+  func finished() { stopped.signal() }
+
+  func waitUntilFinished() { stopped.wait() }
 }

@@ -21,21 +21,18 @@ extension SQLiteJournal: InspectableJournal {
     }
   }
 
-  /// Checks the file and its sessions with ``JournalVerifier``: the file in one read
-  /// transaction, then each session in one of its own.
+  /// Checks the file and its sessions with ``JournalVerifier``, all in one read transaction: the
+  /// sessions checked are those the file lists, as they were when the check began, whatever
+  /// another process commits meanwhile (an app appending, a `prune` removing a session listed).
   public func verifyStorage(session: SessionID?, maxProblemsPerSession: Int) throws
     -> StorageVerification
   {
     let verifier = JournalVerifier(maxProblemsPerSession: maxProblemsPerSession)
-    let file = try read("verifying the file") { db in
-      try JournalVerifier.checkFile(db, session: session, stored)
+    return try read("verifying the file") { db in
+      let file = try JournalVerifier.checkFile(db, session: session, stored)
+      return file.verification(
+        try file.sessions.map { id in try verifier.verifySession(id, db, stored) })
     }
-    var sessions: [SessionVerification] = []
-    for id in file.sessions {
-      sessions.append(
-        try read("verifying session \(id)") { db in try verifier.verifySession(id, db, stored) })
-    }
-    return file.verification(sessions)
   }
 
   /// The problems `PRAGMA integrity_check` reports; empty when the database is sound.

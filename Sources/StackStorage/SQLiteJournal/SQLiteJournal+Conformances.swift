@@ -85,10 +85,24 @@ extension SQLiteJournal: RetainableJournal {
 
   /// Gives the pages freed by compaction and pruning back to the operating system (`VACUUM`,
   /// outside any transaction; see ``JournalRetention/vacuum(_:)``).
+  ///
+  /// A failed `VACUUM` changes nothing (SQLite rolls its copy back) and throws a
+  /// ``StorageError`` that says so, with SQLite's reason: what was committed before stays.
   func vacuum() throws {
     try requireWritable("vacuuming")
-    try usingDatabase("vacuuming") {
-      try database.writeWithoutTransaction { db in try JournalRetention.vacuum(db) }
+    do {
+      try usingDatabase("vacuuming") {
+        try database.writeWithoutTransaction { db in try JournalRetention.vacuum(db) }
+      }
+    } catch let error as StorageError {
+      guard let database = error.underlying as? DatabaseError else { throw error }
+      throw StorageError(
+        code: error.code,
+        message: "VACUUM of \(path ?? "the in-memory database") failed "
+          + "(\(database.message ?? "\(database)")) and changed nothing; it needs room for a copy "
+          + "of the journal. The file keeps its size meanwhile and reuses its freed pages; free "
+          + "some space, then run VACUUM again (`sqlite3 \(path ?? "FILE") VACUUM`).",
+        path: path, underlying: database)
     }
   }
 }

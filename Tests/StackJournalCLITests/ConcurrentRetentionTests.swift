@@ -174,6 +174,48 @@ final class ConcurrentRetentionTests: CLITestCase {
     stop.waitUntilFinished()
     XCTAssertEqual(failures, [], "\(failures.count) of \(runs) runs of verify failed")
   }
+
+  /// A sibling of defect 6: `sessions` lists the sessions, then reads their sizes; a session
+  /// pruned between the two reads was listed with a size of 0 bytes, which no session has (each
+  /// keeps at least its first snapshot). It is left out now.
+  ///
+  /// The window is short: before the fix, about one run in a hundred met it, so the test runs
+  /// `sessions` 300 times beside two processes that import and prune sessions.
+  func testSessionsBesidePrunesListsNoSessionWithoutRows() throws {
+    let (path, session) = try makeDemo("sizes.sqlite", actions: 30)
+    let export = directory.path("session.ndjson")
+    try run(["export", session, "--db", path, "-o", export])
+    let stop = StopFlag()
+    let pruners = (0..<2).map { pruner in
+      let done = StopFlag()
+      Thread {
+        var round = 0
+        while !stop.isSet {
+          round += 1
+          let id = "victim-\(pruner)-\(round)"
+          _ = try? runCLI(["import", export, "--as", id, "--db", path])
+          _ = try? runCLI(["prune", "--session", id, "--db", path])
+        }
+        done.finished()
+      }.start()
+      return done
+    }
+    var failures: [String] = []
+    for _ in 0..<300 {
+      let result = try runCLI(["sessions", "--json", "--db", path])
+      guard result.status == 0 else {
+        failures.append(result.stderr)
+        continue
+      }
+      let listed = try XCTUnwrap(try result.jsonObject()["sessions"] as? [[String: Any]])
+      for item in listed where (item["bytes"] as? Int) == 0 {
+        failures.append("\(item["id"] ?? "?") listed with 0 bytes")
+      }
+    }
+    stop.set()
+    for pruner in pruners { pruner.waitUntilFinished() }
+    XCTAssertEqual(failures, [])
+  }
 }
 
 /// A flag one thread sets to stop another, which says when it has stopped.

@@ -184,6 +184,24 @@ enum DatabaseFile {
     }
   }
 
+  /// Throws when a reader that takes part in the write-ahead log (one that waits for new
+  /// entries) could not: the log's index, the `-shm` file, is not beside the journal and its
+  /// directory is not writable by this user, so SQLite could not create it and would fail with
+  /// "attempt to write a readonly database".
+  static func checkLogIndexReachable(_ path: String) throws {
+    let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    guard exists(path + "-shm") || access(directory, W_OK) == 0 else {
+      throw StorageError(
+        code: .readOnly,
+        message: "Waiting for new entries of \(path) means joining its write-ahead log, whose "
+          + "index (\(path)-shm) no writer holds now and this user cannot create: the directory "
+          + "\(directory) is not writable by this user. Nothing was changed; read the journal "
+          + "without waiting (`log` without --follow), or run as a user who may write in "
+          + "\(directory).",
+        path: path)
+    }
+  }
+
   /// The size of the file at `path`, following symbolic links.
   static func fileSize(_ path: String) throws -> Int {
     guard let status = status(path) else {

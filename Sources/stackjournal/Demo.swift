@@ -38,10 +38,13 @@ extension StackJournalTool {
         valueName: "path"))
     var db: String?
 
-    /// The journal given: the option, the environment, or the default file.
+    /// The journal given (the option, the environment, or the default file): a `postgres://`
+    /// URL, or the real file the path names, resolved once (see `ResolvedJournalPaths`).
     var path: String {
-      db ?? ProcessInfo.processInfo.environment["STACKJOURNAL_DB"].flatMap { $0.isEmpty ? nil : $0 }
-        ?? "./stackjournal-demo.sqlite"
+      ResolvedJournalPaths.path(
+        db ?? ProcessInfo.processInfo.environment["STACKJOURNAL_DB"].flatMap {
+          $0.isEmpty ? nil : $0
+        } ?? "./stackjournal-demo.sqlite")
     }
 
     /// Whether the journal is a PostgreSQL database rather than a file.

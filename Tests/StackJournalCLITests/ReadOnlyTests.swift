@@ -28,6 +28,33 @@ final class ReadOnlyTests: CLITestCase {
     }
   }
 
+  /// `log --follow` takes part in the write-ahead log, which needs its `-shm` beside the
+  /// journal: in a directory this user may not write, with no writer holding the file, it says
+  /// so instead of SQLite's "attempt to write a readonly database" (issue 39).
+  func testFollowingAJournalInADirectoryThatIsNotWritableSaysWhy() throws {
+    let (path, session) = try makeDemo()
+    let folder = directory.path("read-only")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+    defer {
+      try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
+    }
+    let journal = folder + "/j.sqlite"
+    try FileManager.default.copyItem(atPath: path, toPath: journal)
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: journal)
+    try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
+    let arguments = ["log", session, "-n", "2", "--follow", "--db", journal]
+    // Root may write anywhere: the command runs as `nobody` then.
+    let result =
+      geteuid() == 0
+      ? try runCLIThroughShell(
+        arguments, wrapper: "setpriv --reuid=65534 --regid=65534 --clear-groups", timeout: 60)
+      : try runCLI(arguments, timeout: 60)
+    assertOneLineError(result, contains: "the directory \(folder) is not writable by this user")
+    XCTAssertTrue(result.stderr.contains("without --follow"), result.stderr)
+    XCTAssertFalse(result.stderr.contains("attempt to write a readonly database"), result.stderr)
+    XCTAssertEqual(try runCLI(["log", session, "-n", "2", "--db", journal]).status, 0)
+  }
+
   /// The journal's own read-only open refuses a file that needs migrations: inspection never
   /// migrates.
   func testInspectionNeverMigrates() throws {

@@ -45,13 +45,15 @@ extension StackJournalCommand {
         let session = sessionArgument.id
         _ = try await reader.requireSession(session)
         var plan = try await reader.compact(session, keepSnapshots: keepSnapshots, dryRun: true)
+        // A failed VACUUM leaves the committed deletion: reported, then the error.
+        var vacuumError: (any Error)?
         if !retention.dryRun, !plan.isEmpty {
           // Closed first: a reader of a file a killed writer left holds SQLite's shared index of
           // the log read-only, and a writer in the same process shares that index.
           try await reader.close()
           let (journal, vacuum) = try await database.openForRetention(vacuum: retention.vacuum)
           plan = try await journal.compact(session, keepSnapshots: keepSnapshots, dryRun: false)
-          if let vacuum, plan.applied { try JournalRetention().vacuum(vacuum) }
+          if let vacuum, plan.applied { vacuumError = RetentionOptions.vacuum(vacuum) }
         }
         try output.print {
           JSONValue.object([
@@ -89,6 +91,13 @@ extension StackJournalCommand {
                 + plan.forksBeforeCut.map(\.description).joined(separator: ", "))
           }
           if retention.dryRun { out.line("Dry run: nothing was changed.") }
+        }
+        if let vacuumError {
+          throw RetentionOptions.vacuumFailure(
+            vacuumError,
+            deleted: "\(plan.droppedEntryCount) entries"
+              + (plan.droppedEntries.map { " (\($0.lowerBound)…\($0.upperBound))" } ?? "")
+              + " and \(plan.droppedSnapshots.count) snapshot(s) of session \(session)")
         }
       }
     }

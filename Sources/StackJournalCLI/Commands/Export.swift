@@ -80,6 +80,10 @@ extension StackJournalCommand {
               failure.message = "Cannot write the export to \(output): "
                 + (CLIFailure.reason(error) ?? failure.message)
                 + (streaming ? "." : ". The partial file was removed.")
+            } else if let error = error as? StorageError, error.code == .changedDuringRead,
+              !streaming
+            {
+              failure.message += " The partial file \(output) was removed."
             }
             throw failure
           }

@@ -69,6 +69,8 @@ extension StackJournalCommand {
           idleBefore: idle, forksOnly: forks, forksOf: forksOf.map(SessionID.init(rawValue:)),
           emptyOnly: empty, sessions: sessions.map(SessionID.init(rawValue:)))
         var plan = try await reader.prune(criteria, dryRun: true)
+        // A failed VACUUM leaves the committed deletion: reported, then the error.
+        var vacuumError: (any Error)?
         if !retention.dryRun, !plan.sessions.isEmpty {
           // Deletes what the read-only pass listed, skipping sessions that changed since.
           // Closed first: a reader of a file a killed writer left holds SQLite's shared index of
@@ -76,7 +78,7 @@ extension StackJournalCommand {
           try await reader.close()
           let (journal, vacuum) = try await database.openForRetention(vacuum: retention.vacuum)
           plan = try await journal.prune(plan)
-          if let vacuum, plan.applied { try JournalRetention().vacuum(vacuum) }
+          if let vacuum, plan.applied { vacuumError = RetentionOptions.vacuum(vacuum) }
         }
         try output.print {
           JSONValue.object([
@@ -133,6 +135,12 @@ extension StackJournalCommand {
           }
           if let changed { out.line(changed) }
           if retention.dryRun { out.line("Dry run: nothing was deleted.") }
+        }
+        if let vacuumError {
+          throw RetentionOptions.vacuumFailure(
+            vacuumError,
+            deleted: "\(plan.sessions.count) session(s), "
+              + plan.sessions.map(\.info.id.description).joined(separator: ", "))
         }
       }
     }

@@ -22,8 +22,11 @@ extension StackJournalCommand {
     public func run() async throws {
       try await reportingErrors {
         let journal = try await database.openReadOnly()
-        let sessions = try await journal.sessions()
+        let listed = try await journal.sessions()
         let sizes = try await journal.sessionSizes()
+        // The sizes, read after the listing, cover every session there is then: a listed session
+        // they lack was pruned between the two reads, and is not shown with a size of 0.
+        let sessions = listed.filter { sizes[$0.id] != nil }
         let out = Terminal.standardOutput
         defer { out.flush() }
         if output.json {

@@ -31,9 +31,10 @@ struct DatabaseOptions: ParsableArguments {
     ProcessInfo.processInfo.environment["STACKJOURNAL_DB"].flatMap { $0.isEmpty ? nil : $0 }
   }
 
-  /// The path given, from the option or the environment.
+  /// The journal: a `postgres://` URL as given, or the real file the path given (from the
+  /// option or the environment) names, resolved once (see ``ResolvedJournalPaths``).
   var path: String {
-    db ?? Self.environmentPath ?? ""
+    ResolvedJournalPaths.path(db ?? Self.environmentPath ?? "")
   }
 
   /// Opens the journal read-only: nothing is created, migrated or written, and an app may keep
@@ -168,6 +169,26 @@ struct DatabaseOptions: ParsableArguments {
     }
     if !FileManager.default.fileExists(atPath: path) {
       throw CLIFailure(message: "There is no journal at \(path); check the path.")
+    }
+  }
+}
+
+/// The journal files of this process's commands, each path resolved the first time a command
+/// asks for it and the same after (see `JournalPath`): every check and every open of a command
+/// meets one file, even when a symbolic link on the way changes meanwhile. A name that starts
+/// with `file:` is a file of that name, never an SQLite URI; a `postgres://` URL stays as given.
+public enum ResolvedJournalPaths {
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var paths: [String: String] = [:]
+
+  /// The real file `given` names, or `given` itself when it is a `postgres://` URL.
+  public static func path(_ given: String) -> String {
+    guard !DatabaseOptions.isPostgresURL(given) else { return given }
+    return lock.withLock {
+      if let path = paths[given] { return path }
+      let path = JournalPath.resolve(given)
+      paths[given] = path
+      return path
     }
   }
 }

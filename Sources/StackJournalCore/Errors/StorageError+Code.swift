@@ -77,6 +77,10 @@ extension StorageError {
     public static let timedOut = Code("timedOut")
     /// The journal was closed; open it again to go on.
     public static let closed = Code("closed")
+    /// Another process changed the rows a read of several steps was reading (a `compact` or a
+    /// `prune` committed between two of its steps), so what it read is not one state of the
+    /// journal; nothing was changed, and reading again reads the journal as it is now.
+    public static let changedDuringRead = Code("changedDuringRead")
   }
 }
 

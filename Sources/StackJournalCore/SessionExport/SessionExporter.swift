@@ -21,7 +21,11 @@ public struct SessionExporter: Sendable {
   /// at a time, each in its own read transaction: memory stays flat.
   ///
   /// The export stops at the head the session had when it started, so an app appending at the
-  /// same time does not make it run on.
+  /// same time does not make it run on. Rows another process removes meanwhile (a `compact` or
+  /// a `prune` committing between two pages) would leave a file whose header announces rows it
+  /// lacks, which `import` refuses: an entry missing after the last one written, or fewer rows
+  /// than the header counts, throws ``StorageError/Code/changedDuringRead`` instead, and what
+  /// was written is not an export.
   ///
   /// A session that does not verify (a gap, a head past its last entry, a payload, state or
   /// delta that is not JSON, a delta that does not apply) is refused before anything is
@@ -48,6 +52,7 @@ public struct SessionExporter: Sendable {
     let header = try await source.exportHeader(session)
     try write(Data(header.line.utf8))
     var cursor = header.baseSequence - 1
+    var written = (entries: 0, snapshots: 0)
     while cursor < header.headSequence {
       let (snapshots, entries) = try await source.exportPage(
         session, after: cursor, through: header.headSequence, limit: pageSize)
@@ -56,18 +61,42 @@ public struct SessionExporter: Sendable {
         while let snapshot = pending.first, snapshot.sequence <= sequence {
           pending = pending.dropFirst()
           try write(Data(snapshot.line.text.utf8))
+          written.snapshots += 1
         }
       }
       try flushSnapshots(through: cursor)
       for entry in entries {
+        let next = max(cursor, header.baseSequence) + 1
+        if entry.sequence > next {
+          throw changed(session, source, "entries \(next)…\(entry.sequence - 1) were removed")
+        }
         try flushSnapshots(through: entry.sequence - 1)
         try write(Data(entry.line.text.utf8))
+        if entry.sequence > header.baseSequence { written.entries += 1 }
         cursor = entry.sequence
       }
       try flushSnapshots(through: entries.isEmpty ? header.headSequence : cursor)
       if entries.count < pageSize { break }
     }
+    if written.entries != header.entryCount || written.snapshots != header.snapshotCount {
+      throw changed(
+        session, source,
+        "\(written.entries) of its \(header.entryCount) entries and \(written.snapshots) of its "
+          + "\(header.snapshotCount) snapshots were left")
+    }
     return header
+  }
+
+  /// The error of an export whose session lost rows while it was read.
+  private func changed(
+    _ session: SessionID, _ source: any SessionExportSource, _ what: String
+  ) -> StorageError {
+    StorageError(
+      code: .changedDuringRead,
+      message: "Session \(session) changed while it was exported: \(what), by a `compact` or "
+        + "`prune` another process committed meanwhile. What was written is not a complete "
+        + "export; export the session again.",
+      path: source.exportErrorPath)
   }
 }
 

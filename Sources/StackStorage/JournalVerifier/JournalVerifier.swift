@@ -18,7 +18,7 @@ import GRDB
 /// the head; payloads, states and times parse.
 ///
 /// The checks are functions over a connection inside a transaction their caller opens:
-/// ``SQLiteJournal`` opens one for the file and one for each session.
+/// ``SQLiteJournal`` opens one for the file and its sessions.
 public struct JournalVerifier: Sendable {
   /// Stop checking a session after this many problems.
   public var maxProblemsPerSession: Int
@@ -29,8 +29,8 @@ public struct JournalVerifier: Sendable {
   }
 
   /// Checks the file and one session, or every session when `session` is `nil`: the same as
-  /// ``SQLiteJournal/verifyStorage(session:maxProblemsPerSession:)``, which reads the file in
-  /// one read transaction and each session in one of its own.
+  /// ``SQLiteJournal/verifyStorage(session:maxProblemsPerSession:)``, which reads the file and
+  /// every session in one read transaction.
   public func verify(
     _ journal: SQLiteJournal,
     session: SessionID? = nil

@@ -21,21 +21,18 @@ extension SQLiteJournal: InspectableJournal {
     }
   }
 
-  /// Checks the file and its sessions with ``JournalVerifier``: the file in one read
-  /// transaction, then each session in one of its own.
+  /// Checks the file and its sessions with ``JournalVerifier``, all in one read transaction: the
+  /// sessions checked are those the file lists, as they were when the check began, whatever
+  /// another process commits meanwhile (an app appending, a `prune` removing a session listed).
   public func verifyStorage(session: SessionID?, maxProblemsPerSession: Int) throws
     -> StorageVerification
   {
     let verifier = JournalVerifier(maxProblemsPerSession: maxProblemsPerSession)
-    let file = try read("verifying the file") { db in
-      try JournalVerifier.checkFile(db, session: session, stored)
+    return try read("verifying the file") { db in
+      let file = try JournalVerifier.checkFile(db, session: session, stored)
+      return file.verification(
+        try file.sessions.map { id in try verifier.verifySession(id, db, stored) })
     }
-    var sessions: [SessionVerification] = []
-    for id in file.sessions {
-      sessions.append(
-        try read("verifying session \(id)") { db in try verifier.verifySession(id, db, stored) })
-    }
-    return file.verification(sessions)
   }
 
   /// The problems `PRAGMA integrity_check` reports; empty when the database is sound.
@@ -88,10 +85,24 @@ extension SQLiteJournal: RetainableJournal {
 
   /// Gives the pages freed by compaction and pruning back to the operating system (`VACUUM`,
   /// outside any transaction; see ``JournalRetention/vacuum(_:)``).
+  ///
+  /// A failed `VACUUM` changes nothing (SQLite rolls its copy back) and throws a
+  /// ``StorageError`` that says so, with SQLite's reason: what was committed before stays.
   func vacuum() throws {
     try requireWritable("vacuuming")
-    try usingDatabase("vacuuming") {
-      try database.writeWithoutTransaction { db in try JournalRetention.vacuum(db) }
+    do {
+      try usingDatabase("vacuuming") {
+        try database.writeWithoutTransaction { db in try JournalRetention.vacuum(db) }
+      }
+    } catch let error as StorageError {
+      guard let database = error.underlying as? DatabaseError else { throw error }
+      throw StorageError(
+        code: error.code,
+        message: "VACUUM of \(path ?? "the in-memory database") failed "
+          + "(\(database.message ?? "\(database)")) and changed nothing; it needs room for a copy "
+          + "of the journal. The file keeps its size meanwhile and reuses its freed pages; free "
+          + "some space, then run VACUUM again (`sqlite3 \(path ?? "FILE") VACUUM`).",
+        path: path, underlying: database)
     }
   }
 }

@@ -10,7 +10,9 @@ extension SQLiteJournal {
   ///
   /// Rows are read a page at a time, each page in its own short read transaction, so memory
   /// stays flat on any journal and a writer is never held up. Throws
-  /// ``StorageError/Code/unknownSession`` for an unknown session.
+  /// ``StorageError/Code/unknownSession`` for an unknown session, and
+  /// ``StorageError/Code/changedDuringRead`` when another process removes entries not read yet
+  /// (a `compact` or a `prune` committing between two pages) rather than skip them.
   public func journalRows(
     session: SessionID,
     matching query: JournalQuery,
@@ -19,8 +21,11 @@ extension SQLiteJournal {
     let filter = JournalRows.Filter(session: session, query)
     // The last N matching entries start (or, newest first, end) at the N-th newest one.
     var boundary: Int64?
+    // The sequence the journal started after when the read began.
+    var base: Int64 = 0
     let found = try read("reading the journal of session \(session)") { db -> Bool in
       _ = try SessionRows.requireHead(db, session, stored)
+      base = try SnapshotRows.oldestSequence(db, session: session) ?? 0
       guard let last = query.last else { return true }
       guard last > 0 else { return false }
       boundary = try JournalRows.sequence(db, filter, newestOffset: last - 1)
@@ -28,13 +33,18 @@ extension SQLiteJournal {
     }
     guard found else { return }
     let ascending = !query.newestFirst
+    let from = query.fromSequence ?? 0
     var cursor: Int64? = nil
     var remaining = query.last ?? Int.max
     while remaining > 0 {
       let start = ascending && cursor == nil ? boundary : nil
       let limit = Swift.min(Self.inspectionPageSize, remaining)
-      let page = try read("reading the journal of session \(session)") { [cursor] db in
-        try JournalRows.page(
+      let page = try read("reading the journal of session \(session)") { [cursor, base] db in
+        // Oldest first, the entries still to read are those after the last one read (or before
+        // the first page, after the start the query asks for).
+        let unread = ascending ? max(cursor ?? start.map { $0 - 1 } ?? base, from - 1) : nil
+        try requireEntriesKept(db, session: session, since: base, unread: unread)
+        return try JournalRows.page(
           db, filter, ascending: ascending, from: start, after: cursor, limit: limit)
       }
       for record in page {
@@ -53,6 +63,32 @@ extension SQLiteJournal {
       }
       if page.count < limit { return }
     }
+  }
+
+  /// Throws ``StorageError/Code/changedDuringRead`` when, since a read of the session's journal
+  /// began at `base`, the session was removed or compacted past entries the read still needs:
+  /// those after `unread` (oldest first), or, reading newest first (`nil`), any.
+  private func requireEntriesKept(
+    _ db: Database, session: SessionID, since base: Int64, unread: Int64?
+  ) throws {
+    guard try SessionRows.exists(db, session) else {
+      throw StorageError(
+        code: .changedDuringRead,
+        message: "Session \(session) was removed from \(path ?? "memory") while its journal was "
+          + "read (by a `prune` another process committed), so the entries not read yet are "
+          + "gone. Nothing was changed.",
+        path: path)
+    }
+    let now = try SnapshotRows.oldestSequence(db, session: session) ?? 0
+    guard now != base, now > (unread ?? base) else { return }
+    let from = max(unread ?? base, base) + 1
+    throw StorageError(
+      code: .changedDuringRead,
+      message: "Session \(session) was compacted while its journal was read (by a `compact` "
+        + "another process committed): entries \(from)…\(now) were removed before they could "
+        + "be read, and the journal now starts after \(now). Nothing was changed; read it again "
+        + "to see the journal as it is now.",
+      path: path)
   }
 
   /// The sequence of the session's last journal entry, or `nil` when it has none. Equal to the

@@ -72,6 +72,7 @@ extension SQLiteJournal {
   ) throws -> OpenedFile {
     // See ReadOnlyAccess: no reader creates or rewrites a file beside the journal, except one
     // that waits for new entries (`log --follow`), which takes part in the write-ahead log.
+    if options.watchesForWrites { try DatabaseFile.checkLogIndexReachable(path) }
     let plan = try ReadOnlyAccess.plan(for: path, participating: options.watchesForWrites)
     let state = try DatabaseFile.readSchemaState(path, location: plan.location)
     let pending = try state.pending(Migration.all, path: path)

@@ -55,12 +55,18 @@ public final class SQLiteJournal: JournalBackend {
 
   /// Opens the journal at `path`, creating the file when it is missing (unless read-only).
   ///
+  /// `path` is a plain path, resolved first to the real file (see ``JournalPath``): through a
+  /// symbolic link the journal is the file it points to, with the `-wal` and `-shm` SQLite names
+  /// after that file, and a path that starts with `file:` is a file of that name, never an
+  /// SQLite URI. ``path`` is the resolved path.
+  ///
   /// Throws a ``StorageError``: ``StorageError/Code/emptyFile``,
   /// ``StorageError/Code/notADatabase``, ``StorageError/Code/truncated``,
   /// ``StorageError/Code/notStackJournal``, ``StorageError/Code/newerSchema``,
   /// ``StorageError/Code/checksumMismatch``, or ``StorageError/Code/olderSchema`` when the
   /// options forbid migrating. In each case the file is left unchanged.
   public convenience init(path: String, options: Options = .init()) throws {
+    let path = JournalPath.resolve(path)
     let opened = try Self.openFile(path: path, options: options)
     try self.init(
       database: opened.database, path: path, options: options, privateCopy: opened.privateCopy,

@@ -27,7 +27,7 @@ extension SQLiteJournal {
     let prepared = try PreparedDeltaAppend(
       entry, session: session, expected: expectedSequence, in: self)
     let head = try await committed(prepared, activity: "appending to session \(session)")
-    headShapes.keep(head, of: session.rawValue)
+    headShapes.keep(head, of: session)
     return head.sequence
   }
 
@@ -87,7 +87,7 @@ extension SQLiteJournal {
     let dataVersion =
       try db.first("PRAGMA data_version", .dataVersion, in: appendStatements) { $0.integer(0) }
       ?? 0
-    let (ticket, kept) = headShapes.begin(session, dataVersion: dataVersion)
+    let (ticket, kept) = headShapes.begin(entry.session, dataVersion: dataVersion)
     let head: HeadRecord
     let place: EntryPlace
     var shapes: [String: StackShape]

@@ -1,0 +1,163 @@
+import Foundation
+import StackJournalTestSupport
+import StackNavigation
+import StackStorage
+import XCTest
+
+/// Session identifiers are their bytes: `café` written with `é` (U+00E9, NFC) and with `e` and a
+/// combining accent (U+0065 U+0301, NFD) are two sessions, which every command tells apart,
+/// though Swift's `String` calls the two spellings equal. Each test runs the built binary on a
+/// journal holding both.
+final class EquivalentIDTests: CLITestCase {
+  private let composed = "caf\u{E9}"
+  private let decomposed = "cafe\u{301}"
+
+  /// A journal holding the demo's session as `café` in NFC and, with `more` more actions, in
+  /// NFD, with a snapshot every 3 entries.
+  private func makeTwins(more: Int = 5) throws -> String {
+    let path = directory.path("twins.sqlite")
+    for (session, actions) in [(composed, "0"), (decomposed, String(more))] {
+      let result = try runCLI([
+        "demo", "--db", path, "--session", session, "--actions", actions,
+        "--snapshot-interval", "3", "--json",
+      ])
+      XCTAssertEqual(result.status, 0, result.stderr)
+    }
+    return path
+  }
+
+  /// Adds a session `fork` forked from `source` at sequence 1.
+  private func addFork(of source: String, at path: String) throws {
+    let journal = try SQLiteJournal(path: path)
+    defer { try? journal.close() }
+    _ = try journal.createSession(
+      "fork", initial: try StateEncoding.encode(["path": StackState<Int>()]), version: 1,
+      forkedFrom: (SessionID(source), 1))
+  }
+
+  /// Whether two texts have the same UTF-8 bytes (`==` on `String` compares canonically).
+  private func same(_ text: Any?, _ expected: String) -> Bool {
+    (text as? String).map { Array($0.utf8) == Array(expected.utf8) } ?? false
+  }
+
+  /// The objects of `key` in the JSON a command printed, by the bytes of their `idKey`.
+  private func objects(
+    _ arguments: [String], _ key: String, id idKey: String
+  ) throws -> [(id: String, object: [String: Any])] {
+    let result = try runCLI(arguments + ["--json"])
+    XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+    let list = try XCTUnwrap(try result.jsonObject()[key] as? [[String: Any]], result.stdout)
+    return list.map { (($0[idKey] as? String) ?? "", $0) }
+  }
+
+  /// The identifiers `sessions --json` lists, as bytes.
+  private func listedIDs(_ path: String) throws -> [[UInt8]] {
+    try objects(["sessions", "--db", path], "sessions", id: "id").map { Array($0.id.utf8) }
+  }
+
+  private func entries(_ path: String, _ session: String) throws -> Int {
+    let item = try objects(["sessions", "--db", path], "sessions", id: "id")
+      .first { same($0.id, session) }
+    return try XCTUnwrap(item?.object["entries"] as? Int, "session \(session) is listed")
+  }
+
+  // MARK: Deleting
+
+  /// Twins of the same length: a plan made by a dry run matches each with its own row again.
+  func testPruningOneSpellingKeepsTheOther() throws {
+    let path = try makeTwins(more: 0)
+    let pruned = try runCLI(["prune", "--session", composed, "--db", path, "--json"])
+    XCTAssertEqual(pruned.status, 0, pruned.stderr)
+    let deleted = try XCTUnwrap(try pruned.jsonObject()["sessions"] as? [[String: Any]])
+    XCTAssertEqual(deleted.count, 1, pruned.stdout)
+    XCTAssertTrue(same(deleted.first?["id"], composed), pruned.stdout)
+    XCTAssertEqual(try listedIDs(path), [Array(decomposed.utf8)], "the NFD spelling is kept")
+    XCTAssertEqual(try runCLI(["verify", "--db", path]).status, 0)
+  }
+
+  func testPruningTheForksOfOneSpellingKeepsTheForksOfTheOther() throws {
+    let path = try makeTwins()
+    try addFork(of: decomposed, at: path)
+    let pruned = try runCLI(["prune", "--forks-of", composed, "--db", path, "--json"])
+    XCTAssertEqual(pruned.status, 0, pruned.stderr)
+    XCTAssertEqual((try pruned.jsonObject()["sessions"] as? [Any])?.count, 0, pruned.stdout)
+    XCTAssertEqual(try listedIDs(path).count, 3, "the fork of the NFD spelling is kept")
+  }
+
+  // MARK: Sizes
+
+  func testSessionsAndStatsGiveEachSpellingItsOwnSize() throws {
+    let path = try makeTwins()
+    let listed = try objects(["sessions", "--db", path], "sessions", id: "id")
+    let stats = try objects(["stats", "--db", path], "sessions", id: "session")
+    for (name, items, entriesKey) in [("sessions", listed, "entries"), ("stats", stats, "entries")]
+    {
+      XCTAssertEqual(items.count, 2, name)
+      let small = try XCTUnwrap(items.first { same($0.id, composed) }?.object, name)
+      let large = try XCTUnwrap(items.first { same($0.id, decomposed) }?.object, name)
+      XCTAssertLessThan(small[entriesKey] as? Int ?? 0, large[entriesKey] as? Int ?? 0, name)
+      XCTAssertLessThan(
+        small["bytes"] as? Int ?? 0, large["bytes"] as? Int ?? 0,
+        "\(name): the session with more entries takes more bytes")
+    }
+  }
+
+  // MARK: Importing
+
+  func testImportingUnderTheOtherSpellingMakesASecondSession() throws {
+    let path = directory.path("one.sqlite")
+    XCTAssertEqual(try runCLI(["demo", "--db", path, "--session", composed]).status, 0)
+    let file = directory.path("export.ndjson")
+    XCTAssertEqual(try runCLI(["export", composed, "--db", path, "-o", file]).status, 0)
+    let imported = try runCLI(["import", file, "--db", path, "--as", decomposed, "--json"])
+    XCTAssertEqual(imported.status, 0, imported.stderr)
+    XCTAssertTrue(same(try imported.jsonObject()["session"], decomposed), imported.stdout)
+    XCTAssertEqual(
+      Set(try listedIDs(path)), [Array(composed.utf8), Array(decomposed.utf8)])
+    let again = try runCLI(["import", file, "--db", path, "--as", decomposed])
+    assertOneLineError(again, contains: "already exists")
+  }
+
+  // MARK: Reading
+
+  func testAReportListsOnlyTheForksOfItsOwnSpelling() throws {
+    let path = try makeTwins()
+    try addFork(of: decomposed, at: path)
+    for (session, listsFork) in [(composed, false), (decomposed, true)] {
+      let page = directory.path("page.html")
+      let result = try runCLI(["report", session, "--db", path, "-o", page])
+      XCTAssertEqual(result.status, 0, result.stderr)
+      let html = try String(contentsOfFile: page, encoding: .utf8)
+      XCTAssertEqual(html.contains("\"fork\""), listsFork, "the page of \(session.unicodeScalars)")
+    }
+  }
+
+  func testEveryCommandReadsTheSessionOfItsOwnSpelling() throws {
+    let path = try makeTwins()
+    let small = try entries(path, composed)
+    let large = try entries(path, decomposed)
+    XCTAssertLessThan(small, large)
+    for (session, count) in [(composed, small), (decomposed, large)] {
+      let log = try runCLI(["log", session, "--db", path, "--json"])
+      XCTAssertEqual(log.status, 0, log.stderr)
+      XCTAssertEqual((try log.jsonObject()["entries"] as? [Any])?.count, count)
+      let show = try runCLI(["show", session, "--db", path, "--json"])
+      XCTAssertEqual(show.status, 0, show.stderr)
+      XCTAssertEqual(try show.jsonObject()["sequence"] as? Int, count)
+      let diff = try runCLI(["diff", session, "0", String(count), "--db", path, "--json"])
+      XCTAssertEqual(diff.status, 0, diff.stderr)
+      XCTAssertTrue(same(try diff.jsonObject()["session"], session), diff.stdout)
+      let export = try runCLI(["export", session, "--db", path])
+      XCTAssertEqual(export.status, 0, export.stderr)
+      XCTAssertEqual(try export.jsonLines().filter { $0["kind"] as? String == "entry" }.count, count)
+      let verify = try runCLI(["verify", session, "--db", path])
+      XCTAssertEqual(verify.status, 0, verify.stderr)
+    }
+    let compacted = try runCLI([
+      "compact", composed, "--keep-snapshots", "1", "--db", path, "--json",
+    ])
+    XCTAssertEqual(compacted.status, 0, compacted.stderr)
+    XCTAssertLessThan(try entries(path, composed), small, "compacting NFC dropped entries")
+    XCTAssertEqual(try entries(path, decomposed), large, "and left NFD alone")
+  }
+}

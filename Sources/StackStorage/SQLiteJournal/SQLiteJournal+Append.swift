@@ -136,7 +136,10 @@ struct PreparedDeltaAppend: Sendable {
       checked: { try journal.stored.text($0, $1) })
     self.entry = PreparedEntry(
       session: session, expected: expected, type: entry.type, version: entry.version,
-      payload: payload, recordedAt: Timestamp.string(from: entry.recordedAt))
+      payload: payload,
+      recordedAt: try Timestamp.stored(
+        entry.recordedAt, "The time of the entry appended to session \(session)",
+        path: journal.path))
     self.snapshot = snapshot
     self.delta = entry.delta
     self.deltaText = StorageJSON.text(entry.delta)

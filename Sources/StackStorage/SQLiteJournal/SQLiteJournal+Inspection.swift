@@ -10,13 +10,14 @@ extension SQLiteJournal {
   ///
   /// Rows are read a page at a time, each page in its own short read transaction, so memory
   /// stays flat on any journal and a writer is never held up. Throws
-  /// ``StorageError/Code/unknownSession`` for an unknown session.
+  /// ``StorageError/Code/unknownSession`` for an unknown session, and
+  /// ``StorageError/Code/timeOutOfRange`` for a time outside years 0000–9999.
   public func journalRows(
     session: SessionID,
     matching query: JournalQuery,
     _ body: (JournalRow) throws -> Bool
   ) throws {
-    let filter = JournalRows.Filter(session: session, query)
+    let filter = try JournalRows.Filter(session: session, query, path: path)
     // The last N matching entries start (or, newest first, end) at the N-th newest one.
     var boundary: Int64?
     let found = try read("reading the journal of session \(session)") { db -> Bool in

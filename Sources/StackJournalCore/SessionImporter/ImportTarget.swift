@@ -19,12 +19,18 @@ public struct ImportTarget: Sendable {
   /// one holds what this build cannot keep.
   public var newestKnownSchemaVersion: Int
 
+  /// The greatest sequence a session of the target holds (an SQLite journal's keys hold
+  /// 4,294,967,295), or `nil` when the target has no bound below `Int64.max`.
+  public var maximumSequence: Int64?
+
   /// Creates a target from what a journal tells; `newestKnownSchemaVersion` is `schemaVersion`
   /// when not given.
   public init(
     schemaVersion: Int, payloadVersion: Int?, existingSessions: Set<SessionID>,
-    comparesSchemaVersions: Bool = true, newestKnownSchemaVersion: Int? = nil
+    comparesSchemaVersions: Bool = true, newestKnownSchemaVersion: Int? = nil,
+    maximumSequence: Int64? = nil
   ) {
+    self.maximumSequence = maximumSequence
     self.schemaVersion = schemaVersion
     self.payloadVersion = payloadVersion
     self.existingSessions = existingSessions

@@ -66,6 +66,14 @@ extension SessionExportFile {
             + "identifier (--as NEW-ID)"
         ))
     }
+    if let maximum = target.maximumSequence, header.headSequence > maximum {
+      reasons.append(
+        (
+          .impossible,
+          "the session's head sequence \(header.headSequence) (line 1) is above "
+            + "\(maximum), the greatest sequence a session of the target holds"
+        ))
+    }
     if !target.comparesSchemaVersions {
       // The versions of two backends' schemas do not compare; the line format is the same.
     } else if header.schemaVersion > target.newestKnownSchemaVersion {

@@ -1,8 +1,10 @@
 import Foundation
+import GRDB
 import StackJournalTestSupport
 import StackNavigation
-import StackStorage
 import XCTest
+
+@testable import StackStorage
 
 /// Session identifiers are their bytes: `café` written with `é` (U+00E9, NFC) and with `e` and a
 /// combining accent (U+0065 U+0301, NFD) are two sessions, which every command tells apart,
@@ -118,6 +120,73 @@ final class EquivalentIDTests: CLITestCase {
     assertOneLineError(again, contains: "already exists")
   }
 
+  // MARK: Migrating
+
+  /// A file at schema 1 holding `café` in NFC (two entries) and in NFD (one), as rows the
+  /// first schema wrote.
+  private func makeSchemaOneTwins() throws -> String {
+    let path = directory.path("schema-1.sqlite")
+    let queue = try DatabaseQueue(path: path)
+    try SchemaMigrator.migrate(queue, through: 1, path: path)
+    let element = { (id: Int, count: Int) in
+      #"{"caseName":"counter","id":\#(id),"#
+        + #""state":"{\"counter\":{\"_0\":{\"count\":\#(count)}}}"}"#
+    }
+    let change = { (ids: String, next: Int, popped: String, pushed: String) in
+      #"{"changes":[{"changed":[],"ids":[\#(ids)],"nextID":\#(next),"path":"path","#
+        + #""popped":[\#(popped)],"pushed":[\#(pushed)],"removed":false}]}"#
+    }
+    try queue.write { db in
+      for (session, head) in [(composed, 2), (decomposed, 1)] {
+        try db.execute(
+          sql: "INSERT INTO sessions (id, created_at, head_sequence) VALUES (?, ?, ?)",
+          arguments: [session, "2025-01-31T09:30:00.000Z", head])
+        try db.execute(
+          sql: "INSERT INTO snapshots (session, sequence, version, state, stacks, recorded_at) "
+            + "VALUES (?, 0, 1, ?, ?, '2025-01-31T09:30:00.000Z')",
+          arguments: [
+            session,
+            #"{"path":{"elements":[{"id":0,"state":{"counter":{"_0":{"count":1}}}}],"#
+              + #""nextID":1}}"#,
+            #"[{"elements":["# + element(0, 1) + #"],"nextID":1,"path":"path"}]"#,
+          ])
+        let entries = [
+          change("0,1", 2, "", element(1, 2)), change("0,2", 3, "1", element(2, 3)),
+        ].prefix(head)
+        for (index, delta) in entries.enumerated() {
+          try db.execute(
+            sql: "INSERT INTO journal (session, sequence, recorded_at, type, version, payload, "
+              + "delta) VALUES (?, ?, ?, 'path.push', 1, '{}', ?)",
+            arguments: [session, index + 1, "2025-01-31T09:30:0\(index + 1).000Z", delta])
+        }
+        let last = head == 2 ? (2, 3) : (1, 2)
+        try db.execute(
+          sql: "INSERT INTO stacks (session, path, next_id) VALUES (?, 'path', ?)",
+          arguments: [session, last.0 + 1])
+        try db.execute(
+          sql: "INSERT INTO stack_elements (session, path, id, position, case_name, state) "
+            + "VALUES (?, 'path', 0, 0, 'counter', ?), (?, 'path', ?, 1, 'counter', ?)",
+          arguments: [
+            session, #"{"counter":{"_0":{"count":1}}}"#, session, last.0,
+            #"{"counter":{"_0":{"count":\#(last.1)}}}"#,
+          ])
+      }
+    }
+    try queue.close()
+    return path
+  }
+
+  func testMigratingKeepsBothSpellingsWithTheirOwnEntries() throws {
+    let path = try makeSchemaOneTwins()
+    let migrated = try runCLI(["migrate", "--db", path, "--json"])
+    XCTAssertEqual(migrated.status, 0, migrated.stderr)
+    XCTAssertEqual(try migrated.jsonObject()["version"] as? Int, SQLiteJournal.latestSchemaVersion)
+    XCTAssertEqual(try entries(path, composed), 2)
+    XCTAssertEqual(try entries(path, decomposed), 1)
+    let verify = try runCLI(["verify", "--db", path])
+    XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+  }
+
   // MARK: Reading
 
   func testAReportListsOnlyTheForksOfItsOwnSpelling() throws {
@@ -149,7 +218,8 @@ final class EquivalentIDTests: CLITestCase {
       XCTAssertTrue(same(try diff.jsonObject()["session"], session), diff.stdout)
       let export = try runCLI(["export", session, "--db", path])
       XCTAssertEqual(export.status, 0, export.stderr)
-      XCTAssertEqual(try export.jsonLines().filter { $0["kind"] as? String == "entry" }.count, count)
+      let lines = try export.jsonLines()
+      XCTAssertEqual(lines.filter { $0["kind"] as? String == "entry" }.count, count)
       let verify = try runCLI(["verify", session, "--db", path])
       XCTAssertEqual(verify.status, 0, verify.stderr)
     }

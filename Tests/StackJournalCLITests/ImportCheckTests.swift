@@ -134,14 +134,22 @@ final class ImportCheckTests: CLITestCase {
     try assertRefused(lines, contains: "has a `forkedAt` of 3 but no `forkedFrom`")
   }
 
-  func testACreationTimeLaterThanEveryEntryIsRefused() throws {
+  /// The library records such a session when the clock goes back after its creation, so the
+  /// verdict is risky, not impossible: refused unless forced, naming the lines.
+  func testACreationTimeLaterThanEveryEntryIsRefusedUnlessForced() throws {
     var lines = try exportLines()
     let created = try XCTUnwrap(lines[0].range(of: #""createdAt":""#))
     let time = lines[0][created.upperBound...].prefix(24)
     lines[0] = replacing(
       #""createdAt":"\#(time)""#, with: #""createdAt":"2999-01-01T00:00:00.000Z""#, in: lines[0])
-    try assertRefused(lines, contains: "Line 1 of")
-    try assertRefused(lines, contains: "later than every entry of the session (the latest, line ")
+    try assertRefused(lines, contains: "verdict risky")
+    try assertRefused(
+      lines,
+      contains: "line 1 gives the session's createdAt as 2999-01-01T00:00:00.000Z, later than "
+        + "every entry (the latest, line ")
+    let export = directory.path("edited.ndjson")
+    let forced = try runCLI(["import", export, "--db", directory.path("target.sqlite"), "--force"])
+    XCTAssertEqual(forced.status, 0, forced.stderr)
   }
 
   /// The checks refuse only what a journal cannot hold: an export of a fork imports.

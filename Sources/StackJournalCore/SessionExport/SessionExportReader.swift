@@ -13,6 +13,9 @@ package struct SessionExportReader {
   /// The most elements a stack of the file may hold (``StackRecord/maximumElements``; tests
   /// use a small one).
   package var maximumStackElements = StackRecord.maximumElements
+  /// The latest time of the entries ``forEachLine(_:_:)`` read, and the line of the entry that
+  /// has it (the first such); `nil` without entries.
+  package private(set) var latestEntry: (time: String, line: Int)?
 
   package init(path: String) throws {
     var isDirectory: ObjCBool = false
@@ -270,15 +273,7 @@ package struct SessionExportReader {
           + "\(header.entryCount) entries and \(header.snapshotCount) snapshots: the file is cut "
           + "short or was edited")
     }
-    let createdAt = Timestamp.string(from: header.createdAt)
-    if let latestEntry, createdAt > latestEntry.time {
-      throw StorageError(
-        code: .invalidData,
-        message: "Line 1 of \(path) gives the session's `createdAt` as \(createdAt), later than "
-          + "every entry of the session (the latest, line \(latestEntry.line), was recorded at "
-          + "\(latestEntry.time)): no entry could be found by its time. Nothing was imported.",
-        path: path)
-    }
+    self.latestEntry = latestEntry
     return walk.stacks
   }
 

@@ -86,6 +86,22 @@ final class EquivalentIDTests: CLITestCase {
     XCTAssertEqual(try listedIDs(path).count, 3, "the fork of the NFD spelling is kept")
   }
 
+  // MARK: Listing
+
+  /// In text the two spellings print alike: `sessions` says they are two identifiers.
+  func testSessionsSaysWhichIdentifiersPrintAlike() throws {
+    let path = try makeTwins()
+    let listed = try runCLI(["sessions", "--db", path])
+    XCTAssertEqual(listed.status, 0, listed.stderr)
+    XCTAssertTrue(
+      listed.stdout.contains("Note: 2 sessions print as caf"), listed.stdout)
+    XCTAssertTrue(listed.stdout.contains("are different identifiers"), listed.stdout)
+    XCTAssertEqual(listed.stdout.components(separatedBy: "Note:").count, 2, "one note")
+    let one = directory.path("one.sqlite")
+    XCTAssertEqual(try runCLI(["demo", "--db", one, "--session", composed]).status, 0)
+    XCTAssertFalse(try runCLI(["sessions", "--db", one]).stdout.contains("Note:"))
+  }
+
   // MARK: Sizes
 
   func testSessionsAndStatsGiveEachSpellingItsOwnSize() throws {

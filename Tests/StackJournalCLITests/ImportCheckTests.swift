@@ -81,6 +81,26 @@ final class ImportCheckTests: CLITestCase {
     try assertRefused(lines, contains: "lists the stack `path` twice")
   }
 
+  /// Paths `café` in NFC and in NFD are two rows to SQLite but one path to the walk and the
+  /// check, which find stacks through Swift's `String`: refused with the line, not as a stack
+  /// that "holds #0 twice" after the rows were written.
+  func testStackPathsThatDifferOnlyInTheirCompositionAreRefusedWithTheirLine() throws {
+    var lines = withoutEntries(try exportLines())
+    lines[1] = replacing(
+      #""path":{"elements""#, with: #""caf\#u{E9}":{"elements""#, in: lines[1])
+    let stacks = try XCTUnwrap(lines[1].range(of: "\"stacks\":["))
+    let rest = lines[1][stacks.upperBound...]
+    let end = try XCTUnwrap(rest.range(of: "}]}", options: .backwards))
+    let stack = String(rest[rest.startIndex..<end.lowerBound]) + "}"
+    let composed = stack.replacingOccurrences(of: #""path":"path""#, with: #""path":"caf\#u{E9}""#)
+    let decomposed = stack.replacingOccurrences(
+      of: #""path":"path""#, with: #""path":"cafe\#u{301}""#)
+    lines[1] = replacing(
+      "\"stacks\":[" + stack, with: "\"stacks\":[" + composed + "," + decomposed, in: lines[1])
+    try assertRefused(lines, contains: "Line 2 of")
+    try assertRefused(lines, contains: "differ only in how their characters are composed")
+  }
+
   func testAnIDListedTwiceInAStackIsRefusedWithItsLine() throws {
     var lines = withoutEntries(try exportLines())
     let element = #"{"caseName":"counter","id":0,"state":"{\"counter\":{\"_0\":{\"count\":42}}}"}"#

@@ -279,14 +279,23 @@ package struct SessionExportReader {
 
   /// Refuses stacks that the keys of the `stacks` and `stack_elements` tables cannot hold: two
   /// stacks at one path (compared byte for byte, as SQLite compares them), or one ID twice in a
-  /// stack.
+  /// stack. Two paths that differ only in how their characters are composed (NFC and NFD) are
+  /// refused too: a state's stacks are found through Swift's `String`, which takes them for one
+  /// path, and no app's state holds both (its dictionary keys would be one key).
   private func checkKeys(_ stacks: [StackRecord]) throws {
     var paths = Set<[UInt8]>()
+    var alike = Set<String>()
     for stack in stacks {
       guard paths.insert(Array(stack.path.utf8)).inserted else {
         throw malformed(
           "lists the stack `\(StorageError.printable(stack.path))` twice; a state has one stack "
             + "at a path")
+      }
+      guard alike.insert(stack.path).inserted else {
+        throw malformed(
+          "lists two stacks whose paths print as `\(StorageError.printable(stack.path))` and "
+            + "differ only in how their characters are composed (NFC and NFD); a state has one "
+            + "stack at a path")
       }
       var ids = Set<StackElementID>()
       for element in stack.elements where !ids.insert(element.id).inserted {

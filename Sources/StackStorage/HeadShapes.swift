@@ -52,10 +52,12 @@ final class HeadShapes: @unchecked Sendable {
   static let limit = 4_096
   private let lock = NSLock()
   // Read and written under `lock` only.
-  private var entries: [String: Entry] = [:]
+  // Keyed by ``SessionID``, which compares bytes: a `String` key would take `café` written
+  // with a combining accent for `café` written with `é`, and append with the other's shapes.
+  private var entries: [SessionID: Entry] = [:]
   private var tickets: UInt64 = 0
 
-  private func withEntries<T>(_ body: (inout [String: Entry]) -> T) -> T {
+  private func withEntries<T>(_ body: (inout [SessionID: Entry]) -> T) -> T {
     lock.lock()
     defer { lock.unlock() }
     return body(&entries)
@@ -65,7 +67,7 @@ final class HeadShapes: @unchecked Sendable {
   /// the head kept for the session when the file's data version is still `dataVersion`. Taken,
   /// not copied: the append changes the shapes in place, whatever the stacks' depth; the journal
   /// keeps them again once the append commits (``keep(_:of:)``).
-  func begin(_ session: String, dataVersion: Int64) -> (ticket: UInt64, kept: Head?) {
+  func begin(_ session: SessionID, dataVersion: Int64) -> (ticket: UInt64, kept: Head?) {
     withEntries { entries in
       tickets &+= 1
       let ticket = tickets
@@ -80,7 +82,7 @@ final class HeadShapes: @unchecked Sendable {
 
   /// Keeps a head whose append committed, if its ticket is still the session's last: no other
   /// append to the session, and no other write of the journal, began since it did.
-  func keep(_ head: Head, of session: String) {
+  func keep(_ head: Head, of session: SessionID) {
     withEntries { entries in
       guard let index = entries.index(forKey: session), entries.values[index].ticket == head.ticket
       else { return }
@@ -89,7 +91,7 @@ final class HeadShapes: @unchecked Sendable {
   }
 
   /// Forgets a session this journal made (again).
-  func forget(_ session: String) {
+  func forget(_ session: SessionID) {
     withEntries { _ = $0.removeValue(forKey: session) }
   }
 

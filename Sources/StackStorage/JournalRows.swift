@@ -183,7 +183,8 @@ enum JournalRows {
     var sql: String
     var arguments: [any DatabaseValueConvertible]
 
-    init(session: SessionID, _ query: JournalQuery) {
+    /// Throws ``StorageError/Code/timeOutOfRange`` for a time the stored form does not hold.
+    init(session: SessionID, _ query: JournalQuery, path: String?) throws {
       self.session = session
       low = query.fromSequence ?? 1
       high = query.toSequence ?? SessionKeys.maximumSequence
@@ -194,8 +195,14 @@ enum JournalRows {
         sql += " AND " + condition
         arguments.append(value)
       }
-      add("recorded_at >= ?", query.since.map { Timestamp.string(from: $0) })
-      add("recorded_at <= ?", query.until.map { Timestamp.string(from: $0) })
+      let since = try query.since.map {
+        try Timestamp.stored($0, "The start of the times asked", path: path)
+      }
+      let until = try query.until.map {
+        try Timestamp.stored($0, "The end of the times asked", path: path)
+      }
+      add("recorded_at >= ?", since)
+      add("recorded_at <= ?", until)
       add("type GLOB ?", query.typeGlob)
       self.sql = sql
       self.arguments = arguments

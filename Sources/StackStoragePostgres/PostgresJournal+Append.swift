@@ -32,6 +32,8 @@
       _ entry: JournalEntryDelta
     ) throws -> PostgresQuery {
       try requireWritable("appending to session \(session)")
+      _ = try Timestamp.stored(
+        entry.recordedAt, "The time of the entry appended to session \(session)")
       let (payload, snapshot) = try entry.storedTexts(
         snapshotDue: snapshotDue(at: expected + 1), checked: { try stored.text($0, $1) })
       return appendQuery(

@@ -22,8 +22,12 @@
       var filter = JournalFilter(session: session)
       if let from = query.fromSequence { filter.add("sequence >= ", from) }
       if let to = query.toSequence { filter.add("sequence <= ", to) }
-      if let since = query.since { filter.add("recorded_at >= ", Timestamp.string(from: since)) }
-      if let until = query.until { filter.add("recorded_at <= ", Timestamp.string(from: until)) }
+      if let since = query.since {
+        filter.add("recorded_at >= ", try Timestamp.stored(since, "The start of the times asked"))
+      }
+      if let until = query.until {
+        filter.add("recorded_at <= ", try Timestamp.stored(until, "The end of the times asked"))
+      }
       if let glob = query.typeGlob { filter.add("type ~ ", Self.regularExpression(glob: glob)) }
       let activity = "reading the journal of session \(session)"
       // The last N matching entries start (or, newest first, end) at the N-th newest one.

@@ -101,7 +101,7 @@
     /// highest sequence); before the first entry kept, the oldest snapshot's sequence if `date`
     /// is at or after its time. One statement, so one consistent view.
     public func sequence(session: SessionID, atOrBefore date: Date) async throws -> Int64 {
-      let time = Timestamp.string(from: date)
+      let time = try Timestamp.stored(date, "The time asked of session \(session)")
       return try await sequence(
         try rows(
           "finding the entry of session \(session) at \(time)",

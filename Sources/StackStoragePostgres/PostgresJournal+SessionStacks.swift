@@ -78,7 +78,10 @@
       case .sequence(let given):
         sequence = given
       case .atOrBefore(let date):
-        let time = Timestamp.string(from: date)
+        let time: String
+        do {
+          time = try Timestamp.stored(date, "The time asked of session \(session)")
+        } catch { throw CallerRefusal(error: error) }
         sequence = try self.sequence(
           try await rows(sequenceQuery(session: session, atOrBefore: time)),
           session: session, atOrBefore: time)

@@ -20,9 +20,10 @@
       try requireWritable("creating session \(id)")
       let (_, stateText, stacksText, metadataText) = try stored.sessionTexts(
         id, initial: initial, metadata: metadata)
+      let createdAt = try Timestamp.stored(date, "The creation time of session \(id)")
       let query: PostgresQuery = """
         SELECT \(unescaped: table("create_session"))(\(id.rawValue),
-          \(Timestamp.string(from: date)), \(metadataText), \(forkedFrom?.0.rawValue),
+          \(createdAt), \(metadataText), \(forkedFrom?.0.rawValue),
           \(forkedFrom?.1), \(Int32(clamping: version)), \(stateText), \(stacksText))
         """
       do {

@@ -18,7 +18,7 @@
       return ImportTarget(
         schemaVersion: schemaVersion, payloadVersion: version.map(Int.init),
         existingSessions: Set(sessions.map(SessionID.init(rawValue:))),
-        comparesSchemaVersions: false)
+        comparesSchemaVersions: false, payloadVersionRange: Int(Int32.min)...Int(Int32.max))
     }
 
     /// Imports a checked session export as a new session: the session row, its snapshots,

@@ -245,9 +245,9 @@ extension StackJournalTool {
     }
 
     static func freeSession(in journal: any JournalBackend) async throws -> SessionID {
-      let taken = Set(try await journal.sessions().map(\.id.rawValue))
+      let taken = Set(try await journal.sessions().map(\.id))
       var number = 1
-      while taken.contains("demo-\(number)") { number += 1 }
+      while taken.contains(SessionID("demo-\(number)")) { number += 1 }
       return SessionID("demo-\(number)")
     }
   }

@@ -53,6 +53,35 @@ struct TimeExpressionTests {
     }
   }
 
+  /// Times an offset moves out of years 0000–9999 in UTC, whose stored text would not sort in
+  /// time order (`+10000-…` below `2026-…`): read, then refused with the range a journal holds.
+  static let outOfRange = [
+    ("9999-12-31T23:00-01:00", "after"), ("9999-12-31T23:59:59.9996Z", "after"),
+    ("0000-01-01T00:30+01:00", "before"),
+  ]
+
+  @Test(arguments: outOfRange)
+  func refusesATimeOutsideTheStoredRange(_ text: String, _ side: String) {
+    let time = TimeExpression(argument: text)
+    #expect(time.kind != nil)
+    do {
+      _ = try time.readable(option: "--until")
+      Issue.record("\(text) was taken")
+    } catch let failure as CLIFailure {
+      #expect(failure.message.contains("The time '\(text)' of --until is"))
+      #expect(failure.message.contains("\(side) the times a journal holds"))
+      #expect(failure.message.contains("0000-01-01T00:00:00.000Z through 9999-12-31T23:59:59.999Z"))
+    } catch {
+      Issue.record("unexpected error \(error)")
+    }
+  }
+
+  @Test func theLastAndFirstMillisecondsOfTheStoredRangeAreTaken() throws {
+    for text in ["9999-12-31T23:59:59.999Z", "9999-12-31T23:59:59.9994Z", "0000-01-01T00:00Z"] {
+      #expect(throws: Never.self) { try TimeExpression(argument: text).instant(option: "--since") }
+    }
+  }
+
   @Test func aClockTimeHasNoInstantWithoutASession() {
     #expect(throws: CLIFailure.self) {
       try TimeExpression(argument: "14:02").instant(option: "--idle-since")

@@ -120,6 +120,31 @@ final class HeadShapesTests: StorageTestCase {
     XCTAssertEqual(sequence, 3)
   }
 
+  /// Given two sessions whose identifiers are `café` written with `é` (NFC) and with `e` and a
+  /// combining accent (NFD), which Swift's `String` calls equal, when appends to them alternate
+  /// in one journal, expect each append to go to its own session: the head kept for one is
+  /// never taken for the other's.
+  func testUnicodeEquivalentSessionsKeepTheirOwnHeads() async throws {
+    let journal = try makeJournal(.onDisk)
+    defer { try? journal.close() }
+    let composed = SessionID("caf\u{E9}")
+    let decomposed = SessionID("cafe\u{301}")
+    XCTAssertEqual(composed.rawValue, decomposed.rawValue, "equal as Swift strings")
+    XCTAssertNotEqual(composed, decomposed, "two identifiers")
+    try await createSession(composed, journal)
+    try await createSession(decomposed, journal)
+    _ = try await journal.append(session: decomposed, expectedSequence: 0, push(1, onto: [0]))
+    _ = try await journal.append(session: composed, expectedSequence: 0, push(1, onto: [0]))
+    _ = try await journal.append(
+      session: decomposed, expectedSequence: 1, push(2, onto: [0, 1]))
+    XCTAssertEqual(try journal.headSequence(session: composed), 1)
+    XCTAssertEqual(try journal.headSequence(session: decomposed), 2)
+    XCTAssertEqual(try journal.headStacks(session: composed).first?.ids, [0, 1])
+    XCTAssertEqual(try journal.headStacks(session: decomposed).first?.ids, [0, 1, 2])
+    let report = try JournalVerifier().verify(journal)
+    XCTAssertTrue(report.isClean, "\(report)")
+  }
+
   /// Given two appends to one session, the second begun after the first (in their
   /// transactions), when the first keeps its head after the second kept its own, expect the
   /// second's head to stay kept: appends keep after their commits, in whatever order their tasks

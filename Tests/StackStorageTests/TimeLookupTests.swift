@@ -71,6 +71,49 @@ final class TimeLookupTests: StorageTestCase {
     }
   }
 
+  /// Times outside years 0000–9999 in UTC would be stored as `+10000-…` or `-0001-…`, which
+  /// sort as text below `2026-…`: every call that writes a time or compares one with the stored
+  /// times refuses them with `timeOutOfRange`, and writes nothing.
+  func testTimesOutsideTheStoredRangeAreRefused() async throws {
+    let after = Timestamp.latest.addingTimeInterval(3600)
+    let before = Timestamp.earliest.addingTimeInterval(-3600)
+    try await forEachBackend { journal, name in
+      for time in [after, before] {
+        await assertStorageError(.timeOutOfRange) {
+          try await journal.createSession(
+            "far", initial: StateEncoding.encode(Root()), version: 1, metadata: nil,
+            forkedFrom: nil, at: time)
+        }
+      }
+      let missing = try await journal.session("far")
+      XCTAssertNil(missing, name)
+      _ = try await journal.createSession(
+        "s", initial: StateEncoding.encode(Root()), version: 1, metadata: nil, forkedFrom: nil,
+        at: t0)
+      var root = Root()
+      root.tabA.append(.home)
+      await assertStorageError(.timeOutOfRange) {
+        try await journal.append(
+          session: "s", expectedSequence: 0, .test("push", state: root, at: after))
+      }
+      let head = try await journal.headSequence(session: "s")
+      XCTAssertEqual(head, 0, name)
+      _ = try await journal.append(
+        session: "s", expectedSequence: 0, .test("push", state: root, at: Timestamp.latest))
+      let last = try await journal.sequence(session: "s", atOrBefore: Timestamp.latest)
+      XCTAssertEqual(last, 1, "\(name): the last millisecond of the range is a time")
+      await assertStorageError(.timeOutOfRange) {
+        try await journal.sequence(session: "s", atOrBefore: after)
+      }
+      let inspectable = try XCTUnwrap(journal as? any InspectableJournal, name)
+      for query in [JournalQuery(since: after), JournalQuery(until: after)] {
+        await assertStorageError(.timeOutOfRange) {
+          try await inspectable.journalRows(session: "s", matching: query) { _ in true }
+        }
+      }
+    }
+  }
+
   /// After a compaction, the entries kept are looked up as before, late ones too.
   func testTimeLookupsAfterACompactionWhenTheClockWentBack() async throws {
     try await forEachBackend(.init(snapshotInterval: 4)) { journal, name in

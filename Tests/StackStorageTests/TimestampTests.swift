@@ -20,6 +20,21 @@ final class TimestampTests: XCTestCase {
     XCTAssertNotNil(Timestamp.date(from: "2026-12-31T00:00:00.000Z"))
   }
 
+  /// The stored form orders as text only with four-digit years: its range is 0000–9999, to
+  /// the millisecond a date rounds to.
+  func testTheStoredRangeIsTheYears0000Through9999() throws {
+    XCTAssertEqual(Timestamp.string(from: Timestamp.earliest), "0000-01-01T00:00:00.000Z")
+    XCTAssertEqual(Timestamp.string(from: Timestamp.latest), "9999-12-31T23:59:59.999Z")
+    XCTAssertTrue(Timestamp.isStorable(Timestamp.latest))
+    XCTAssertTrue(Timestamp.isStorable(Timestamp.earliest))
+    XCTAssertTrue(Timestamp.isStorable(Date.distantFuture))
+    XCTAssertTrue(Timestamp.isStorable(Date.distantPast))
+    XCTAssertFalse(Timestamp.isStorable(Timestamp.latest.addingTimeInterval(0.0006)))
+    XCTAssertFalse(Timestamp.isStorable(Timestamp.earliest.addingTimeInterval(-0.001)))
+    XCTAssertFalse(Timestamp.isStorable(Date(timeIntervalSince1970: .infinity)))
+    XCTAssertFalse(Timestamp.isStorable(Date(timeIntervalSince1970: .nan)))
+  }
+
   /// Year 0 exists in the stored (proleptic Gregorian) form, and years before it keep four
   /// digits after their sign.
   func testYearZeroAndEarlierYears() throws {

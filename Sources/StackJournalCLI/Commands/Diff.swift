@@ -7,6 +7,7 @@ extension StackJournalCommand {
   public struct Diff: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
       abstract: "Show what changed on a session's stacks between two sequences.",
+      usage: "stackjournal diff [--db <path>] <session> <from> <to> [--json]",
       discussion: """
         Compares the stacks at FROM and at TO: elements pushed, popped and changed, with the \
         fields of a changed element's state that differ. Needs no app code.
@@ -15,19 +16,44 @@ extension StackJournalCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var sessionArgument: SessionArgument
 
-    @Argument(help: ArgumentHelp("The earlier sequence.", valueName: "from"))
-    var from: Int64
-
-    @Argument(help: ArgumentHelp("The later sequence.", valueName: "to"))
-    var to: Int64
+    /// FROM and TO as given. Taken as every input left over, so that `-1` reaches `validate()`
+    /// as a sequence, as `parsing: .unconditional` makes it reach it for an option (see
+    /// ``NumberOption``): a positional argument skips dash-prefixed inputs, so `diff S -1 3`
+    /// would read 3 as FROM and report TO missing.
+    @Argument(
+      parsing: .allUnrecognized,
+      help: ArgumentHelp("The earlier sequence, then the later one.", valueName: "from> <to"))
+    var sequences: [String] = []
 
     @OptionGroup var output: OutputOptions
 
     /// Creates the command; argument parsing fills it.
     public init() {}
 
-    /// Checks the order of the sequences.
+    /// The earlier sequence.
+    var from: Int64 { Int64(sequences[0])! }
+
+    /// The later sequence.
+    var to: Int64 { Int64(sequences[1])! }
+
+    /// Checks that FROM and TO are two sequences in order.
     public func validate() throws {
+      for (index, text) in sequences.enumerated() where Int64(text) == nil {
+        guard !text.hasPrefix("-") || text.count == 1 else {
+          throw ValidationError("Unknown option '\(text)'.")
+        }
+        let name = index == 0 ? "FROM" : index == 1 ? "TO" : "a sequence"
+        throw ValidationError("\(name) '\(text)' is not a sequence: give a whole number.")
+      }
+      for (index, name) in ["FROM", "TO"].enumerated() where index < sequences.count {
+        try NumberOption.requireSequence(Int64(sequences[index]), name)
+      }
+      switch sequences.count {
+      case 0: throw ValidationError("Missing expected argument '<from>'.")
+      case 1: throw ValidationError("Missing expected argument '<to>'.")
+      case 2: break
+      default: throw ValidationError("Unexpected argument '\(sequences[2])'.")
+      }
       if from > to { throw ValidationError("FROM (\(from)) is after TO (\(to)); swap them.") }
     }
 

@@ -191,7 +191,7 @@ struct ImportDestination {
         if plan.current == 0 {
           return ImportTarget(
             schemaVersion: plan.target, payloadVersion: nil, existingSessions: [],
-            comparesSchemaVersions: false)
+            comparesSchemaVersions: false, payloadVersionRange: Int(Int32.min)...Int(Int32.max))
         }
         return try await PostgresJournal(
           url: database.path, options: .init(readOnly: true, maximumConnections: 2)

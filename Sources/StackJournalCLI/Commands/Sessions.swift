@@ -75,6 +75,20 @@ extension StackJournalCommand {
           ])
         }
         table.lines(on: out).forEach(out.line)
+        // Identifiers that differ only in how their characters are composed (`é` or `e` and a
+        // combining accent) print alike: grouped by `String`'s canonical equivalence, each
+        // group is named once, in the order listed.
+        let alike = Dictionary(grouping: sessions.map(\.id), by: \.rawValue).values
+          .filter { $0.count > 1 }
+        let groups = alike.sorted {
+          $0[0].rawValue.utf8.lexicographicallyPrecedes($1[0].rawValue.utf8)
+        }
+        for group in groups {
+          out.line(
+            "Note: \(group.count) sessions print as \(group[0]) but are different identifiers: "
+              + "their characters are composed differently (Unicode NFC and NFD). Name one "
+              + "exactly; --json gives each identifier's characters.")
+        }
       }
     }
   }

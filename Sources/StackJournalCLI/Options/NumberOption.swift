@@ -6,6 +6,8 @@ import ArgumentParser
 /// rather than taken for another option (which ArgumentParser reports as "Missing value"), and
 /// its command's `validate()` checks it with one of these functions, so every command refuses a
 /// negative number with the same kind of sentence, naming the option and the value given.
+/// `diff`'s positional FROM and TO, which no parsing strategy reads when dash-prefixed, are
+/// taken as the command's unrecognized inputs and checked the same way, named FROM and TO.
 public enum NumberOption {
   /// Throws a usage error when `value` is a sequence below 0.
   public static func requireSequence(_ value: Int64?, _ option: String) throws {

@@ -44,13 +44,25 @@ struct TimeExpression: Equatable, ExpressibleByArgument {
   }
 
   /// What the time says; throws a one-line error naming the accepted forms when it is not a
-  /// time.
+  /// time, and one naming the range a journal holds when it is outside it.
   func readable(option: String) throws -> Kind {
     guard let kind else {
       throw CLIFailure(
         message: "Cannot read the time '\(text)' of \(option): use \(Self.accepted).")
     }
+    if case .instant(let date) = kind { try checkStorable(date, option: option) }
     return kind
+  }
+
+  /// Throws when `date` is outside the times a journal holds (years 0000–9999 in UTC), which
+  /// stored as text would not compare in time order: `9999-12-31T23:00-01:00` is in year 10000.
+  private func checkStorable(_ date: Date, option: String) throws {
+    guard !Timestamp.isStorable(date) else { return }
+    throw CLIFailure(
+      message: "The time '\(text)' of \(option) is \(Timestamp.string(from: date)) in UTC, "
+        + "\(date < Timestamp.earliest ? "before" : "after") the times a journal holds, "
+        + "\(Timestamp.string(from: Timestamp.earliest)) through "
+        + "\(Timestamp.string(from: Timestamp.latest)); give a time in that range.")
   }
 
   /// The moment, resolving a clock time on the session's day.
@@ -87,7 +99,9 @@ struct TimeExpression: Equatable, ExpressibleByArgument {
           + "\(Self.day(first)) to \(Self.day(last)); give the date too, such as "
           + "\(Self.day(last))T\(text)Z.")
     }
-    return first.addingTimeInterval(seconds)
+    let date = first.addingTimeInterval(seconds)
+    try checkStorable(date, option: option)
+    return date
   }
 
   /// The moment of an instant; throws for a clock time, which needs a session.

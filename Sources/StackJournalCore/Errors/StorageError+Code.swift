@@ -54,6 +54,9 @@ extension StorageError {
     public static let duplicateStackPath = Code("duplicateStackPath")
     /// A stored or given value cannot be read: JSON that is not UTF-8, a malformed time, ….
     public static let invalidData = Code("invalidData")
+    /// A time outside what the stored form orders, years 0000 through 9999 in UTC
+    /// (``Timestamp/isStorable(_:)``).
+    public static let timeOutOfRange = Code("timeOutOfRange")
     /// A session has no snapshot to start rebuilding from.
     public static let snapshotMissing = Code("snapshotMissing")
     /// The database is locked by another connection for longer than the busy timeout.

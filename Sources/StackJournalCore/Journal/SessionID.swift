@@ -8,6 +8,11 @@ import Foundation
 /// Writing a session under any other identifier is refused (``validate()``); identifiers read
 /// from older files are shown escaped (``description``). ``random()`` makes a lowercase UUID.
 ///
+/// An identifier is its bytes: it is stored as given, never normalized, and two identifiers are
+/// equal only when their UTF-8 bytes are (``==(_:_:)``), as SQLite and PostgreSQL compare the
+/// `sessions.id` column. `café` written with `é` (U+00E9, NFC) and with `e` and a combining
+/// accent (U+0065 U+0301, NFD) are two sessions, though Swift's `String` calls them equal.
+///
 /// ```swift
 /// let session: SessionID = "user-42"
 /// ```
@@ -28,6 +33,21 @@ public struct SessionID: Hashable, Sendable, RawRepresentable {
   /// A new identifier made of a random UUID, lowercased.
   public static func random() -> SessionID {
     SessionID(UUID().uuidString.lowercased())
+  }
+}
+
+extension SessionID {
+  /// Whether two identifiers have the same UTF-8 bytes: the equality of the stored column, not
+  /// the canonical equivalence of `String`'s `==`, which would take one session for another.
+  public static func == (lhs: SessionID, rhs: SessionID) -> Bool {
+    lhs.rawValue.utf8.elementsEqual(rhs.rawValue.utf8)
+  }
+
+  /// Hashes the identifier's UTF-8 bytes, in agreement with ``==(_:_:)``.
+  public func hash(into hasher: inout Hasher) {
+    var text = rawValue
+    text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    hasher.combine(text.utf8.count)
   }
 }
 

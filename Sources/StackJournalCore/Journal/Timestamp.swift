@@ -20,8 +20,46 @@ public enum Timestamp {
     Date(timeIntervalSince1970: Double(milliseconds(date)) / 1000)
   }
 
+  /// The earliest time the stored form holds: `0000-01-01T00:00:00.000Z`.
+  public static let earliest = Date(
+    timeIntervalSince1970: Double(days(fromCivil: 0, 1, 1) * millisecondsPerDay) / 1000)
+
+  /// The latest time the stored form holds: `9999-12-31T23:59:59.999Z`.
+  public static let latest = Date(
+    timeIntervalSince1970: Double(days(fromCivil: 10_000, 1, 1) * millisecondsPerDay - 1) / 1000)
+
+  /// Whether the date, to the nearest millisecond, is one the stored form holds (years 0000
+  /// through 9999 in UTC): only those texts have one length, so only they order as text in
+  /// the order of their times. `+10000-01-01T…` sorts below `2026-…`.
+  public static func isStorable(_ date: Date) -> Bool {
+    let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+    return milliseconds.isFinite
+      && milliseconds >= earliest.timeIntervalSince1970 * 1000
+      && milliseconds <= (latest.timeIntervalSince1970 * 1000).rounded()
+  }
+
+  /// The stored text of a date that ``isStorable(_:)``; otherwise throws
+  /// ``StorageError/Code/timeOutOfRange`` naming `what` the time is (`"the time of the entry"`)
+  /// and the times a journal holds. Every time written to a journal or compared with its
+  /// columns goes through it.
+  package static func stored(_ date: Date, _ what: @autoclosure () -> String, path: String? = nil)
+    throws -> String
+  {
+    guard isStorable(date) else {
+      throw StorageError(
+        code: .timeOutOfRange,
+        message: "\(what()) (\(string(from: date))) is outside the times a journal holds, "
+          + "\(string(from: earliest)) through \(string(from: latest)): stored as text, a later "
+          + "or earlier year would not sort in time order. Nothing was written or read; give a "
+          + "time in that range.",
+        path: path)
+    }
+    return string(from: date)
+  }
+
   /// The stored text of a date, to the nearest millisecond; a year outside 0000–9999 is
-  /// written with its sign and at least four digits, such as `+10000` or `-0001`.
+  /// written with its sign and at least four digits, such as `+10000` or `-0001`, which the
+  /// stored form does not hold (``stored(_:_:path:)`` refuses it): for messages only.
   public static func string(from date: Date) -> String {
     let milliseconds = milliseconds(date)
     var days = milliseconds / millisecondsPerDay

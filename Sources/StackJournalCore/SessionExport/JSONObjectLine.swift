@@ -40,9 +40,17 @@ struct JSONObjectLine {
     return try string(key)
   }
 
+  /// A member that is an integer written as JSON writes one (`-?(0|[1-9][0-9]*)`) within
+  /// `Int64`: `+1`, `01`, `1.0` and `1e2` are refused, as JSON readers other than Swift's
+  /// `Int64(_:)` would read them differently or not at all.
   func int64(_ key: String) throws -> Int64 {
-    guard let value = Int64(String(decoding: try raw(key), as: UTF8.self)) else {
-      throw fail("has a `\(key)` that is not an integer")
+    let raw = try raw(key)
+    var scanner = JSONScanner(bytes: raw)
+    guard let text = scanner.number(), scanner.isAtEnd,
+      !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let value = Int64(text)
+    else {
+      let shown = StorageError.printable(String(decoding: raw.prefix(40), as: UTF8.self))
+      throw fail("has a `\(key)` that is not an integer as JSON writes one: `\(shown)`")
     }
     return value
   }

@@ -10,6 +10,9 @@ public struct SessionExportFile: Sendable {
   public var payloadVersions: ClosedRange<Int>?
   /// How many lines it has, header included.
   public var lineCount: Int
+  /// The latest time of its entries, as stored, and the number of the line of the entry that
+  /// has it; `nil` without entries.
+  public var latestEntry: (time: String, line: Int)?
 
   /// The longest line a session export may have, in bytes: 64 MiB.
   ///
@@ -47,7 +50,8 @@ public struct SessionExportFile: Sendable {
         ?? version...version
     }
     return SessionExportFile(
-      path: path, header: header, payloadVersions: versions, lineCount: reader.lineNumber)
+      path: path, header: header, payloadVersions: versions, lineCount: reader.lineNumber,
+      latestEntry: reader.latestEntry)
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StackNavigation
 
 /// Reads a session export line by line and checks it.
 package struct SessionExportReader {
@@ -12,6 +13,9 @@ package struct SessionExportReader {
   /// The most elements a stack of the file may hold (``StackRecord/maximumElements``; tests
   /// use a small one).
   package var maximumStackElements = StackRecord.maximumElements
+  /// The latest time of the entries ``forEachLine(_:_:)`` read, and the line of the entry that
+  /// has it (the first such); `nil` without entries.
+  package private(set) var latestEntry: (time: String, line: Int)?
 
   package init(path: String) throws {
     var isDirectory: ObjCBool = false
@@ -124,7 +128,7 @@ package struct SessionExportReader {
       }
       metadata = String(decoding: raw, as: UTF8.self)
     }
-    return SessionExportHeader(
+    let header = SessionExportHeader(
       formatVersion: formatVersion,
       schemaVersion: try object.int("schemaVersion"),
       exportedAt: try object.time("exportedAt"),
@@ -138,6 +142,39 @@ package struct SessionExportReader {
       entryCount: try object.int64("entries"),
       snapshotCount: Int(try object.int64("snapshots")),
       payloadVersions: versions)
+    try check(header)
+    return header
+  }
+
+  /// Refuses a header whose session a journal cannot hold as it says: the checks of the
+  /// `sessions` table (`head_sequence >= 0`, `forked_at >= 0`, and a snapshot's
+  /// `sequence >= 0` for the base), a fork named without its sequence or a sequence without its
+  /// fork, and a head below the base.
+  private func check(_ header: SessionExportHeader) throws {
+    if header.baseSequence < 0 {
+      throw malformed(
+        "has a `baseSequence` of \(header.baseSequence); sequences start at 0, the initial state")
+    }
+    if header.headSequence < header.baseSequence {
+      throw malformed(
+        "has a `headSequence` of \(header.headSequence), below its `baseSequence` of "
+          + "\(header.baseSequence)")
+    }
+    switch (header.forkedFrom, header.forkedAt) {
+    case (nil, let sequence?):
+      throw malformed(
+        "has a `forkedAt` of \(sequence) but no `forkedFrom`: a fork names the session it "
+          + "started from and the sequence, or neither")
+    case (let source?, nil):
+      throw malformed(
+        "has a `forkedFrom` of \(source) but no `forkedAt`: a fork names the session it "
+          + "started from and the sequence, or neither")
+    case (_, let sequence?) where sequence < 0:
+      throw malformed(
+        "has a `forkedAt` of \(sequence); a fork starts at a sequence of 0 or more")
+    default:
+      break
+    }
   }
 
   /// Reads every line after the header, walking the journal it tells with a ``DeltaWalk``, and
@@ -150,6 +187,9 @@ package struct SessionExportReader {
     var walk: DeltaWalk? = nil
     var entries: Int64 = 0
     var snapshots = 0
+    var lastSnapshot: Int64?
+    // The latest time of the entries read, and the line of the entry that has it.
+    var latestEntry: (time: String, line: Int)?
     while let line = try nextLine() {
       let object = try parse(line)
       let sequence = try object.int64("sequence")
@@ -166,10 +206,14 @@ package struct SessionExportReader {
           throw malformed("has stacks that cannot be read")
         }
         for stack in decoded { try checkSize(stack) }
+        try checkKeys(decoded)
         if let walk {
           guard sequence == walk.sequence else {
             throw malformed(
               "holds a snapshot at sequence \(sequence), but the journal is at \(walk.sequence)")
+          }
+          guard sequence != lastSnapshot else {
+            throw malformed("holds a second snapshot at sequence \(sequence)")
           }
           do {
             try walk.check(snapshot: decoded)
@@ -186,6 +230,7 @@ package struct SessionExportReader {
           }
           walk = DeltaWalk(base: sequence, stacks: decoded)
         }
+        lastSnapshot = sequence
         snapshots += 1
         try body(
           .snapshot(
@@ -205,6 +250,9 @@ package struct SessionExportReader {
         }
         for stack in walk?.stacks ?? [] { try checkSize(stack) }
         entries += 1
+        if latestEntry.map({ recordedAt > $0.time }) ?? true {
+          latestEntry = (recordedAt, lineNumber)
+        }
         try body(
           .entry(
             sequence: sequence, recordedAt: recordedAt, type: type, version: version,
@@ -225,7 +273,36 @@ package struct SessionExportReader {
           + "\(header.entryCount) entries and \(header.snapshotCount) snapshots: the file is cut "
           + "short or was edited")
     }
+    self.latestEntry = latestEntry
     return walk.stacks
+  }
+
+  /// Refuses stacks that the keys of the `stacks` and `stack_elements` tables cannot hold: two
+  /// stacks at one path (compared byte for byte, as SQLite compares them), or one ID twice in a
+  /// stack. Two paths that differ only in how their characters are composed (NFC and NFD) are
+  /// refused too: a state's stacks are found through Swift's `String`, which takes them for one
+  /// path, and no app's state holds both (its dictionary keys would be one key).
+  private func checkKeys(_ stacks: [StackRecord]) throws {
+    var paths = Set<[UInt8]>()
+    var alike = Set<String>()
+    for stack in stacks {
+      guard paths.insert(Array(stack.path.utf8)).inserted else {
+        throw malformed(
+          "lists the stack `\(StorageError.printable(stack.path))` twice; a state has one stack "
+            + "at a path")
+      }
+      guard alike.insert(stack.path).inserted else {
+        throw malformed(
+          "lists two stacks whose paths print as `\(StorageError.printable(stack.path))` and "
+            + "differ only in how their characters are composed (NFC and NFD); a state has one "
+            + "stack at a path")
+      }
+      var ids = Set<StackElementID>()
+      for element in stack.elements where !ids.insert(element.id).inserted {
+        throw malformed(
+          "holds the ID \(element.id) twice in the stack `\(StorageError.printable(stack.path))`")
+      }
+    }
   }
 
   /// Refuses a stack above ``maximumStackElements`` (``StorageError/Code/stackTooLarge``).

@@ -19,12 +19,23 @@ public struct ImportTarget: Sendable {
   /// one holds what this build cannot keep.
   public var newestKnownSchemaVersion: Int
 
+  /// The greatest sequence a session of the target holds (an SQLite journal's keys hold
+  /// 4,294,967,295), or `nil` when the target has no bound below `Int64.max`.
+  public var maximumSequence: Int64?
+
+  /// The payload versions the target's `version` columns hold (a PostgreSQL journal's are
+  /// `integer`, 32 bits), or `nil` when any `Int` fits.
+  public var payloadVersionRange: ClosedRange<Int>?
+
   /// Creates a target from what a journal tells; `newestKnownSchemaVersion` is `schemaVersion`
   /// when not given.
   public init(
     schemaVersion: Int, payloadVersion: Int?, existingSessions: Set<SessionID>,
-    comparesSchemaVersions: Bool = true, newestKnownSchemaVersion: Int? = nil
+    comparesSchemaVersions: Bool = true, newestKnownSchemaVersion: Int? = nil,
+    maximumSequence: Int64? = nil, payloadVersionRange: ClosedRange<Int>? = nil
   ) {
+    self.maximumSequence = maximumSequence
+    self.payloadVersionRange = payloadVersionRange
     self.schemaVersion = schemaVersion
     self.payloadVersion = payloadVersion
     self.existingSessions = existingSessions

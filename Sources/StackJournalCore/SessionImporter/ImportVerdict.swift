@@ -66,6 +66,24 @@ extension SessionExportFile {
             + "identifier (--as NEW-ID)"
         ))
     }
+    if let maximum = target.maximumSequence, header.headSequence > maximum {
+      reasons.append(
+        (
+          .impossible,
+          "the session's head sequence \(header.headSequence) (line 1) is above "
+            + "\(maximum), the greatest sequence a session of the target holds"
+        ))
+    }
+    if let range = target.payloadVersionRange, let versions = payloadVersions,
+      !range.contains(versions.lowerBound) || !range.contains(versions.upperBound)
+    {
+      reasons.append(
+        (
+          .impossible,
+          "the export holds payload versions \(versions.lowerBound)…\(versions.upperBound), "
+            + "outside \(range.lowerBound)…\(range.upperBound), the versions the target holds"
+        ))
+    }
     if !target.comparesSchemaVersions {
       // The versions of two backends' schemas do not compare; the line format is the same.
     } else if header.schemaVersion > target.newestKnownSchemaVersion {
@@ -101,6 +119,18 @@ extension SessionExportFile {
             ))
         }
       }
+    }
+    let createdAt = Timestamp.string(from: header.createdAt)
+    if let latest = latestEntry, createdAt > latest.time {
+      // The library records such a session when the clock goes back after its creation, so
+      // the file is not malformed; `show --at-time` and the page refuse times before creation.
+      reasons.append(
+        (
+          .risky,
+          "line 1 gives the session's createdAt as \(createdAt), later than every entry (the "
+            + "latest, line \(latest.line), was recorded at \(latest.time)): a time before the "
+            + "session's creation is refused, so no entry can be shown by its time"
+        ))
     }
     if let source = header.forkedFrom, !target.existingSessions.contains(source) {
       reasons.append(

@@ -32,7 +32,7 @@ extension SQLiteJournal {
         // Forgotten in the transaction, where appends take their turns: an append that began
         // before it keeps nothing (its ticket is gone), and one that begins after it reads the
         // rows it wrote.
-        if let session { headShapes.forget(session.rawValue) } else { headShapes.forgetAll() }
+        if let session { headShapes.forget(session) } else { headShapes.forgetAll() }
         return try body(db)
       }
     }

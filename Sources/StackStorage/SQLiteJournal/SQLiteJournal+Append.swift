@@ -27,7 +27,7 @@ extension SQLiteJournal {
     let prepared = try PreparedDeltaAppend(
       entry, session: session, expected: expectedSequence, in: self)
     let head = try await committed(prepared, activity: "appending to session \(session)")
-    headShapes.keep(head, of: session.rawValue)
+    headShapes.keep(head, of: session)
     return head.sequence
   }
 
@@ -87,7 +87,7 @@ extension SQLiteJournal {
     let dataVersion =
       try db.first("PRAGMA data_version", .dataVersion, in: appendStatements) { $0.integer(0) }
       ?? 0
-    let (ticket, kept) = headShapes.begin(session, dataVersion: dataVersion)
+    let (ticket, kept) = headShapes.begin(entry.session, dataVersion: dataVersion)
     let head: HeadRecord
     let place: EntryPlace
     var shapes: [String: StackShape]
@@ -136,7 +136,10 @@ struct PreparedDeltaAppend: Sendable {
       checked: { try journal.stored.text($0, $1) })
     self.entry = PreparedEntry(
       session: session, expected: expected, type: entry.type, version: entry.version,
-      payload: payload, recordedAt: Timestamp.string(from: entry.recordedAt))
+      payload: payload,
+      recordedAt: try Timestamp.stored(
+        entry.recordedAt, "The time of the entry appended to session \(session)",
+        path: journal.path))
     self.snapshot = snapshot
     self.delta = entry.delta
     self.deltaText = StorageJSON.text(entry.delta)

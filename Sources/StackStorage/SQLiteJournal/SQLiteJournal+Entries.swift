@@ -56,7 +56,7 @@ extension SQLiteJournal {
 
   /// ``sequence(session:atOrBefore:)``, read through `db`.
   func sequence(_ db: Database, session: SessionID, atOrBefore date: Date) throws -> Int64 {
-    let time = Timestamp.string(from: date)
+    let time = try Timestamp.stored(date, "The time asked of session \(session)", path: path)
     guard let createdAt = try SessionRows.createdAt(db, session) else {
       throw stored.unknownSession(session)
     }

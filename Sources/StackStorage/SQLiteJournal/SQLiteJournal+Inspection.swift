@@ -12,13 +12,14 @@ extension SQLiteJournal {
   /// stays flat on any journal and a writer is never held up. Throws
   /// ``StorageError/Code/unknownSession`` for an unknown session, and
   /// ``StorageError/Code/changedDuringRead`` when another process removes entries not read yet
-  /// (a `compact` or a `prune` committing between two pages) rather than skip them.
+  /// (a `compact` or a `prune` committing between two pages) rather than skip them, and
+  /// ``StorageError/Code/timeOutOfRange`` for a time outside years 0000–9999.
   public func journalRows(
     session: SessionID,
     matching query: JournalQuery,
     _ body: (JournalRow) throws -> Bool
   ) throws {
-    let filter = JournalRows.Filter(session: session, query)
+    let filter = try JournalRows.Filter(session: session, query, path: path)
     // The last N matching entries start (or, newest first, end) at the N-th newest one.
     var boundary: Int64?
     // The sequence the journal started after when the read began.

@@ -20,7 +20,7 @@ extension SQLiteJournal {
     try id.validate()
     let (stacks, stateText, stacksText, metadataText) = try stored.sessionTexts(
       id, initial: initial, metadata: metadata)
-    let createdAt = Timestamp.string(from: date)
+    let createdAt = try Timestamp.stored(date, "The creation time of session \(id)", path: path)
     try write("creating session \(id)", forgetting: id) { db in
       guard try !SessionRows.exists(db, id) else {
         throw StorageError(

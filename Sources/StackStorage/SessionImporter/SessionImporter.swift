@@ -43,7 +43,8 @@ public struct SessionImporter: Sendable {
     return ImportTarget(
       schemaVersion: schemaVersion, payloadVersion: version,
       existingSessions: Set(try SessionRows.ids(db)),
-      newestKnownSchemaVersion: SQLiteJournal.latestSchemaVersion)
+      newestKnownSchemaVersion: SQLiteJournal.latestSchemaVersion,
+      maximumSequence: SessionKeys.maximumSequence)
   }
 
   /// Imports `file` as the session `session` through `db`, inside the caller's write
@@ -169,6 +170,7 @@ extension ImportTarget {
   /// The target of an import into an SQLite file that does not exist yet.
   public static var newFile: ImportTarget {
     ImportTarget(
-      schemaVersion: SQLiteJournal.latestSchemaVersion, payloadVersion: nil, existingSessions: [])
+      schemaVersion: SQLiteJournal.latestSchemaVersion, payloadVersion: nil, existingSessions: [],
+      maximumSequence: SessionKeys.maximumSequence)
   }
 }

@@ -12,6 +12,12 @@ runFuzzer { input in
     if let back = Timestamp.date(from: stored) {
       precondition(Timestamp.string(from: back) == stored, "not stable: \(stored)")
     }
+    // Only a time the stored form holds reads back, and only such a time is taken when a
+    // command reads the option: `+10000-…` would sort below `2026-…`.
+    let storable = Timestamp.isStorable(date)
+    precondition((Timestamp.date(from: stored) != nil) == storable, "\(text) → \(stored)")
+    let taken = (try? TimeExpression(argument: text).readable(option: "--since")) != nil
+    precondition(taken == storable, "\(text): storable \(storable), taken \(taken)")
   }
   if let date = Timestamp.date(from: text) {
     // A stored time prints back as itself.

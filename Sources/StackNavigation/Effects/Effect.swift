@@ -173,4 +173,14 @@ struct EffectID: Hashable, @unchecked Sendable {
   init(_ base: some Hashable & Sendable) {
     self.base = AnyHashable(base)
   }
+
+  /// Whether cancelling `cancellation` cancels work under this ID: the same ID, or the same
+  /// feature's ID given where the feature runs below where the cancellation was asked.
+  func isCancelled(by cancellation: EffectID) -> Bool {
+    if self == cancellation { return true }
+    guard let mine = base.base as? ScopedCancelID,
+      let asked = cancellation.base.base as? ScopedCancelID
+    else { return false }
+    return mine.id == asked.id && mine.path.isWithin(asked.path)
+  }
 }

@@ -61,7 +61,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
       case let .send(action):
         immediate.append(action)
       case let .cancel(id):
-        cancel(id: id)
+        cancelDescendants(of: id)
       case let .cancellable(id, cancelInFlight, inner):
         if cancelInFlight { cancel(id: id) }
         start(
@@ -138,6 +138,13 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   /// Cancels the work running under an ID; it no longer counts as running.
   func cancel(id: EffectID) {
     cancel(where: { $0.contains(id) })
+  }
+
+  /// Cancels the work running under an ID where the cancellation was asked, and under the same
+  /// ID in the features presented or pushed below it: a parent's `.cancel(id:)` reaches its
+  /// children's effects, as in the Composable Architecture, never a parent's or a sibling's.
+  func cancelDescendants(of id: EffectID) {
+    cancel(where: { $0.contains { $0.isCancelled(by: id) } })
   }
 
   /// Cancels the work whose cancellation IDs satisfy a predicate; it no longer counts as running.

@@ -66,18 +66,36 @@ public protocol _EphemeralState<Action> {
   associatedtype Action
 }
 
+extension _EphemeralState {
+  /// Whether `action` comes from this kind of state: an action of its type, or an enum whose
+  /// case holds one (a `Destination.Action.alert(…)`).
+  static func canSend(_ action: Any) -> Bool {
+    if type(of: action) == Action.self { return true }
+    let mirror = Mirror(reflecting: action)
+    guard mirror.displayStyle == .enum, let payload = mirror.children.first?.value else {
+      return false
+    }
+    return type(of: payload) == Action.self
+  }
+}
+
 extension AlertState: _EphemeralState {}
 extension ConfirmationDialogState: _EphemeralState {}
 
-/// Whether `state` is ephemeral, or is an enum whose case holds ephemeral state (a
-/// `Destination.State.alert(…)`).
-func isEphemeral(_ state: Any) -> Bool {
-  if state is any _EphemeralState { return true }
+/// The ephemeral type of `state`, or of the state its enum case holds (a
+/// `Destination.State.alert(…)`), if it is one.
+func ephemeralType(of state: Any) -> (any _EphemeralState.Type)? {
+  if let type = type(of: state) as? any _EphemeralState.Type { return type }
   let mirror = Mirror(reflecting: state)
   guard mirror.displayStyle == .enum, let payload = mirror.children.first?.value else {
-    return false
+    return nil
   }
-  return payload is any _EphemeralState
+  return type(of: payload) as? any _EphemeralState.Type
+}
+
+/// Whether `state` is ephemeral, or is an enum whose case holds ephemeral state.
+func isEphemeral(_ state: Any) -> Bool {
+  ephemeralType(of: state) != nil
 }
 
 // Equal when they read and act the same: the identity is not compared, as in the Composable

@@ -91,7 +91,10 @@ public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer
       }
       destinationEffects = presentedEffects(effect, identity: identity)
       baseEffects = base.reduce(into: &state, action: action)
-      if isEphemeral(presented), identityOfPresented(in: state) == identity {
+      // An alert is gone once one of its buttons was tapped, not on another case's action.
+      if let ephemeral = ephemeralType(of: presented), ephemeral.canSend(destinationAction),
+        identityOfPresented(in: state) == identity
+      {
         state[keyPath: toPresentationState].wrappedValue = nil
       }
 
@@ -102,7 +105,7 @@ public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer
         destination state was absent.
 
           Action:
-        \(String(customDumping: action).indent(by: 4))
+            \(debugCaseOutput(action))
 
         This is generally considered an application logic error, and can happen for a few reasons:
 

@@ -6,6 +6,12 @@
 /// stack or in a stack nested in another element.
 struct NavigationIDPath: Hashable, Sendable {
   var elements: [AnyHashableSendable] = []
+
+  /// Whether this path is `ancestor` or lies below it.
+  func isWithin(_ ancestor: NavigationIDPath) -> Bool {
+    elements.count >= ancestor.elements.count
+      && elements.prefix(ancestor.elements.count).elementsEqual(ancestor.elements)
+  }
 }
 
 extension NavigationIDPath: DependencyKey {

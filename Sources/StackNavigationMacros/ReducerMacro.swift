@@ -118,7 +118,8 @@ extension ReducerMacro: MemberMacro {
     // Continuation lines carry their final indentation: an interpolated string is not re-indented.
     // Each case's paths as closures: case key paths would be instantiated, with their generic
     // arguments resolved by name, each time the body is built (once per action).
-    let scopes = cases.map {
+    let features = cases.filter { $0.ephemeralAction == nil }
+    let scopes = features.map {
       """
       StackNavigation.Scope(
               _caseState: CasePaths.AnyCasePath(
@@ -136,7 +137,7 @@ extension ReducerMacro: MemberMacro {
       """
     }
     let body =
-      cases.isEmpty
+      features.isEmpty
       ? "StackNavigation.EmptyReducer()"
       : "StackNavigation.CombineReducers {\n      \(lines(scopes, indent: 6))\n    }"
     let scopeSwitch =
@@ -145,7 +146,12 @@ extension ReducerMacro: MemberMacro {
       : """
       switch state {
         \(lines(cases.map {
+          $0.ephemeralAction != nil
+          ? """
+          case let .\($0.name)(state):
+              return .\($0.name)(state)
           """
+          : """
           case .\($0.name):
               return .\($0.name)(
                 store.scope(state: \\Self.State.Cases.\($0.name), action: \\Self.Action.Cases.\($0.name))
@@ -161,14 +167,14 @@ extension ReducerMacro: MemberMacro {
       @StackNavigation._JournalCaseNamed
       \(raw: access)enum State: StackNavigation.CaseReducerState {
         \(raw: access)typealias StateReducer = \(raw: name)
-        \(raw: lines(cases.map { "case \($0.name)(\($0.feature).State)" }, indent: 2))
+        \(raw: lines(cases.map { "case \($0.name)(\($0.stateType))" }, indent: 2))
       }
       """,
       """
       @CasePaths.CasePathable
       @StackNavigation._JournalCaseNamed
       \(raw: access)enum Action {
-        \(raw: lines(cases.map { "case \($0.name)(\($0.feature).Action)" }, indent: 2))
+        \(raw: lines(cases.map { "case \($0.name)(\($0.actionType))" }, indent: 2))
       }
       """,
       """
@@ -184,7 +190,9 @@ extension ReducerMacro: MemberMacro {
       """
       \(raw: access)enum CaseScope {
         \(raw: lines(cases.map {
-          "case \($0.name)(StackNavigation.ScopedStore<\($0.feature).State, \($0.feature).Action>)"
+          $0.ephemeralAction != nil
+            ? "case \($0.name)(\($0.feature))"
+            : "case \($0.name)(StackNavigation.ScopedStore<\($0.feature).State, \($0.feature).Action>)"
         }, indent: 2))
       }
       """,
@@ -216,6 +224,14 @@ extension ReducerMacro: MemberMacro {
 struct FeatureCase {
   let name: String
   let feature: String
+  /// For `case alert(AlertState<Alert>)` (or `ConfirmationDialogState`): the action type its
+  /// buttons send (`Alert`). Such a case holds the state itself and runs no reducer.
+  var ephemeralAction: String? = nil
+
+  /// The type the `State` enum's case holds.
+  var stateType: String { ephemeralAction == nil ? "\(feature).State" : feature }
+  /// The type the `Action` enum's case holds.
+  var actionType: String { ephemeralAction ?? "\(feature).Action" }
 
   /// The enum's cases, or the diagnostics that say which case is not `case name(Feature)`.
   static func cases(of enumDecl: EnumDeclSyntax) throws -> [FeatureCase] {
@@ -238,6 +254,15 @@ struct FeatureCase {
           parameter.defaultValue == nil,
           isFeatureType(parameter.type)
         else {
+          if let parameters = element.parameterClause?.parameters, parameters.count == 1,
+            let parameter = parameters.first, parameter.firstName == nil,
+            let action = ephemeralAction(of: parameter.type)
+          {
+            cases.append(
+              FeatureCase(
+                name: name, feature: parameter.type.trimmedDescription, ephemeralAction: action))
+            continue
+          }
           diagnostics.append(
             Diagnostic(node: Syntax(element), message: MacroDiagnostic.caseNotAReducer(name)))
           continue
@@ -249,9 +274,20 @@ struct FeatureCase {
     return cases
   }
 
+  /// The action of `AlertState<Action>` or `ConfirmationDialogState<Action>`, or nil.
+  static func ephemeralAction(of type: TypeSyntax) -> String? {
+    guard let identifier = type.as(IdentifierTypeSyntax.self),
+      ["AlertState", "ConfirmationDialogState"].contains(identifier.name.text),
+      let arguments = identifier.genericArgumentClause?.arguments, arguments.count == 1,
+      let argument = arguments.first
+    else { return nil }
+    return argument.argument.trimmedDescription
+  }
+
   /// A named type (`CounterFeature`, `Features.Counter`, `Wrapper<Int>`): what can be a reducer.
-  /// Tuples, optionals, arrays, functions and existentials cannot.
+  /// Tuples, optionals, arrays, functions and existentials cannot; nor can an alert or a dialog.
   static func isFeatureType(_ type: TypeSyntax) -> Bool {
+    if ephemeralAction(of: type) != nil { return false }
     if let identifier = type.as(IdentifierTypeSyntax.self) {
       return identifier.name.text != "Self" && identifier.name.text != "Any"
     }

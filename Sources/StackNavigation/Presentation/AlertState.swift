@@ -2,7 +2,7 @@ import Foundation
 
 /// An alert, as data: its title, message and buttons — the Composable Architecture's
 /// `AlertState`. A feature presents one by setting it (`state.alert = AlertState { … }`), and any
-/// action from it dismisses it (see ``Reducer/ifLet(_:action:fileID:filePath:line:column:)-5qs7g``).
+/// action from it dismisses it (`.ifLet(\.$alert, action: \.alert)`).
 public struct AlertState<Action>: Identifiable {
   /// The alert's identity, new for every alert made: a new alert with the same text is another
   /// alert.

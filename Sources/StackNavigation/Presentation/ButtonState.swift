@@ -31,7 +31,8 @@ public struct ButtonState<Action>: Identifiable {
   /// Its role, if it has one.
   public let role: Role?
 
-  /// A button with a role, an action and a label: `ButtonState(role: .cancel) { TextState("Cancel") }`.
+  /// A button with a role, an action and a label:
+  /// `ButtonState(role: .cancel) { TextState("Cancel") }`.
   public init(
     role: Role? = nil,
     action: Handler = .send(nil),

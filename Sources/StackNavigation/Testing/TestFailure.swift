@@ -41,11 +41,12 @@ func reportFailure(
   reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
-/// Reports what a non-exhaustive ``TestStore`` skipped (``Exhaustivity/off(showSkippedAssertions:)``
-/// with `true`) as the Composable Architecture does — "Skipped assertions." and what was
-/// skipped — without failing the test: a known issue in Swift Testing; a note on standard error
-/// under XCTest off Apple's platforms, where XCTest has no expected failures; an expected issue
-/// (`expectIssue`) to the reporters a test installed itself.
+/// Reports what a non-exhaustive ``TestStore`` skipped
+/// (``Exhaustivity/off(showSkippedAssertions:)`` with `true`) as the Composable Architecture
+/// does — "Skipped assertions." and what was skipped — without failing the test: a known issue
+/// in Swift Testing; a note on standard error under XCTest off Apple's platforms, where XCTest
+/// has no expected failures; an expected issue (`expectIssue`) to the reporters a test
+/// installed itself.
 func reportSkippedAssertion(
   _ message: String,
   fileID: StaticString,
@@ -64,7 +65,9 @@ func reportSkippedAssertion(
     let knownIssues = true
   #else
     var knownIssues = false
-    if case .swiftTesting? = TestContext.current { knownIssues = !TestSupport.isMissingInTestProcess }
+    if case .swiftTesting? = TestContext.current {
+      knownIssues = !TestSupport.isMissingInTestProcess
+    }
   #endif
   if knownIssues {
     withExpectedIssue(fileID: fileID, filePath: filePath, line: line, column: column) {

@@ -93,7 +93,8 @@ extension TestStore {
   }
 
   /// Asserts that an effect sent an action the predicate accepts, and how it changed the state;
-  /// for actions that are not `Equatable`: `receive { if case .response = $0 { true } else { false } }`.
+  /// for actions that are not `Equatable`:
+  /// `receive { if case .response = $0 { true } else { false } }`.
   @_disfavoredOverload
   public func receive(
     _ isMatching: (_ action: Action) -> Bool,

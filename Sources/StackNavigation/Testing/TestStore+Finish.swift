@@ -69,13 +69,7 @@ extension TestStore {
       if strict { fail("There were no in-flight effects to skip.", at: here) }
       return
     }
-    let actions = tags.compactMap { effectActions[$0] }
-    var dump = ""
-    if actions.count == 1 {
-      customDump(actions[0], to: &dump)
-    } else {
-      customDump(actions, to: &dump)
-    }
+    let dump = Self.dumpOneOrAll(tags.compactMap { effectActions[$0] })
     report(
       """
       \(tags.count) in-flight effect\(tags.count == 1 ? " was" : "s were") cancelled, \
@@ -93,12 +87,7 @@ extension TestStore {
       if strict { fail("There were no received actions to skip.", at: here) }
       return
     }
-    var dump = ""
-    if received.count == 1 {
-      customDump(received[0].action, to: &dump)
-    } else {
-      customDump(received.map { $0.action }, to: &dump)
-    }
+    let dump = Self.dumpOneOrAll(received.map { $0.action })
     report(
       """
       \(received.count) received action\(received.count == 1 ? " was" : "s were") skipped.
@@ -122,6 +111,12 @@ extension TestStore {
     }
     received.removeAll()
     runtime.cancelAll()
+  }
+
+  /// One action as CustomDump writes it, or the list of several, as the Composable
+  /// Architecture's skip messages show them.
+  static func dumpOneOrAll(_ actions: [Action]) -> String {
+    actions.count == 1 ? String(customDumping: actions[0]) : String(customDumping: actions)
   }
 
   /// The number of effects still running, for tests of the store itself.

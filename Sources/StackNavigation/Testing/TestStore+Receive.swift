@@ -19,11 +19,7 @@ extension TestStore {
     await receive(
       matching: { $0[case: actionCase] != nil },
       failureMessage: "Expected to receive an action matching case path, but didn't get one.",
-      unexpected: { received in
-        var dump = ""
-        customDump(received, to: &dump, indent: 2)
-        return dump
-      },
+      unexpected: dumpIndented,
       timeout: timeout, assert: expected,
       at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
@@ -108,13 +104,16 @@ extension TestStore {
     await receive(
       matching: isMatching,
       failureMessage: "Expected to receive an action matching predicate, but didn't get one.",
-      unexpected: { received in
-        var dump = ""
-        customDump(received, to: &dump, indent: 2)
-        return dump
-      },
+      unexpected: dumpIndented,
       timeout: timeout, assert: expected,
       at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// An action as CustomDump writes it, indented by two spaces.
+  func dumpIndented(_ action: Action) -> String {
+    var dump = ""
+    customDump(action, to: &dump, indent: 2)
+    return dump
   }
 
   func receive(

@@ -66,7 +66,7 @@ public enum JSONText {
   /// bytes may not be stored as JSON text, or `nil` when they may. They must be valid UTF-8
   /// without a NUL character, nest arrays and objects at most ``maximumNesting`` deep, and be
   /// one JSON value (a fragment such as `42` or `"note"` included).
-  package static func storageProblem(_ data: Data) -> String? {
+  public static func storageProblem(_ data: Data) -> String? {
     data.withUnsafeBytes { storageProblem($0.bindMemory(to: UInt8.self)) }
   }
 

@@ -1,5 +1,6 @@
 /// Dismisses the feature that calls it: in a stack, pops the calling element by sending
-/// ``StackAction/popFrom(id:)`` back into the store.
+/// ``StackAction/popFrom(id:)`` back into the store; presented with `ifLet`, sends
+/// ``PresentationAction/dismiss``; the feature of a ``TestStore`` dismisses the store.
 ///
 /// ```swift
 /// @Dependency(\.dismiss) var dismiss
@@ -7,8 +8,8 @@
 /// return .run { _ in await self.dismiss() }
 /// ```
 ///
-/// Call it from an effect. Outside of a stack element there is nothing to dismiss, which is
-/// reported as an issue.
+/// Call it from an effect. Anywhere else there is nothing to dismiss, which is reported as an
+/// issue.
 public struct DismissEffect: Sendable {
   let dismiss: @Sendable (_ fileID: StaticString, _ filePath: StaticString, _ line: UInt) async -> Void
 
@@ -51,8 +52,9 @@ extension DismissEffect: DependencyKey {
     guard let dismiss = DismissHandler.current.dismiss else {
       reportFailure(
         """
-        'dismiss' was called from an effect that does not belong to a stack element, so there \
-        is nothing to dismiss. Call it from the effect of a feature pushed onto a 'StackState'.
+        'dismiss' was called from an effect that does not belong to a stack element or a \
+        presented child, so there is nothing to dismiss. Call it from the effect of a feature \
+        pushed onto a 'StackState' or presented with 'ifLet(\\.$destination, action:)'.
         """,
         fileID: fileID, filePath: filePath, line: line
       )

@@ -21,6 +21,7 @@ let package = Package(
         dependencies: [
           "FuzzDriver",
           .product(name: "StackNavigation", package: "StackJournal"),
+          .product(name: "StackJournalCore", package: "StackJournal"),
           .product(name: "StackStorage", package: "StackJournal"),
           .product(name: "StackRestoration", package: "StackJournal"),
           .product(name: "StackJournalCLI", package: "StackJournal"),

@@ -37,10 +37,13 @@ extension DependencyValues {
   }
 }
 
-/// A number whose fact comes from an effect.
+/// A number whose fact comes from an effect and is shown as an alert, as the seed episode's
+/// number-fact screen shows it.
 public struct NumberFactFeature: Reducer, Sendable {
   /// The number and its fact.
   public struct State: Equatable, Codable, Sendable {
+    /// The alert that shows the fact, while it is presented.
+    @Presents public var alert: AlertState<Never>?
     /// The number.
     public var number: Int
     /// The fact about the number, once loaded.
@@ -49,16 +52,21 @@ public struct NumberFactFeature: Reducer, Sendable {
     public var isLoading: Bool
 
     /// Creates the state for a number.
-    public init(number: Int = 0, fact: String? = nil, isLoading: Bool = false) {
+    public init(
+      number: Int = 0, fact: String? = nil, isLoading: Bool = false,
+      alert: AlertState<Never>? = nil
+    ) {
       self.number = number
       self.fact = fact
       self.isLoading = isLoading
+      self.alert = alert
     }
   }
 
   /// The feature's actions.
   @CasePathable
   public enum Action: Equatable, Codable, Sendable {
+    case alert(PresentationAction<Never>)
     case decrementButtonTapped
     case factButtonTapped
     case factResponse(String)
@@ -93,8 +101,13 @@ public struct NumberFactFeature: Reducer, Sendable {
       case let .factResponse(fact):
         state.isLoading = false
         state.fact = fact
+        state.alert = AlertState { TextState(fact) }
+        return .none
+
+      case .alert:
         return .none
       }
     }
+    .ifLet(\.$alert, action: \.alert)
   }
 }

@@ -69,8 +69,11 @@ final class RestoreTests: XCTestCase {
       await assertRestored(try restored(at: 4), equals: expected)
       expected.path.pop(from: 1)
       await assertRestored(try restored(at: 5), equals: expected)
+      // The fact came as an alert, as the seed's number-fact screen shows it: restored too.
+      let fact = NumberFactClient.fact(about: 7)
       expected.path.append(
-        .numberFact(.init(number: 7, fact: NumberFactClient.fact(about: 7), isLoading: false)))
+        .numberFact(
+          .init(number: 7, fact: fact, isLoading: false, alert: AlertState { TextState(fact) })))
       let atHead = try await replayer.restore(session: "deep-link")
       assertRestored(atHead.state, equals: expected)
       XCTAssertEqual(atHead.state.path.ids, [0, 4])

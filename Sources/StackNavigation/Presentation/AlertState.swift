@@ -163,3 +163,77 @@ extension ButtonState: CustomDumpReflectable {
     return Mirror(self, children: children, displayStyle: .struct)
   }
 }
+
+// An alert is stored as `{"buttons": […], "message": "…", "title": "…"}`, `buttons` and `message`
+// left out when it has none; a dialog adds `"titleVisibility"` ("automatic", "hidden",
+// "visible"). Their identities are not stored: a decoded alert is a new one, so replaying the
+// actions that made it gives an equal state.
+private enum PresentedTextKeys: String, CodingKey {
+  case buttons, message, title, titleVisibility
+}
+
+extension AlertState: Codable where Action: Codable {
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: PresentedTextKeys.self)
+    let title = try container.decode(TextState.self, forKey: .title)
+    let buttons =
+      try container.decodeIfPresent([ButtonState<Action>].self, forKey: .buttons) ?? []
+    self.init(title: { title }, actions: { buttons })
+    self.message = try container.decodeIfPresent(TextState.self, forKey: .message)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: PresentedTextKeys.self)
+    if !buttons.isEmpty { try container.encode(buttons, forKey: .buttons) }
+    try container.encodeIfPresent(message, forKey: .message)
+    try container.encode(title, forKey: .title)
+  }
+}
+
+extension ConfirmationDialogState.Visibility: Codable {
+  public init(from decoder: any Decoder) throws {
+    let name = try decoder.singleValueContainer().decode(String.self)
+    switch name {
+    case "automatic": self = .automatic
+    case "hidden": self = .hidden
+    case "visible": self = .visible
+    default:
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: decoder.codingPath,
+          debugDescription:
+            "A dialog's title visibility is \"automatic\", \"hidden\" or \"visible\", not \"\(name)\"."
+        ))
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    switch self {
+    case .automatic: try container.encode("automatic")
+    case .hidden: try container.encode("hidden")
+    case .visible: try container.encode("visible")
+    }
+  }
+}
+
+extension ConfirmationDialogState: Codable where Action: Codable {
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: PresentedTextKeys.self)
+    let title = try container.decode(TextState.self, forKey: .title)
+    let buttons =
+      try container.decodeIfPresent([ButtonState<Action>].self, forKey: .buttons) ?? []
+    self.init(
+      titleVisibility: try container.decode(Visibility.self, forKey: .titleVisibility),
+      title: { title }, actions: { buttons })
+    self.message = try container.decodeIfPresent(TextState.self, forKey: .message)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: PresentedTextKeys.self)
+    if !buttons.isEmpty { try container.encode(buttons, forKey: .buttons) }
+    try container.encodeIfPresent(message, forKey: .message)
+    try container.encode(title, forKey: .title)
+    try container.encode(titleVisibility, forKey: .titleVisibility)
+  }
+}

@@ -105,3 +105,48 @@ public enum ButtonStateBuilder<Action> {
     buttons.flatMap { $0 }
   }
 }
+
+extension ButtonState.Role: Codable {
+  public init(from decoder: any Decoder) throws {
+    let name = try decoder.singleValueContainer().decode(String.self)
+    switch name {
+    case "cancel": self = .cancel
+    case "destructive": self = .destructive
+    default:
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: decoder.codingPath,
+          debugDescription: "A button's role is \"cancel\" or \"destructive\", not \"\(name)\"."))
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(self == .cancel ? "cancel" : "destructive")
+  }
+}
+
+// A button is stored as `{"action": …, "label": "OK", "role": "cancel"}`, `action` and `role`
+// left out when it has none. Its identity is not stored: a decoded button is a new one, so
+// replaying the actions that made it gives an equal state.
+extension ButtonState: Codable where Action: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case action, label, role
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let label = try container.decode(TextState.self, forKey: .label)
+    self.init(
+      role: try container.decodeIfPresent(Role.self, forKey: .role),
+      action: .send(try container.decodeIfPresent(Action.self, forKey: .action)),
+      label: { label })
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encodeIfPresent(action.action, forKey: .action)
+    try container.encode(label, forKey: .label)
+    try container.encodeIfPresent(role, forKey: .role)
+  }
+}

@@ -180,3 +180,21 @@ extension PresentationAction: CasePathable {
 extension PresentationAction: Equatable where Action: Equatable {}
 extension PresentationAction: Hashable where Action: Hashable {}
 extension PresentationAction: Sendable where Action: Sendable {}
+
+// A presentation is stored as what it presents, or `null` when nothing is: a state's
+// `@Presents var alert` is `"alert": null` or `"alert": {…}`. Unlike the Composable
+// Architecture's, so that a presented child is journaled and restored like a stack element.
+extension PresentationState: Codable where State: Codable {
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    self.init(wrappedValue: container.decodeNil() ? nil : try container.decode(State.self))
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(wrappedValue)
+  }
+}
+
+// `{"dismiss": {}}` or `{"presented": {"_0": …}}`, as Swift writes an enum's cases.
+extension PresentationAction: Codable where Action: Codable {}

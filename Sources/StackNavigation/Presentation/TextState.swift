@@ -34,3 +34,15 @@ extension TextState: CustomStringConvertible {
 extension TextState: CustomDumpRepresentable {
   public var customDumpValue: Any { string }
 }
+
+// A text is stored as its string: `"Saved"`.
+extension TextState: Codable {
+  public init(from decoder: any Decoder) throws {
+    self.init(verbatim: try decoder.singleValueContainer().decode(String.self))
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(string)
+  }
+}

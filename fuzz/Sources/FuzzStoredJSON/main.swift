@@ -3,7 +3,7 @@ import Foundation
 // on arbitrary bytes, against Foundation's JSON parser, which the journal's readers use.
 import FuzzDriver
 
-@testable import StackStorage
+@testable import StackJournalCore
 
 runFuzzer { input in
   let data = Data(input)

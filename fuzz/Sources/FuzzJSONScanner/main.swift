@@ -3,7 +3,7 @@ import Foundation
 // validity check, on arbitrary bytes.
 import FuzzDriver
 
-@testable import StackStorage
+@testable import StackJournalCore
 
 runFuzzer { input in
   let bytes = Array(input)[...]

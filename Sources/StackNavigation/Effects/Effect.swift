@@ -179,8 +179,14 @@ struct EffectID: Hashable, @unchecked Sendable {
   func isCancelled(by cancellation: EffectID) -> Bool {
     if self == cancellation { return true }
     guard let mine = base.base as? ScopedCancelID,
-      let asked = cancellation.base.base as? ScopedCancelID
+      let asked = cancellation.base.base as? ScopedCancelID,
+      !(asked.id.base is any NavigationEffectID)
     else { return false }
     return mine.id == asked.id && mine.path.isWithin(asked.path)
   }
 }
+
+/// The ID of the effects of one stack element, route or presented child. Cancelling it cancels
+/// that child's effects only: the same ID deeper down names another child (element #3 of a stack
+/// inside element #1 is not element #3 of the outer stack).
+protocol NavigationEffectID: Hashable, Sendable {}

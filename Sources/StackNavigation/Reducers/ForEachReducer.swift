@@ -64,7 +64,7 @@ struct StackIdentity: Hashable, @unchecked Sendable {
   let keyPath: AnyKeyPath
 }
 
-struct StackElementEffectID: Hashable, Sendable {
+struct StackElementEffectID: NavigationEffectID {
   let stack: StackIdentity
   let id: StackElementID
 }

@@ -1,7 +1,7 @@
 /// What makes a child the same child for `ifLet`: where it lives, its type, its enum case and its
 /// `Identifiable` ID. Its effects are cancelled when it stops being the same child (set to `nil`,
 /// or replaced by another case or another ID).
-struct ChildIdentity: Hashable, @unchecked Sendable {
+struct ChildIdentity: NavigationEffectID, @unchecked Sendable {
   let keyPath: AnyKeyPath
   let type: ObjectIdentifier
   let caseName: String?

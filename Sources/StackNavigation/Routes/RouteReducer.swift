@@ -1,5 +1,5 @@
 /// Identifies the effects of one route of one routes array, for cancellation.
-struct RouteEffectID: Hashable, Sendable {
+struct RouteEffectID: NavigationEffectID {
   let routes: StackIdentity
   let id: AnyHashableSendable
 }

@@ -71,10 +71,7 @@ extension _EphemeralState {
   /// case holds one (a `Destination.Action.alert(…)`).
   static func canSend(_ action: Any) -> Bool {
     if type(of: action) == Action.self { return true }
-    let mirror = Mirror(reflecting: action)
-    guard mirror.displayStyle == .enum, let payload = mirror.children.first?.value else {
-      return false
-    }
+    guard let payload = enumCase(of: action)?.payload else { return false }
     return type(of: payload) == Action.self
   }
 }
@@ -86,10 +83,7 @@ extension ConfirmationDialogState: _EphemeralState {}
 /// `Destination.State.alert(…)`), if it is one.
 func ephemeralType(of state: Any) -> (any _EphemeralState.Type)? {
   if let type = type(of: state) as? any _EphemeralState.Type { return type }
-  let mirror = Mirror(reflecting: state)
-  guard mirror.displayStyle == .enum, let payload = mirror.children.first?.value else {
-    return nil
-  }
+  guard let payload = enumCase(of: state)?.payload else { return nil }
   return type(of: payload) as? any _EphemeralState.Type
 }
 

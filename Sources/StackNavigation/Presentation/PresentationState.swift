@@ -85,11 +85,8 @@ public struct PresentationState<State> {
       let isInCase = value != nil
       yield &value
       guard isInCase else {
-        let name = presented.flatMap(enumCaseName(of:)).map { " \($0.debugDescription)" } ?? ""
-        reportFailure(
-          "Can't modify unrelated case\(name)",
-          fileID: fileID, filePath: filePath, line: line, column: column)
-        return
+        return reportUnrelatedCase(
+          of: presented, fileID: fileID, filePath: filePath, line: line, column: column)
       }
       wrappedValue = value.map { path.embed($0) }
     }

@@ -10,15 +10,9 @@ struct ChildIdentity: NavigationEffectID, @unchecked Sendable {
   init(_ value: Any, at keyPath: AnyKeyPath) {
     self.keyPath = keyPath
     self.type = ObjectIdentifier(Swift.type(of: value))
-    let mirror = Mirror(reflecting: value)
-    if mirror.displayStyle == .enum {
-      let child = mirror.children.first
-      self.caseName = child?.label ?? String(describing: value)
-      self.id = Self.identifier(of: value) ?? child.flatMap { Self.identifier(of: $0.value) }
-    } else {
-      self.caseName = nil
-      self.id = Self.identifier(of: value)
-    }
+    let enumCase = StackNavigation.enumCase(of: value)
+    self.caseName = enumCase?.name
+    self.id = Self.identifier(of: value) ?? enumCase?.payload.flatMap(Self.identifier(of:))
   }
 
   private static func identifier(of value: Any) -> AnyHashable? {

@@ -137,11 +137,8 @@ public struct StackState<Element> {
       let isInCase = value != nil
       yield &value
       guard isInCase else {
-        let name = element.flatMap(enumCaseName(of:)).map { " \($0.debugDescription)" } ?? ""
-        reportFailure(
-          "Can't modify unrelated case\(name)",
-          fileID: fileID, filePath: filePath, line: line, column: column)
-        return
+        return reportUnrelatedCase(
+          of: element, fileID: fileID, filePath: filePath, line: line, column: column)
       }
       self[id: id] = value.map { path.embed($0) }
     }
@@ -236,13 +233,35 @@ extension StackState: Hashable where Element: Hashable {
   }
 }
 
+/// Reports a modification through a case subscript (`path[id: 0, case: \.text]`,
+/// `$destination[case: \.text]`) of a value in another case, or of none: TCA's "Can't modify
+/// unrelated case \"counter\"".
+func reportUnrelatedCase(
+  of value: Any?, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+) {
+  let name = value.flatMap(enumCaseName(of:)).map { " \($0.debugDescription)" } ?? ""
+  reportFailure(
+    "Can't modify unrelated case\(name)",
+    fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
 /// The name of the case an enum value is in, e.g. `"counter"`, or `nil` for a value that is not
 /// an enum.
 func enumCaseName(of value: Any) -> String? {
+  enumCase(of: value)?.name
+}
+
+/// The case an enum value is in, with its associated value (`nil` for a case without one): read
+/// from the type's metadata (``EnumCaseReading``) where it can be, reflected otherwise; `nil`
+/// for a value that is not an enum, or whose case has no name to give.
+func enumCase(of value: Any) -> (name: String, payload: Any?)? {
+  // Known from the metadata's kind, so a struct is never reflected.
+  guard JournalCaseNaming.isEnum(type(of: value)) else { return nil }
+  if let read = EnumCaseReading.read(value) { return read }
   let mirror = Mirror(reflecting: value)
   guard mirror.displayStyle == .enum else { return nil }
-  if let label = mirror.children.first?.label { return label }
+  if let child = mirror.children.first, let label = child.label { return (label, child.value) }
   // A case without a payload has no child; it prints as its name.
   let printed = String(describing: value)
-  return printed.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } ? printed : nil
+  return printed.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } ? (printed, nil) : nil
 }

@@ -1,4 +1,5 @@
-// The Composable Architecture's `PresentationReducerTests`, as TCA writes them; only the import differs.
+// The Composable Architecture's `PresentationReducerTests`, as TCA writes them; only the import
+// differs.
 import StackNavigation
 import XCTest
 

@@ -174,14 +174,18 @@ struct EffectID: Hashable, @unchecked Sendable {
     self.base = AnyHashable(base)
   }
 
-  /// Whether cancelling `cancellation` cancels work under this ID: the same ID, or the same
-  /// feature's ID given where the feature runs below where the cancellation was asked.
-  func isCancelled(by cancellation: EffectID) -> Bool {
-    if self == cancellation { return true }
-    guard let mine = base.base as? ScopedCancelID,
-      let asked = cancellation.base.base as? ScopedCancelID,
-      !(asked.id.base is any NavigationEffectID)
-    else { return false }
+  /// The feature's own ID this is, where the feature gave it, when cancelling it also reaches
+  /// the features below (not the ID of a stack element, route or presented child).
+  var featureID: ScopedCancelID? {
+    guard let scoped = base.base as? ScopedCancelID, !(scoped.id.base is any NavigationEffectID)
+    else { return nil }
+    return scoped
+  }
+
+  /// Whether cancelling the feature's ID `asked` cancels work under this ID: the same ID, given
+  /// where `asked` was or below.
+  func isWithin(_ asked: ScopedCancelID) -> Bool {
+    guard let mine = base.base as? ScopedCancelID else { return false }
     return mine.id == asked.id && mine.path.isWithin(asked.path)
   }
 }

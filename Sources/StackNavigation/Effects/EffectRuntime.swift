@@ -144,7 +144,8 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   /// ID in the features presented or pushed below it: a parent's `.cancel(id:)` reaches its
   /// children's effects, as in the Composable Architecture, never a parent's or a sibling's.
   func cancelDescendants(of id: EffectID) {
-    cancel(where: { $0.contains { $0.isCancelled(by: id) } })
+    guard let asked = id.featureID else { return cancel(id: id) }
+    cancel(where: { $0.contains { $0.isWithin(asked) } })
   }
 
   /// Cancels the work whose cancellation IDs satisfy a predicate; it no longer counts as running.

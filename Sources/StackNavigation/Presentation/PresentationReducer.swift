@@ -71,17 +71,21 @@ public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer
     let identityBefore = initial.wrappedValue.map { identity(of: $0) }
     let destinationEffects: Effect<Base.Action>
     let baseEffects: Effect<Base.Action>
+    // The child presented once this reducer is done, found once: it names the effects to cancel.
+    var now: ChildIdentity?
 
     switch (initial.wrappedValue, toPresentationAction.extract(from: action)) {
     case (.some, .dismiss?):
       destinationEffects = .none
       baseEffects = base.reduce(into: &state, action: action)
-      if identityOfPresented(in: state) == identityBefore {
+      now = identityOfPresented(in: state)
+      if now == identityBefore {
         state[keyPath: toPresentationState].wrappedValue = nil
+        now = nil
       }
 
     case let (.some(presented), .presented(destinationAction)?):
-      let identity = identity(of: presented)
+      let identity = identityBefore ?? identity(of: presented)
       let effect = withDependencies {
         $0.navigationIDPath.elements.append(AnyHashableSendable(identity))
         $0.isPresented = true
@@ -91,11 +95,13 @@ public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer
       }
       destinationEffects = presentedEffects(effect, identity: identity)
       baseEffects = base.reduce(into: &state, action: action)
+      now = identityOfPresented(in: state)
       // An alert is gone once one of its buttons was tapped, not on another case's action.
-      if let ephemeral = ephemeralType(of: presented), ephemeral.canSend(destinationAction),
-        identityOfPresented(in: state) == identity
+      if now == identity, let ephemeral = ephemeralType(of: presented),
+        ephemeral.canSend(destinationAction)
       {
         state[keyPath: toPresentationState].wrappedValue = nil
+        now = nil
       }
 
     case (.none, .some):
@@ -121,16 +127,17 @@ public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer
         column: location.column)
       destinationEffects = .none
       baseEffects = base.reduce(into: &state, action: action)
+      now = identityOfPresented(in: state)
 
     case (_, nil):
       destinationEffects = .none
       baseEffects = base.reduce(into: &state, action: action)
+      now = identityOfPresented(in: state)
     }
 
     // The child this reducer saw last (it may have been replaced by another reducer since) and
     // the child presented now: when they differ, the old one's effects end.
     let seen = initial.presentedIdentity ?? identityBefore
-    let now = identityOfPresented(in: state)
     if state[keyPath: toPresentationState].presentedIdentity != now {
       state[keyPath: toPresentationState].presentedIdentity = now
     }

@@ -69,7 +69,7 @@ extension TestStore {
       if strict { fail("There were no in-flight effects to skip.", at: here) }
       return
     }
-    let dump = Self.dumpOneOrAll(tags.compactMap { effectActions[$0] })
+    let dump = Self.dumpOneOrAll(tags.compactMap { effectOrigins[$0]?.action })
     report(
       """
       \(tags.count) in-flight effect\(tags.count == 1 ? " was" : "s were") cancelled, \
@@ -107,7 +107,7 @@ extension TestStore {
   func reportUnfinishedWork() {
     reportUnreceivedActions(at: location)
     for tag in runtime.runningTags {
-      report(Self.effectStillRunning, at: effectOrigins[tag] ?? location)
+      report(Self.effectStillRunning, at: effectOrigins[tag]?.location ?? location)
     }
     received.removeAll()
     runtime.cancelAll()

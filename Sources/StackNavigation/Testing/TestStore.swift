@@ -49,10 +49,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
 
   var currentState: State
   var received: [(action: Action, state: State)] = []
-  /// Where each action whose effects may still run was sent from, by the tag its effects carry.
-  var effectOrigins: [Int: SourceLocation] = [:]
-  /// The action whose effects carry each tag, while they may still run.
-  var effectActions: [Int: Action] = [:]
+  /// Each action whose effects may still run, and where it was sent from, by the tag its
+  /// effects carry.
+  var effectOrigins: [Int: (action: Action, location: SourceLocation)] = [:]
   var nextEffectTag = 0
   let reducer: any Reducer<State, Action>
   let runtime: EffectRuntime<Action>
@@ -265,10 +264,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       let started = runtime.start(effect, tag: tag) { [weak self] action in
         await self?.receiveFromEffect(action, origin: origin)
       }
-      if !started.tasks.isEmpty {
-        effectOrigins[tag] = origin
-        effectActions[tag] = action
-      }
+      if !started.tasks.isEmpty { effectOrigins[tag] = (action, origin) }
       queue.append(contentsOf: started.immediate.map { ($0, true) })
       tasks.append(contentsOf: started.tasks)
     }
@@ -280,7 +276,6 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   func forgetFinishedEffects() {
     let running = Set(runtime.runningTags)
     effectOrigins = effectOrigins.filter { running.contains($0.key) }
-    effectActions = effectActions.filter { running.contains($0.key) }
   }
 
   func receiveFromEffect(_ action: Action, origin: SourceLocation) {

@@ -111,7 +111,32 @@ final class PrivateCopy: @unchecked Sendable {
 
   private static let prefix = "stackjournal-read-"
 
-  init(of original: String) throws {
+  /// A copy of the journal and of its `-wal` when it has one, taken while neither changed: each
+  /// is compared (inode, size, modification time) before and after the copy, which is made
+  /// again, a few times, while a writer changes them. Throws when no copy was taken unchanged.
+  static func unchanging(of original: String) throws -> PrivateCopy {
+    for _ in 0..<5 {
+      let before = identities(original)
+      let copy = try PrivateCopy(of: original, withLog: before.log != nil)
+      let after = identities(original)
+      if before == after, before.file != nil { return copy }
+    }
+    throw StorageError(
+      code: .busy,
+      message: "The journal \(original) kept changing while it was copied to be read.",
+      path: original)
+  }
+
+  private static func identities(_ path: String) -> UnlockedReads.Identities {
+    UnlockedReads.Identities(
+      file: UnlockedReads.Identity(path), log: UnlockedReads.Identity(path + "-wal"))
+  }
+
+  convenience init(of original: String) throws {
+    try self.init(of: original, withLog: true)
+  }
+
+  init(of original: String, withLog: Bool) throws {
     Self.removeCopiesOfDeadProcesses()
     directory = FileManager.default.temporaryDirectory
       .appendingPathComponent(
@@ -122,7 +147,7 @@ final class PrivateCopy: @unchecked Sendable {
         at: directory, withIntermediateDirectories: false,
         attributes: [.posixPermissions: 0o700])
       // The log first: frames a writer adds meanwhile are not in the copied file either.
-      try copy(original + "-wal", to: path + "-wal")
+      if withLog { try copy(original + "-wal", to: path + "-wal") }
       try copy(original, to: path)
     } catch {
       try? FileManager.default.removeItem(at: directory)

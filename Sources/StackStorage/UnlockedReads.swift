@@ -23,6 +23,12 @@ import GRDB
 /// (``ReadOnlyAccess``): an `immutable` connection keeps the size and pages it saw, so after a
 /// writer has grown the file it cannot read it again. When that new connection takes part in
 /// the log's locks (a writer holds the file), its reads need no guard.
+///
+/// A read whose files changed under it is torn whatever it returned or threw: a session it
+/// listed may be missing from a page it read next ("There is no session …"). It is read again.
+/// A long read (`verify` of a whole file) beside writers that come and go may be torn every
+/// time; from its second attempt on it reads a private copy of the files, taken while nothing
+/// changed them (``PrivateCopy/unchanging(of:)``), which nothing can change under it.
 final class UnlockedReads: Sendable {
   /// The file's identity as `stat` gives it.
   struct Identity: Equatable {
@@ -85,7 +91,7 @@ final class UnlockedReads: Sendable {
     var attempt = 1
     while true {
       let before = identities()
-      if let seen = lastSeen.value, seen != before { reopen() }
+      if let seen = lastSeen.value, seen != before { reopen(copying: false) }
       let current = reopened.value
       if let current, current.unlocked == nil { return try read(current.reader) }
       let reader = current?.reader ?? database
@@ -98,13 +104,21 @@ final class UnlockedReads: Sendable {
         let after = identities()
         lastSeen.setValue(after)
         if after == before { return result }
-        reopen()
+        reopen(copying: attempt > 1)
       } catch let error as StorageError where error.code == .corrupt {
         // Pages a writer was folding in at that moment, or a file grown since the connection
         // looked at it: read again below, through a connection opened for the files as they are.
         lastSeen.setValue(nil)
         failure = error
-        reopen()
+        reopen(copying: attempt > 1)
+      } catch {
+        // Any other failure stands, unless the files changed during the read: then it may come
+        // from pages of two moments, and the read is made again.
+        let after = identities()
+        lastSeen.setValue(after)
+        if after == before { throw error }
+        failure = error
+        reopen(copying: attempt > 1)
       }
       guard attempt < SQLiteJournal.readerAttempts else {
         if let failure { throw failure }
@@ -120,11 +134,18 @@ final class UnlockedReads: Sendable {
   }
 
   /// Opens a new connection for the files as they are now; keeps the current one when that
-  /// fails (the next read then fails as before).
-  private func reopen() {
-    guard let plan = try? ReadOnlyAccess.plan(for: path, participating: false),
-      let queue = try? DatabaseQueue(path: plan.location, configuration: configuration)
+  /// fails (the next read then fails as before). With `copying`, a connection that would read
+  /// without the log's locks reads a private copy of the files instead, when one can be taken.
+  private func reopen(copying: Bool) {
+    guard let planned = try? ReadOnlyAccess.plan(for: path, participating: false) else { return }
+    var plan = planned
+    if copying, plan.unlocked != nil, let copy = try? PrivateCopy.unchanging(of: path) {
+      plan = ReadOnlyAccess.Plan(location: copy.path, privateCopy: copy)
+    }
+    let reopening = plan
+    guard let queue = try? DatabaseQueue(path: plan.location, configuration: configuration)
     else { return }
-    reopened.setValue(Reopened(reader: queue, copy: plan.privateCopy, unlocked: plan.unlocked))
+    reopened.setValue(
+      Reopened(reader: queue, copy: reopening.privateCopy, unlocked: reopening.unlocked))
   }
 }

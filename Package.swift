@@ -42,6 +42,9 @@ let package = Package(
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     // The journals log through a `Logger` their opener passes (discarding by default).
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    // `swift package generate-documentation`: the modules' DocC catalogues (a plugin; nothing
+    // of it is linked into a product).
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     .target(

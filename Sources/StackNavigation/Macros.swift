@@ -39,7 +39,7 @@ public macro Reducer() =
 ///
 /// There is no view layer to notify here, so it adds no members: `Equatable`, `Codable` and
 /// `Sendable` are synthesized exactly as without it. Code written for SwiftUI keeps compiling.
-/// On a struct it adds ``_JournalJSONWritable``, so that a journal writes the state's JSON
+/// On a struct it adds `_JournalJSONWritable`, so that a journal writes the state's JSON
 /// without going through `Encodable`'s containers: the same JSON, at a fraction of the cost.
 @attached(member)
 @attached(extension, conformances: _JournalJSONWritable, names: named(_writeJournalJSON))

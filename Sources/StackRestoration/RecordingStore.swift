@@ -2,13 +2,13 @@ import Foundation
 import StackNavigation
 import StackStorage
 
-/// A ``StackNavigation/Store`` that journals every action it processes.
+/// A `StackNavigation.Store` that journals every action it processes.
 ///
 /// Every action — sent by a caller or by an effect — is appended to the session's journal with
 /// what it did to the stacks, in order, in the same transaction as the stack rows. An action is
 /// kept only once it is in the journal: when the append fails (a full disk, another writer),
 /// `send` throws and the state stays as it was. When the sent action is journaled but an action
-/// its effects send at once cannot be, `send` throws ``StackNavigation/FollowUpActionRejected``:
+/// its effects send at once cannot be, `send` throws `StackNavigation.FollowUpActionRejected`:
 /// the state and the journal then both hold the sent action, and not the rejected one.
 ///
 /// ```swift
@@ -33,6 +33,9 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
   /// `initialState`, recorded as sequence 0.
   ///
   /// - Parameters:
+  ///   - session: The session to open or create.
+  ///   - journal: The journal that holds it: SQLite, PostgreSQL or any other backend.
+  ///   - initialState: The state of a new session; not evaluated when the session exists.
   ///   - payloadVersion: The version of the app's state and action encoding, stored with every
   ///     entry; journals written by a newer version are refused.
   ///   - acceptingIncompleteRestore: What to do when the session's history no longer fully
@@ -40,6 +43,9 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
   ///     ``RestorationError/Code/incompleteRestore`` and changes nothing; `true` continues from
   ///     what decodes, after writing a `stackjournal.repair` entry (and a snapshot) that records
   ///     what was left out — so the journal never attributes the loss to a user's action.
+  ///   - metadata: JSON kept with a new session (its `SessionInfo` shows it); ignored when the
+  ///     session exists.
+  ///   - reducer: The feature the store runs, and replays to restore the session.
   ///   - onRecorded: Sees every action once it is in the journal, with its sequence and the
   ///     state before and after.
   ///   - onEffectFailure: Receives actions sent by effects that could not be journaled; they

@@ -63,7 +63,9 @@ public struct Replayer<State: Codable, Action: Decodable> {
   /// changed.
   ///
   /// - Parameters:
-  ///   - startingAtOrBelow: Start from a snapshot at or below this sequence instead of the
+  ///   - session: The session to restore.
+  ///   - target: The moment: the head, a sequence, or the last entry at or before a date.
+  ///   - snapshotLimit: Start from a snapshot at or below this sequence instead of the
   ///     nearest one, e.g. `0` to replay the whole history (to measure it, or to check the
   ///     snapshots against a full replay).
   public func restore(

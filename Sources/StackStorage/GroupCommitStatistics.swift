@@ -22,7 +22,7 @@ public struct GroupCommitStatistics: Equatable, Sendable {
 
 extension SQLiteJournal {
   /// The statistics of the journal's group commit, or `nil` when its durability is not
-  /// ``Durability/groupCommit(maxBatch:)``.
+  /// `Durability.groupCommit(maxBatch:)`.
   public var groupCommitStatistics: GroupCommitStatistics? {
     batcher.map {
       let counts = $0.statistics

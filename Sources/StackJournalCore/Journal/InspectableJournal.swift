@@ -2,7 +2,7 @@ import Foundation
 
 /// What the inspection commands (`sessions`, `show`, `log`, `diff`, `report`, `replay`,
 /// `export`) read from a journal, beyond what restoration needs, with the same results on every
-/// backend: ``SQLiteJournal`` and the PostgreSQL backend implement it.
+/// backend: `SQLiteJournal` and the PostgreSQL backend implement it.
 public protocol InspectableJournal: JournalBackend {
   /// Where the journal is, for messages: a file's path, or a server's URL without its password.
   var locationDescription: String { get }
@@ -60,7 +60,7 @@ public protocol InspectableJournal: JournalBackend {
   func statistics(session: SessionID?) async throws -> StorageStatistics
 
   /// Checks the journal's schema and one session, or every session when `session` is `nil`,
-  /// without the app's types, as ``JournalVerifier`` describes; only reads.
+  /// without the app's types, as `JournalVerifier` describes; only reads.
   func verifyStorage(session: SessionID?, maxProblemsPerSession: Int) async throws
     -> StorageVerification
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The operations restoration needs from a journal store.
 ///
-/// ``SQLiteJournal`` implements it on one SQLite file; a shared backend (PostgreSQL) can
+/// `SQLiteJournal` implements it on one SQLite file; a shared backend (PostgreSQL) can
 /// implement the same semantics: sequences 1, 2, 3, … per session with no gaps, appends guarded
 /// by the expected sequence, entry and stack rows written in one transaction, snapshots found by
 /// the nearest sequence at or below.

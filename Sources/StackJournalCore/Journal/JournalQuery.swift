@@ -1,6 +1,6 @@
 import Foundation
 
-/// Which entries of a session ``SQLiteJournal/journalRows(session:matching:_:)`` reads.
+/// Which entries of a session `SQLiteJournal.journalRows(session:matching:_:)` reads.
 ///
 /// Every filter is optional and they combine: an entry is read when it passes all of them.
 public struct JournalQuery: Sendable, Equatable {

@@ -3,8 +3,8 @@ import Foundation
 /// Turns a journal payload or snapshot state written in version N of the app's encoding into
 /// version N + 1.
 ///
-/// Registered in ``SQLiteJournal/Options/upcasters`` and applied on read, step by step, up to
-/// ``SQLiteJournal/Options/payloadVersion``. The stored rows are never rewritten.
+/// Registered in `SQLiteJournal.Options.upcasters` and applied on read, step by step, up to
+/// `SQLiteJournal.Options.payloadVersion`. The stored rows are never rewritten.
 ///
 /// ```swift
 /// // Version 2 renamed `count` to `value` in counter actions.

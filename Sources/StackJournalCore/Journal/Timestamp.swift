@@ -59,7 +59,7 @@ public enum Timestamp {
 
   /// The stored text of a date, to the nearest millisecond; a year outside 0000–9999 is
   /// written with its sign and at least four digits, such as `+10000` or `-0001`, which the
-  /// stored form does not hold (``stored(_:_:path:)`` refuses it): for messages only.
+  /// stored form does not hold (`stored(_:_:path:)` refuses it): for messages only.
   public static func string(from date: Date) -> String {
     let milliseconds = milliseconds(date)
     var days = milliseconds / millisecondsPerDay

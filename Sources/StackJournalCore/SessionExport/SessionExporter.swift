@@ -30,7 +30,7 @@ public struct SessionExporter: Sendable {
   /// A session that does not verify (a gap, a head past its last entry, a payload, state or
   /// delta that is not JSON, a delta that does not apply) is refused before anything is
   /// written, with ``StorageError/Code/invalidData``: its export would be a file that
-  /// ``SessionImporter/importSession(_:as:into:)`` refuses.
+  /// `SessionImporter.importSession(_:as:into:)` refuses.
   public func export(
     _ session: SessionID,
     of journal: any InspectableJournal,

@@ -6,7 +6,7 @@ public enum StateEncoding {
   /// Encodes a state into its JSON document and the records of every stack in it.
   ///
   /// The stacks are found by the one walk that finds them for a ``StackTracker`` (each
-  /// ``StackState`` and route in `state` hands itself to it), so the app never lists its stacks.
+  /// `StackState` and route in `state` hands itself to it), so the app never lists its stacks.
   /// The walk uses an encoder that keeps exact coding paths (Foundation's `JSONEncoder` drops
   /// the keys of nested containers from them); the elements and the document are written by
   /// `SortedJSONEncoder` (what `JSONEncoder` writes with sorted keys), as a recording store

@@ -1,7 +1,7 @@
 /// An action of a navigation stack: a push, a pop, or an action of one element.
 ///
 /// Hold it in the parent feature's action and integrate the stack with
-/// ``Reducer/forEach(_:action:destination:fileID:filePath:line:column:)``:
+/// ``Reducer/forEach(_:action:destination:fileID:filePath:line:column:)-(_,CaseKeyPath<Self.Action,StackAction<ElementState,ElementAction>>,_,_,_,_,_)``:
 ///
 /// ```swift
 /// enum Action {

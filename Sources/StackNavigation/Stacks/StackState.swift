@@ -226,7 +226,7 @@ extension StackState: Equatable where Element: Equatable {
 }
 
 extension StackState: Hashable where Element: Hashable {
-  /// Hashes the IDs and the elements, like ``==``; not the next ID.
+  /// Hashes the IDs and the elements, like `==`; not the next ID.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(storedIDs)
     hasher.combine(storedElements)

@@ -2,7 +2,7 @@
 /// its elements.
 ///
 /// Carried in an encoder's `userInfo` under ``stackVisitorUserInfoKey``. When present, a stack's
-/// `encode(to:)` hands itself to ``visit(_:codingPath:userInfo:)`` and encodes nothing more: the
+/// `encode(to:)` hands itself to ``visit(_:codingPath:userInfo:)-(StackState<Element>,_,_)`` and encodes nothing more: the
 /// visitor decides which elements to look into (for the stacks nested in them) and which to
 /// encode. The storage layer uses this to record an action at the cost of what it changed:
 /// elements equal to their previous value are neither encoded nor walked.

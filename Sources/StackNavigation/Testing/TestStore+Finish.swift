@@ -36,7 +36,12 @@ extension TestStore {
   /// after the last of them. What was skipped is shown as a skipped assertion (see
   /// ``Exhaustivity/off(showSkippedAssertions:)``), unless the store hides skipped assertions.
   ///
-  /// - Parameter strict: Whether it is a failure when there is nothing to skip.
+  /// - Parameters:
+  ///   - strict: Whether it is a failure when there is nothing to skip.
+  ///   - fileID: The source location of the call, shown in a failure.
+  ///   - filePath: The source location of the call, shown in a failure.
+  ///   - line: The source location of the call, shown in a failure.
+  ///   - column: The source location of the call, shown in a failure.
   public func skipReceivedActions(
     strict: Bool = true,
     fileID: StaticString = #fileID,
@@ -54,7 +59,12 @@ extension TestStore {
   /// send later still arrive, but the test no longer has to wait for them to finish. What was
   /// skipped is shown as for ``skipReceivedActions(strict:fileID:filePath:line:column:)``.
   ///
-  /// - Parameter strict: Whether it is a failure when no effect is running.
+  /// - Parameters:
+  ///   - strict: Whether it is a failure when no effect is running.
+  ///   - fileID: The source location of the call, shown in a failure.
+  ///   - filePath: The source location of the call, shown in a failure.
+  ///   - line: The source location of the call, shown in a failure.
+  ///   - column: The source location of the call, shown in a failure.
   public func skipInFlightEffects(
     strict: Bool = true,
     fileID: StaticString = #fileID,

@@ -22,7 +22,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   /// Whether every change must be asserted. `.on` by default.
   public var exhaustivity: Exhaustivity = .on
 
-  /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)`` waits for an action.
+  /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)-(CaseKeyPath<Action,Value>,_,_,_,_,_,_)`` waits for an action.
   public var timeout: Duration = .seconds(5)
 
   /// The state as of the last assertion. Read inside an assertion's closure, it is the state
@@ -69,6 +69,10 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   ///   - reducer: The feature under test.
   ///   - prepareDependencies: Overrides dependencies for the reducer, its effects, the initial
   ///     state and the assertions; called once.
+  ///   - fileID: The source location of the call, shown in a failure.
+  ///   - filePath: The source location of the call, shown in a failure.
+  ///   - line: The source location of the call, shown in a failure.
+  ///   - column: The source location of the call, shown in a failure.
   @_disfavoredOverload
   public init<R: Reducer>(
     initialState: @autoclosure () -> State,

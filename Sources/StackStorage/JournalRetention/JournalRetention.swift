@@ -37,7 +37,7 @@ public struct JournalRetention: Sendable {
   /// all in one transaction that also reads the sessions and matches them; with `dryRun`,
   /// reports them and writes nothing. The same as ``SQLiteJournal/prune(_:dryRun:)``.
   ///
-  /// Throws ``StorageError/Code/invalidData`` for empty criteria rather than deleting every
+  /// Throws `StorageError.Code.invalidData` for empty criteria rather than deleting every
   /// session.
   public func prune(
     _ criteria: PruneCriteria,
@@ -52,7 +52,7 @@ public struct JournalRetention: Sendable {
   /// head sequence and entry count the plan saw. The same as ``SQLiteJournal/prune(_:)``.
   ///
   /// A session that changed in between (an app appended to it, say) is kept with what it
-  /// gained, and listed in ``PrunePlan/changed``. A session that matches now but was not in
+  /// gained, and listed in `PrunePlan.changed`. A session that matches now but was not in
   /// the plan is not deleted.
   public func prune(_ planned: PrunePlan, in journal: SQLiteJournal) throws -> PrunePlan {
     try journal.prune(planned)

@@ -17,7 +17,7 @@ public struct JournalStatistics: Sendable {
   /// The file's statistics; counts only `session`'s entries and lists only it when given. The
   /// same as ``SQLiteJournal/statistics(session:)``.
   ///
-  /// Throws ``StorageError/Code/unknownSession`` for a session the journal does not hold.
+  /// Throws `StorageError.Code.unknownSession` for a session the journal does not hold.
   public func statistics(
     of journal: SQLiteJournal,
     session: SessionID? = nil

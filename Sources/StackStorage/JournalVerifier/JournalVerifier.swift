@@ -14,7 +14,7 @@ import GRDB
 /// an app appends): sequences from its oldest snapshot to its head with no gap; every delta
 /// applies to the stacks before it (pushing no ID its stack holds, never moving a next ID back)
 /// and keeps every ID below its stack's next generation; every snapshot's stacks equal the stacks
-/// rebuilt from the journal at its sequence (see ``DeltaWalk``); the stack rows equal those at
+/// rebuilt from the journal at its sequence (see `DeltaWalk`); the stack rows equal those at
 /// the head; payloads, states and times parse.
 ///
 /// The checks are functions over a connection inside a transaction their caller opens:

@@ -81,7 +81,7 @@ extension SQLiteJournal {
 
   /// Closes the journal: waits for the calls in progress (a group commit's batch included) to
   /// finish, then closes the database's connections. Calls made after it throw
-  /// ``StorageError/Code/closed``; closing again does nothing.
+  /// `StorageError.Code.closed`; closing again does nothing.
   ///
   /// Throws when SQLite cannot close a connection; the journal is closed for calls anyway.
   public func close() throws {

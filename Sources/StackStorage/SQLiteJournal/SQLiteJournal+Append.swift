@@ -2,19 +2,19 @@ import Foundation
 import GRDB
 
 extension SQLiteJournal {
-  /// Appends an action whose delta a ``StackTracker`` computed, after `expectedSequence`, and
+  /// Appends an action whose delta a `StackTracker` computed, after `expectedSequence`, and
   /// returns its sequence.
   ///
   /// In one transaction: checks the head, inserts the entry, applies the delta to the stack rows
   /// (checking that it fits them) and, when ``snapshotDue(at:)``, writes `entry.snapshot`. Throws
-  /// ``StorageError/Code/sequenceConflict`` or ``StorageError/Code/inconsistentDelta``, writing
+  /// `StorageError.Code.sequenceConflict` or `StorageError.Code.inconsistentDelta`, writing
   /// nothing.
   ///
   /// The calling task suspends, instead of blocking its thread, while it waits for other
   /// appends' commits: until the batch holding the append committed
-  /// (``Durability/groupCommit(maxBatch:)``), or, at ``Durability/full``, while another append
+  /// (`Durability.groupCommit(maxBatch:)`), or, at `Durability.full`, while another append
   /// holds the writer. An append at `.full` that finds no other in progress, and every append at
-  /// ``Durability/normal``, is written on the calling thread: handing it to GRDB's writer queue
+  /// `Durability.normal`, is written on the calling thread: handing it to GRDB's writer queue
   /// and back costs two thread switches, more than its own commit holds the thread. So many
   /// stores on few cores share a group commit's flush, and hold at most one thread of the
   /// cooperative pool at `.full`. An append goes through when the awaiting task is cancelled.

@@ -44,9 +44,9 @@ extension SQLiteJournal {
   /// `date` is at or after the time it was recorded: 0 before the first entry, or the snapshot
   /// a compaction kept.
   ///
-  /// Found by a binary search on the entries' `latest_at` (see ``JournalRows``). Times are
+  /// Found by a binary search on the entries' `latest_at` (see `JournalRows`). Times are
   /// compared to the millisecond. Throws
-  /// ``StorageError/Code/sequenceOutOfRange`` for a date before the session was created, or,
+  /// `StorageError.Code.sequenceOutOfRange` for a date before the session was created, or,
   /// after a compaction, before the oldest snapshot it kept.
   public func sequence(session: SessionID, atOrBefore date: Date) throws -> Int64 {
     try read("finding the entry of session \(session) at \(Timestamp.string(from: date))") {

@@ -10,10 +10,10 @@ extension SQLiteJournal {
   ///
   /// Rows are read a page at a time, each page in its own short read transaction, so memory
   /// stays flat on any journal and a writer is never held up. Throws
-  /// ``StorageError/Code/unknownSession`` for an unknown session, and
-  /// ``StorageError/Code/changedDuringRead`` when another process removes entries not read yet
+  /// `StorageError.Code.unknownSession` for an unknown session, and
+  /// `StorageError.Code.changedDuringRead` when another process removes entries not read yet
   /// (a `compact` or a `prune` committing between two pages) rather than skip them, and
-  /// ``StorageError/Code/timeOutOfRange`` for a time outside years 0000–9999.
+  /// `StorageError.Code.timeOutOfRange` for a time outside years 0000–9999.
   public func journalRows(
     session: SessionID,
     matching query: JournalQuery,
@@ -113,7 +113,7 @@ extension SQLiteJournal {
   /// The time an entry was recorded; the session's creation time for sequence 0, and the
   /// snapshot's time for the oldest sequence of a compacted session.
   ///
-  /// Throws ``StorageError/Code/sequenceOutOfRange`` for a sequence the journal does not hold.
+  /// Throws `StorageError.Code.sequenceOutOfRange` for a sequence the journal does not hold.
   public func recordedAt(session: SessionID, sequence: Int64) throws -> Date {
     try read("reading the time of entry \(sequence) of session \(session)") { db in
       try recordedAt(

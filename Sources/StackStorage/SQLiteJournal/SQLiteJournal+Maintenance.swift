@@ -5,7 +5,7 @@ extension SQLiteJournal {
   /// the migrations opening it would apply, for `stackjournal migrate --dry-run`.
   ///
   /// Read-only: the file is checked as ``init(path:options:)`` checks it, and never changed.
-  /// Throws ``StorageError/Code/fileNotFound`` for a missing file, and the errors of opening for
+  /// Throws `StorageError.Code.fileNotFound` for a missing file, and the errors of opening for
   /// a file that cannot be migrated.
   public static func pendingMigrations(at path: String) throws -> (
     current: Int, target: Int, pending: [String]

@@ -3,7 +3,7 @@ import Logging
 extension SQLiteJournal {
   /// How a journal opens its file and writes.
   public struct Options: Sendable {
-    /// How hard appends work to survive failures; ``Durability/full`` by default.
+    /// How hard appends work to survive failures; `Durability.full` by default.
     public var durability: Durability
     /// Write a snapshot with every entry whose sequence is a multiple of this; 0 never does.
     public var snapshotInterval: Int
@@ -28,7 +28,7 @@ extension SQLiteJournal {
     /// Where the journal reports what an operator wants to know: opening, creating and
     /// migrating the file (`info`, each migration `notice`), a sequence conflict (`info`, with
     /// the session and the sequences), a failed group-commit batch (`error`) and closing
-    /// (`info`). Session identifiers appear escaped (``SessionID/escaped``). By default the
+    /// (`info`). Session identifiers appear escaped (`SessionID.escaped`). By default the
     /// records are discarded.
     public var logger: Logger
 

@@ -6,8 +6,8 @@ extension SQLiteJournal {
   /// stack rows in one transaction.
   ///
   /// A fork names its source session and sequence, which must exist. Throws
-  /// ``StorageError/Code/sessionExists`` when the identifier is taken, and
-  /// ``StorageError/Code/invalidData`` when the metadata is not JSON.
+  /// `StorageError.Code.sessionExists` when the identifier is taken, and
+  /// `StorageError.Code.invalidData` when the metadata is not JSON.
   public func createSession(
     _ id: SessionID,
     initial: EncodedState,
@@ -79,7 +79,7 @@ extension SQLiteJournal {
 
   /// Replaces the session's metadata (JSON, or `nil` for none).
   ///
-  /// Throws ``StorageError/Code/invalidData``, changing nothing, when it is not JSON: a JSON
+  /// Throws `StorageError.Code.invalidData`, changing nothing, when it is not JSON: a JSON
   /// value such as `{"user":"ada"}`, `42` or `"note"` is needed, not plain text.
   public func setMetadata(_ metadata: Data?, session: SessionID) throws {
     let metadataText = try metadata.map { try stored.text($0, "metadata of session \(session)") }

@@ -29,7 +29,7 @@ extension SQLiteJournal {
   /// Writes a snapshot of the state at a recorded sequence, now.
   ///
   /// A snapshot already stored at that sequence is kept as it is: stored rows are never
-  /// rewritten. Throws ``StorageError/Code/sequenceOutOfRange`` beyond the head.
+  /// rewritten. Throws `StorageError.Code.sequenceOutOfRange` beyond the head.
   public func writeSnapshot(
     session: SessionID,
     sequence: Int64,

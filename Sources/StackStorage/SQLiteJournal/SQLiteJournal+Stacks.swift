@@ -12,8 +12,8 @@ extension SQLiteJournal {
   /// The stacks at a sequence: the nearest snapshot's stacks with the deltas that follow it
   /// applied, in one read transaction. Needs no app types and runs no upcaster.
   ///
-  /// Throws ``StorageError/Code/sequenceOutOfRange`` outside 0 through the head, and
-  /// ``StorageError/Code/inconsistentDelta`` when a stored delta does not fit.
+  /// Throws `StorageError.Code.sequenceOutOfRange` outside 0 through the head, and
+  /// `StorageError.Code.inconsistentDelta` when a stored delta does not fit.
   public func stacks(session: SessionID, at sequence: Int64) throws -> [StackRecord] {
     try read("rebuilding the stacks of session \(session) at \(sequence)") { db in
       try stacks(

@@ -21,7 +21,7 @@ import GRDB
 /// byte-for-byte unchanged. Pending migrations are then applied, each in its own transaction.
 ///
 /// On disk the journal uses a WAL-mode `DatabasePool`: reads never block the writer, and a
-/// writer never blocks reads. See ``Durability`` for what survives a crash.
+/// writer never blocks reads. See `Durability` for what survives a crash.
 public final class SQLiteJournal: JournalBackend {
   /// The database file, or `nil` for an in-memory journal.
   public let path: String?
@@ -60,10 +60,10 @@ public final class SQLiteJournal: JournalBackend {
   /// after that file, and a path that starts with `file:` is a file of that name, never an
   /// SQLite URI. ``path`` is the resolved path.
   ///
-  /// Throws a ``StorageError``: ``StorageError/Code/emptyFile``,
-  /// ``StorageError/Code/notADatabase``, ``StorageError/Code/truncated``,
-  /// ``StorageError/Code/notStackJournal``, ``StorageError/Code/newerSchema``,
-  /// ``StorageError/Code/checksumMismatch``, or ``StorageError/Code/olderSchema`` when the
+  /// Throws a `StorageError`: `StorageError.Code.emptyFile`,
+  /// `StorageError.Code.notADatabase`, `StorageError.Code.truncated`,
+  /// `StorageError.Code.notStackJournal`, ``StorageError/Code/newerSchema``,
+  /// `StorageError.Code.checksumMismatch`, or `StorageError.Code.olderSchema` when the
   /// options forbid migrating. In each case the file is left unchanged.
   public convenience init(path: String, options: Options = .init()) throws {
     let path = JournalPath.resolve(path)

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Imports a checked session export (``SessionExportFile``) into a journal as a new session.
+/// Imports a checked session export (`SessionExportFile`) into a journal as a new session.
 ///
 /// ```swift
 /// let file = try SessionExportFile.read(path: "user-42.jsonl")
@@ -25,7 +25,7 @@ public struct SessionImporter: Sendable {
   /// snapshots, entries and head stack rows are written in one transaction, which also
   /// re-verifies the new session and rolls back on any problem.
   ///
-  /// Judge the file first with ``SessionExportFile/verdict(into:as:payloadVersion:)``; this
+  /// Judge the file first with `SessionExportFile.verdict(into:as:payloadVersion:)`; this
   /// call only refuses what it cannot do: a session identifier that is taken, a file that
   /// changed since it was checked.
   public func importSession(

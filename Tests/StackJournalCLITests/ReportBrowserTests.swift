@@ -143,6 +143,9 @@ final class ReportBrowserTests: CLITestCase {
     XCTAssertTrue(
       try XCTUnwrap(try tab.string("document.getElementById('action-payload').textContent"))
         .contains("\"popFrom\""))
+    XCTAssertEqual(
+      try tab.string("document.getElementById('action-dump').textContent"),
+      ".path(.popFrom(id: #1))", "the action as CustomDump prints it, above its JSON")
   }
 
   func testTheKeyboardMovesTheSelection() throws {
@@ -215,6 +218,9 @@ final class ReportBrowserTests: CLITestCase {
       try tab.string("document.getElementById('action-payload').textContent"))
     XCTAssertTrue(payload.contains("</script><script>document.title='pwned'"), payload)
     XCTAssertTrue(payload.contains(HostileJournal.link), payload)
+    let dump = try XCTUnwrap(
+      try tab.string("document.getElementById('action-dump').textContent"))
+    XCTAssertTrue(dump.contains("</script><script>document.title='pwned'"), dump)
     XCTAssertTrue(
       try XCTUnwrap(try tab.string("document.getElementById('action-type').textContent"))
         .hasPrefix("push.</script><b"))

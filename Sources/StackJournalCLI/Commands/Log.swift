@@ -211,7 +211,7 @@ struct Printer {
           + out.styled(TimeFormat.display(row.recordedAt), .dim) + "  "
           + StackRendering.pad(row.type, Self.typeWidth) + "  "
           + (change.isEmpty ? "" : out.styled(change, .yellow) + "  ")
-          + out.styled(row.payload, .dim))
+          + out.styled(ActionDump.text(ofPayload: row.payload), .dim))
     case .json, .ndjson:
       let value = JSONValue.object([
         ("sequence", .int(row.sequence)),

@@ -116,6 +116,7 @@ struct ReportPage {
         JSONValue(lenient: row.payload),
         Self.changesJSON(delta),
         .array(fields),
+        .string(ActionDump.text(ofPayload: row.payload)),
       ])
       if count > 0 { text += "," }
       text += entry.compact

@@ -148,9 +148,12 @@ function render() {
     if (list.length === 0) effects.appendChild(el('li', 'effect none', 'no stack change'));
     for (const [kind, text] of list) effects.appendChild(el('li', 'effect ' + kind, text));
   }
+  // The action as a TCA user reads it (the CLI's `ActionDump`), and the JSON it was stored as.
+  $('action-dump').textContent = entry ? entry[6] : '';
+  $('action-dump').hidden = !entry;
   const payload = entry ? compact(entry[3]) : '';
   $('action-payload').textContent = payload.length <= 100 ? payload : pretty(entry[3]);
-  $('action-payload').hidden = !entry;
+  $('action-json').hidden = !entry;
 
   const container = $('stacks');
   container.replaceChildren();

@@ -1,0 +1,77 @@
+import Foundation
+import StackNavigation
+import Testing
+
+@testable import StackJournalCLI
+
+/// Payloads read as a TCA user reads actions, without the app's types.
+struct ActionDumpTests {
+  static let payloads: [(String, String)] = [
+    (#"{"addButtonTapped":{}}"#, ".addButtonTapped"),
+    (#"{"pushNumberFactTapped":{"number":42}}"#, ".pushNumberFactTapped(number: 42)"),
+    (#"{"path":{"_0":{"popFrom":{"id":3}}}}"#, ".path(.popFrom(id: #3))"),
+    (
+      #"{"path":{"_0":{"element":{"action":{"counter":{"_0":{"incrementButtonTapped":{}}}},"id":4}}}}"#,
+      ".path(.element(id: #4, action: .counter(.incrementButtonTapped)))"
+    ),
+    (
+      #"{"path":{"_0":{"push":{"id":5,"state":{"counter":{"_0":{"count":7}}}}}}}"#,
+      ".path(.push(id: #5, state: .counter((count: 7))))"
+    ),
+    // Unlabelled values by number, not as the keys sort ("_10" before "_2").
+    (
+      #"{"many":{"_0":0,"_1":1,"_10":10,"_2":2,"_3":3,"_4":4,"_5":5,"_6":6,"_7":7,"_8":8,"_9":9}}"#,
+      ".many(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)"
+    ),
+    (#"{"mixed":{"_1":"b","label":true,"_0":"a"}}"#, #".mixed("a", label: true, "b")"#),
+    (#"{"response":{"_0":null}}"#, ".response(nil)"),
+    (#"{"list":{"_0":[1,"two",{"x":{}}]}}"#, #".list([1, "two", .x])"#),
+    // An object of several fields is a value of an unknown type.
+    (#"{"a":1,"b":"x"}"#, #"(a: 1, b: "x")"#),
+    (#"{"count":1}"#, "(count: 1)"),
+    // A stack action of another shape is dumped as it stands.
+    (#"{"element":{"id":"x","action":{}}}"#, #".element(id: "x", action: ())"#),
+    (#"{"popFrom":{"id":-1}}"#, ".popFrom(id: -1)"),
+    ("not json", #""not json""#),
+    ("12", "12"),
+  ]
+
+  @Test(arguments: payloads)
+  func dumpsAsCustomDumpPrints(_ payload: String, _ expected: String) {
+    #expect(ActionDump.text(ofPayload: payload) == expected)
+  }
+
+  /// Text from a journal can neither end its literal nor bring a control character along: the
+  /// quote and backslash are escaped, every character that is not printable is `\u{…}`.
+  @Test func journalTextStaysInsideItsLiteral() {
+    let hostile = "\"); \u{1B}[31mred\u{202E}\\\n"
+    let payload = String(
+      decoding: try! JSONSerialization.data(withJSONObject: ["say": ["_0": hostile]]),
+      as: UTF8.self)
+    #expect(
+      ActionDump.text(ofPayload: payload) == #".say("\"); \u{1B}[31mred\u{202E}\\\n")"#)
+    let named = String(
+      decoding: try! JSONSerialization.data(withJSONObject: ["a b\u{7}": ["_0": 1]]),
+      as: UTF8.self)
+    #expect(ActionDump.text(ofPayload: named) == #"("a b\u{7}": (1))"#)
+  }
+
+  /// What a recording store writes for the seed's actions reads as CustomDump prints them.
+  @Test func theRecordedActionsOfAStackReadAsCustomDumpPrintsThem() throws {
+    enum Screen: Codable { case counter(Counter) }
+    enum Counter: Codable { case incrementButtonTapped, set(to: Int, animated: Bool) }
+    enum Action: Codable { case path(StackAction<Screen, Screen>) }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    func dump(_ action: Action) throws -> String {
+      ActionDump.text(ofPayload: String(decoding: try encoder.encode(action), as: UTF8.self))
+    }
+    let element = Action.path(.element(id: 2, action: .counter(.incrementButtonTapped)))
+    #expect(try dump(element) == ".path(.element(id: #2, action: .counter(.incrementButtonTapped)))")
+    #expect(try dump(.path(.popFrom(id: 0))) == ".path(.popFrom(id: #0))")
+    // Labelled values come in the order the journal stores them: sorted.
+    let set = Action.path(.element(id: 1, action: .counter(.set(to: 3, animated: true))))
+    #expect(
+      try dump(set) == ".path(.element(id: #1, action: .counter(.set(animated: true, to: 3))))")
+  }
+}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes the report page's screenshots in docs/ from the demo session (headless Chromium).
+# Makes the report page's screenshots, in the CLI's DocC catalogue, from the demo session (headless Chromium).
 #
 #   docs/report-screenshots.sh [STACKJOURNAL]    (default .build/debug/stackjournal)
 set -euo pipefail
@@ -15,8 +15,8 @@ shot() { # FILE SIZE URL
   chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size="$2" \
     --screenshot="$1" "$3" 2>/dev/null
 }
-shot docs/report-1.png 1280,800 "file://$work/demo.html#seq=8"
-shot docs/report-2.png 1280,800 "file://$work/demo.html#seq=9"
-shot docs/report-3.png 1280,800 "file://$work/busy.html#seq=233"
-shot docs/report-phone.png 390,844 "file://$work/demo.html#seq=4"
-ls -l docs/report-*.png
+shot Sources/StackJournalCLI/Documentation.docc/report-1.png 1280,800 "file://$work/demo.html#seq=8"
+shot Sources/StackJournalCLI/Documentation.docc/report-2.png 1280,800 "file://$work/demo.html#seq=9"
+shot Sources/StackJournalCLI/Documentation.docc/report-3.png 1280,800 "file://$work/busy.html#seq=233"
+shot Sources/StackJournalCLI/Documentation.docc/report-phone.png 390,844 "file://$work/demo.html#seq=4"
+ls -l Sources/StackJournalCLI/Documentation.docc/report-*.png

@@ -8,7 +8,7 @@ import ArgumentParser
 #endif
 
 extension StackJournalCommand {
-  /// Flushes standard output — ``Terminal``'s buffer and the C library's, where `print` writes —
+  /// Flushes standard output — `Terminal`'s buffer and the C library's, where `print` writes —
   /// and ends the process with status 2 and a message when any of it could not be written (a
   /// full disk, `> /dev/full`), so a script never takes a cut-short output for a whole one.
   /// An executable calls it when its command returned:
@@ -32,7 +32,7 @@ private func finishCStandardOutput() {
   let failed = fflush(nil) != 0
   let code = errno
   guard failed || ferror(stdout) != 0 else { return }
-  // A reader that went away (a closed pipe) is no error, as for ``Terminal``.
+  // A reader that went away (a closed pipe) is no error, as for `Terminal`.
   if code == EPIPE { return }
   let reason = code == 0 ? "an output error" : String(cString: strerror(code))
   Terminal.standardError.write(

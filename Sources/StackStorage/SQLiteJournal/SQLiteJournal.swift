@@ -62,7 +62,7 @@ public final class SQLiteJournal: JournalBackend {
   ///
   /// Throws a `StorageError`: `StorageError.Code.emptyFile`,
   /// `StorageError.Code.notADatabase`, `StorageError.Code.truncated`,
-  /// `StorageError.Code.notStackJournal`, ``StorageError/Code/newerSchema``,
+  /// `StorageError.Code.notStackJournal`, `StorageError.Code.newerSchema`,
   /// `StorageError.Code.checksumMismatch`, or `StorageError.Code.olderSchema` when the
   /// options forbid migrating. In each case the file is left unchanged.
   public convenience init(path: String, options: Options = .init()) throws {

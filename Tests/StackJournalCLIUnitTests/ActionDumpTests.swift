@@ -1,4 +1,6 @@
 import Foundation
+import StackJournalCore
+import StackJournalDemo
 import StackNavigation
 import Testing
 
@@ -73,5 +75,67 @@ struct ActionDumpTests {
     let set = Action.path(.element(id: 1, action: .counter(.set(to: 3, animated: true))))
     #expect(
       try dump(set) == ".path(.element(id: #1, action: .counter(.set(animated: true, to: 3))))")
+  }
+
+  /// Random JSON of random text (controls, bidi marks, quotes, backslashes, letters of other
+  /// scripts) dumps to one line of printable characters whose string literals read back as the
+  /// strings they came from.
+  @Test(arguments: 0..<200)
+  func randomJournalTextDumpsToPrintableText(seed: UInt64) throws {
+    var generator = SeededGenerator(seed: seed)
+    let pieces: [String] = [
+      "a", "Z", "_0", "é", "e\u{301}", "字", "\"", "\\", "\n", "\u{1B}[2J", "\u{0}",
+      "\u{202E}", "\u{2028}", "\u{FEFF}", "\u{9F}", " ", "#", "(", ")",
+    ]
+    func text() -> String {
+      (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+        pieces.randomElement(using: &generator)!
+      }.joined()
+    }
+    func value(_ depth: Int) -> Any {
+      switch Int.random(in: 0...(depth > 4 ? 2 : 5), using: &generator) {
+      case 0: return Int.random(in: -1000...1000, using: &generator)
+      case 1: return text()
+      case 2: return NSNull()
+      case 3: return (0..<Int.random(in: 0...3, using: &generator)).map { _ in value(depth + 1) }
+      default:
+        var object: [String: Any] = [:]
+        for _ in 0..<Int.random(in: 0...3, using: &generator) {
+          object[Bool.random(using: &generator) ? "_\(Int.random(in: 0...3, using: &generator))" : text()] =
+            value(depth + 1)
+        }
+        return object
+      }
+    }
+    let root = ["action": value(0)]
+    // The strings the payload holds (a key given twice kept its last value).
+    func strings(_ value: Any) -> [String] {
+      switch value {
+      case let string as String: [string]
+      case let array as [Any]: array.flatMap(strings)
+      case let object as [String: Any]: object.values.flatMap(strings)
+      default: []
+      }
+    }
+    let payload = String(
+      decoding: try JSONSerialization.data(withJSONObject: root, options: .sortedKeys),
+      as: UTF8.self)
+    let dump = ActionDump.text(ofPayload: payload)
+    #expect(dump.unicodeScalars.allSatisfy { SessionID.isPrintableScalar($0) }, "\(dump)")
+    // Each string appears as a Swift literal of itself.
+    for string in strings(root) {
+      var literal = ""
+      for scalar in string.unicodeScalars {
+        switch scalar {
+        case "\"": literal += "\\\""
+        case "\\": literal += "\\\\"
+        case "\n": literal += "\\n"
+        default:
+          literal += SessionID.isPrintableScalar(scalar)
+            ? String(scalar) : "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        }
+      }
+      #expect(dump.contains("\"" + literal + "\""), "\(string.debugDescription) in \(dump)")
+    }
   }
 }

@@ -138,12 +138,12 @@ let package = Package(
     ),
     .target(
       name: "StackRestoration",
-      dependencies: ["StackNavigation", "StackStorage"]
+      dependencies: ["StackJournalCore", "StackNavigation"]
     ),
     .target(
       name: "StackJournalCLI",
       dependencies: [
-        "StackNavigation", "StackStorage", "StackRestoration",
+        "StackJournalCore", "StackNavigation", "StackStorage", "StackRestoration",
         // Compiles to nothing without the `PostgreSQL` trait.
         "StackStoragePostgres",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -287,6 +287,8 @@ let package = Package(
         "stackjournal", "stackjournal-recorder",
       ]
     ),
+    // Holds the README's table of targets to this file, through `swift package dump-package`.
+    .testTarget(name: "PackageGraphTests"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -238,6 +238,11 @@ let package = Package(
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
     ),
+    // The journal core's own types, without a database.
+    .testTarget(
+      name: "StackJournalCoreTests",
+      dependencies: ["StackJournalCore", "StackJournalDemo", "StackNavigation"]
+    ),
     .testTarget(
       name: "StackStorageTests",
       dependencies: [

@@ -141,12 +141,12 @@ let package = Package(
     ),
     .target(
       name: "StackRestoration",
-      dependencies: ["StackNavigation", "StackStorage"]
+      dependencies: ["StackJournalCore", "StackNavigation"]
     ),
     .target(
       name: "StackJournalCLI",
       dependencies: [
-        "StackNavigation", "StackStorage", "StackRestoration",
+        "StackJournalCore", "StackNavigation", "StackStorage", "StackRestoration",
         // Compiles to nothing without the `PostgreSQL` trait.
         "StackStoragePostgres",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -241,6 +241,11 @@ let package = Package(
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
     ),
+    // The journal core's own types, without a database.
+    .testTarget(
+      name: "StackJournalCoreTests",
+      dependencies: ["StackJournalCore", "StackJournalDemo", "StackNavigation"]
+    ),
     .testTarget(
       name: "StackStorageTests",
       dependencies: [
@@ -290,6 +295,8 @@ let package = Package(
         "stackjournal", "stackjournal-recorder",
       ]
     ),
+    // Holds the README's table of targets to this file, through `swift package dump-package`.
+    .testTarget(name: "PackageGraphTests"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import StackJournalCore
 import StackRestoration
-import StackStorage
 
 /// An error a command reports on one line of standard error, with the exit status to end with.
 struct CLIFailure: Error, CustomStringConvertible {

@@ -1,6 +1,6 @@
 import Foundation
+import StackJournalCore
 import StackNavigation
-import StackStorage
 
 /// A `StackNavigation.Store` that journals every action it processes.
 ///

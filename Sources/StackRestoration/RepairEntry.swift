@@ -1,5 +1,5 @@
 import Foundation
-import StackStorage
+import StackJournalCore
 
 /// The journal entry a recording store writes when it continues a session whose history no
 /// longer fully decodes: it records what was left out and the state recording continues from.

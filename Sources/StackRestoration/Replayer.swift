@@ -1,6 +1,6 @@
 import Foundation
+import StackJournalCore
 import StackNavigation
-import StackStorage
 
 /// Rebuilds the state of a session at any moment: loads the nearest snapshot at or below the
 /// target and replays the journal's actions through the app's reducer up to the target.

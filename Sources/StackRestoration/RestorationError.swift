@@ -1,4 +1,4 @@
-import StackStorage
+import StackJournalCore
 
 /// Why a session could not be restored, recorded or verified.
 public struct RestorationError: Error, CustomStringConvertible, Sendable {

@@ -1,5 +1,5 @@
+import StackJournalCore
 import StackNavigation
-import StackStorage
 
 /// Something restoration left out because the app's types could not read it. The stored rows
 /// keep it: nothing is dropped from the database.

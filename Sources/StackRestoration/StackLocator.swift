@@ -1,6 +1,6 @@
 import Foundation
+import StackJournalCore
 import StackNavigation
-import StackStorage
 
 /// Finds a stack in an encoded state (a `JSONSerialization` document) by its stored path, such
 /// as `path`, `tabs[1].path`, `tabs["42"].path` or `path[#3].counter.path`, read with

@@ -1,6 +1,6 @@
 import Foundation
+import StackJournalCore
 import StackNavigation
-import StackStorage
 
 /// Decodes a stored state, cutting stacks short at the first element that does not decode.
 enum StateRepair {

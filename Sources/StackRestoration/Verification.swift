@@ -1,6 +1,6 @@
 import Foundation
+import StackJournalCore
 import StackNavigation
-import StackStorage
 
 /// The first place where replaying a journal does not reproduce what it recorded.
 public struct Divergence: Equatable, Sendable, CustomStringConvertible {

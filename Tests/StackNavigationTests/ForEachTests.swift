@@ -1,5 +1,5 @@
 import StackJournalTestSupport
-import StackNavigation
+@testable import StackNavigation
 import XCTest
 
 /// A feature whose elements run a long effect, to show it stops when the element is popped.
@@ -272,5 +272,131 @@ final class ForEachTests: XCTestCase {
     }
     XCTAssertEqual(issues.count, 1)
     XCTAssertTrue(issues[0].contains("nothing to dismiss"), issues[0])
+  }
+
+  // Through a test store, what the Composable Architecture's StackReducerTests (in
+  // Tests/ComposableArchitectureTests, as TCA writes them) leave unasserted: the next ID after
+  // explicit pushes, and when the effects of removed elements end.
+
+  func testAPushOfAnIDPoppedEarlierKeepsTheNextIDItReached() async {
+    let store = TestStore(
+      initialState: PushingParent.State(children: [.init(), .init(), .init()])
+    ) {
+      PushingParent()
+    }
+    await store.send(.child(.popFrom(id: 1))) {
+      $0.children.removeLast(2)
+    }
+    await store.send(.child(.push(id: 1, state: PushingParent.Child.State()))) {
+      $0.children[id: 1] = PushingParent.Child.State()
+    }
+    XCTAssertEqual(store.state.children.ids, [0, 1])
+    XCTAssertEqual(store.state.children.nextID, 3, "the next ID never goes down")
+    await store.send(.push) {
+      $0.children[id: 3] = PushingParent.Child.State()
+    }
+  }
+
+  func testAPushOfAnIDAboveTheNextIDIsReportedAndMovesTheNextIDPastIt() async {
+    let store = TestStore(initialState: PushingParent.State()) { PushingParent() }
+    let issues = await collectIssues {
+      await store.send(.child(.push(id: 1, state: PushingParent.Child.State()))) {
+        $0.children[id: 1] = PushingParent.Child.State()
+      }
+    }
+    XCTAssertEqual(
+      issues,
+      [
+        """
+        A "forEach" at "StackNavigationTests/StackReducerFeatures.swift:\
+        \(PushingParent.forEachLine)" received a "push" action with an unexpected generational \
+        ID.
+
+          Received ID:
+            #1
+          Expected ID:
+            #0
+        """
+      ])
+    XCTAssertEqual(store.state.children.nextID, 2)
+  }
+
+  func testEffectsOfARemovedElementEndWithTheActionThatRemovedItOrTheNextOne() async {
+    let store = TestStore(initialState: OuterCancellation.State()) { OuterCancellation() }
+
+    await store.send(.children(.push(id: 0, state: NeverEnding.State()))) {
+      $0.children[id: 0] = NeverEnding.State()
+    }
+    await store.send(.children(.element(id: 0, action: .tap)))
+    await store.send(.tapBefore) {
+      $0.children.removeAll()
+    }
+    XCTAssertEqual(runningEffects(store), 0, "cancelled by the action that removed #0")
+
+    await store.send(.children(.push(id: 1, state: NeverEnding.State()))) {
+      $0.children[id: 1] = NeverEnding.State()
+    }
+    await store.send(.children(.element(id: 1, action: .tap)))
+    await store.send(.tapAfter) {
+      $0.children.removeAll()
+    }
+    XCTAssertEqual(runningEffects(store), 1, "the forEach ran before #1 was removed")
+    // Another action needs to come into the `forEach` to cancel the child's effect.
+    await store.send(.tapAfter)
+    XCTAssertEqual(runningEffects(store), 0)
+  }
+
+  func testEffectsOfAnAssignedNewStacksFormerElementsAreNotKnownToForEach() async {
+    // As in the Composable Architecture, the IDs `forEach` saw travel in the stack's value; a new
+    // stack assigned in their place does not carry them.
+    let store = TestStore(
+      initialState: OuterCancellation.State(children: [NeverEnding.State(), NeverEnding.State()])
+    ) {
+      OuterCancellation()
+    }
+    await store.send(.children(.element(id: 0, action: .tap)))
+    await store.send(.replaceAfter) {
+      $0.children = StackState()
+    }
+    await store.send(.tapBefore)
+    XCTAssertEqual(runningEffects(store), 1)
+    await store.skipInFlightEffects()
+  }
+
+  func testAnotherTabsActionsNeverCancelItsEffects() async {
+    var state = Tabs.State()
+    state.second.children = [NeverEnding.State(), NeverEnding.State()]
+    let store = TestStore(initialState: state) { Tabs() }
+    await store.send(.second(.children(.element(id: 1, action: .tap))))
+    await store.send(.first(.children(.push(id: 0, state: NeverEnding.State())))) {
+      $0.first.children[id: 0] = NeverEnding.State()
+    }
+    await store.send(.first(.tapBefore)) {
+      $0.first.children.removeAll()
+    }
+    XCTAssertEqual(runningEffects(store), 1, "the second tab's #1 still runs")
+    await store.send(.second(.tapBefore)) {
+      $0.second.children.removeAll()
+    }
+    XCTAssertEqual(runningEffects(store), 0)
+  }
+
+  func testRemovedElementsEffectsStillRunWithoutAnotherAction() async {
+    let issues = await collectIssues {
+      let store = TestStore(initialState: OuterCancellation.State()) { OuterCancellation() }
+      await store.send(.children(.push(id: 0, state: NeverEnding.State()))) {
+        $0.children[id: 0] = NeverEnding.State()
+      }
+      await store.send(.children(.element(id: 0, action: .tap)))
+      await store.send(.tapAfter) {
+        $0.children.removeAll()
+      }
+      store.reportUnfinishedWork()
+    }
+    XCTAssertEqual(issues, [TestStore<Int, Int>.effectStillRunning])
+  }
+
+  private func runningEffects<S, A>(_ store: TestStore<S, A>) -> Int {
+    store.runningEffectCount
   }
 }

@@ -115,6 +115,7 @@ final class StackStateTests: XCTestCase {
     XCTAssertEqual(stack[id: 1], .numberFact(.init(number: 7)))
     stack[id: 0, case: \.counter] = nil
     XCTAssertEqual(stack.ids, [1])
+    XCTAssertEqual(stack.nextID, 2, "removing through the case subscript keeps the next ID")
     let missing = collectIssues { stack[id: 5, case: \.counter] = .init(count: 1) }
     XCTAssertEqual(missing, ["Can't modify unrelated case"])
     XCTAssertEqual(stack.ids, [1])
@@ -259,5 +260,36 @@ final class StackStateTests: XCTestCase {
     XCTAssertEqual("\(id)", "#3")
     XCTAssertEqual(String(decoding: try JSONEncoder().encode(id), as: UTF8.self), "3")
     XCTAssertLessThan(StackElementID(generation: 2), 3)
+  }
+  func testEmptyStacksAreEqualWhateverTheirNextIDs() {
+    var popped = StackState<Int>([1, 2, 3])
+    popped.removeAll()
+    XCTAssertEqual(popped.nextID, 3)
+    XCTAssertEqual(popped, StackState())
+    XCTAssertEqual(popped.hashValue, StackState<Int>().hashValue)
+    var other = StackState<Int>([1])
+    other.pop(from: 0)
+    XCTAssertEqual(Set([popped, other, StackState()]).count, 1)
+    XCTAssertNotEqual(StackState<Int>([1]), StackState<Int>([2]))
+    var moved = StackState<Int>([1, 1])
+    moved.pop(from: 0)
+    moved.append(1)
+    XCTAssertNotEqual(moved, StackState<Int>([1]), "#2 is not #0")
+  }
+
+  func testUnrelatedCaseIsReportedWhereTheSubscriptIsWritten() {
+    var stack = StackState<IntOrText>([.text("a")])
+    let line = #line + 2
+    let issues = collectIssuesWithLocations {
+      stack[id: 0, case: \.int] = 7
+    }
+    XCTAssertEqual(
+      issues,
+      [
+        CollectedIssue(
+          #"Can't modify unrelated case "text""#,
+          fileID: "StackNavigationTests/StackStateTests.swift", line: UInt(line))
+      ])
+    XCTAssertEqual(stack[id: 0], .text("a"))
   }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import StackStorage
+import StackJournalCore
 
 extension StackJournalCommand {
   /// `stackjournal compact SESSION --keep-snapshots K`: explicit retention of one session.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import StackStorage
+import StackJournalCore
 
 extension StackJournalCommand {
   /// `stackjournal diff SESSION FROM TO`: what changed on the stacks between two sequences.

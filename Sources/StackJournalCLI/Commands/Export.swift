@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import StackStorage
+import StackJournalCore
 
 extension StackJournalCommand {
   /// `stackjournal export SESSION`: a session as newline-delimited JSON.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import StackStorage
+import StackJournalCore
 
 extension StackJournalCommand {
   /// `stackjournal prune`: explicit deletion of whole sessions.

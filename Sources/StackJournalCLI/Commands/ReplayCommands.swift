@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import StackJournalCore
 import StackNavigation
 import StackRestoration
-import StackStorage
 
 /// An app's reducer and encoding, for the commands that replay its journals: `replay` and
 /// `verify --replay`.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import StackStorage
+import StackJournalCore
 
 extension StackJournalCommand {
   /// `stackjournal report SESSION`: a self-contained HTML page to travel through a session.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import StackStorage
+import StackJournalCore
 
 /// The `stackjournal` command line: inspect, verify, migrate, export and import StackJournal
 /// files without the application's code.

@@ -1,5 +1,5 @@
 import Foundation
-import StackStorage
+import StackJournalCore
 
 #if canImport(Glibc)
   import Glibc

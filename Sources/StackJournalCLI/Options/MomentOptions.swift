@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import StackStorage
+import StackJournalCore
 
 /// How a command names and explains its moment options: `show --at`, `replay --to`.
 protocol MomentNames {

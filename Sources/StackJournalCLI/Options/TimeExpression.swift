@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import StackStorage
+import StackJournalCore
 
 /// A time given on the command line: an ISO-8601 date and time, a date, or a clock time on the
 /// session's day.

@@ -1,5 +1,5 @@
 import Foundation
-import StackStorage
+import StackJournalCore
 
 /// Times as the commands print them, always in UTC, to the millisecond.
 enum TimeFormat {

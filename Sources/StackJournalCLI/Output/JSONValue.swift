@@ -1,5 +1,5 @@
 import Foundation
-import StackStorage
+import StackJournalCore
 
 /// A JSON value that keeps the order of object keys and the text of numbers, so stored JSON
 /// prints back exactly as written.

@@ -1,5 +1,5 @@
 import Foundation
-import StackStorage
+import StackJournalCore
 
 /// The page's template, style and script, embedded in the binary.
 enum ReportAssets {

@@ -1,5 +1,5 @@
 import Foundation
-import StackStorage
+import StackJournalCore
 
 /// The self-contained HTML page of `stackjournal report`: its style and script inline, the
 /// session's data embedded as JSON, a Content-Security-Policy that lets only that script run.

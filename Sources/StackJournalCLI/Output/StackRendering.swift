@@ -1,6 +1,6 @@
 import Foundation
+import StackJournalCore
 import StackNavigation
-import StackStorage
 
 /// How stacks, elements and deltas print, for people and as JSON.
 enum StackRendering {

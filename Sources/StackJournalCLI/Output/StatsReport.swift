@@ -1,5 +1,5 @@
 import Foundation
-import StackStorage
+import StackJournalCore
 
 /// What `stats --json` prints.
 struct StatsReport: Encodable, Sendable {

@@ -1,4 +1,4 @@
-import StackStorage
+import StackJournalCore
 
 extension VerifyReport {
   /// What `verify --json` prints.

@@ -245,23 +245,182 @@ func reportUnrelatedCase(
     fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
-/// The name of the case an enum value is in, e.g. `"counter"`, or `nil` for a value that is not
-/// an enum.
-func enumCaseName(of value: Any) -> String? {
-  enumCase(of: value)?.name
+extension StackState: RandomAccessCollection, RangeReplaceableCollection {
+  public var startIndex: Int { storedElements.startIndex }
+  public var endIndex: Int { storedElements.endIndex }
+
+  // Index arithmetic written out as `Array` writes it. The collection protocols' defaults check
+  // every index against a `Range` whose metadata they look up on each call when the element
+  // type is not known where they run (a journal walking any app's stacks), once per element.
+  public var indices: Range<Int> { storedElements.indices }
+  public func index(after index: Int) -> Int { index + 1 }
+  public func index(before index: Int) -> Int { index - 1 }
+  public func index(_ index: Int, offsetBy distance: Int) -> Int { index + distance }
+  public func distance(from start: Int, to end: Int) -> Int { end - start }
+
+  /// The element at a position, bottom of the stack first.
+  public subscript(position: Int) -> Element {
+    get { storedElements[position] }
+    _modify { yield &storedElements[position] }
+  }
+
+  /// Replaces a range of elements; every new element receives a fresh ID, in order.
+  public mutating func replaceSubrange<C: Collection<Element>>(
+    _ subrange: Range<Int>,
+    with newElements: C
+  ) {
+    var newIDs: [StackElementID] = []
+    newIDs.reserveCapacity(newElements.count)
+    for _ in newElements {
+      newIDs.append(nextID)
+      nextID = nextID.next
+    }
+    storedIDs.replaceSubrange(subrange, with: newIDs)
+    storedElements.replaceSubrange(subrange, with: newElements)
+  }
+
+  /// Removes every element; the stack keeps its next ID, so no ID is handed out again.
+  public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
+    storedIDs.removeAll(keepingCapacity: keepCapacity)
+    storedElements.removeAll(keepingCapacity: keepCapacity)
+  }
+
+  /// The elements that satisfy the predicate, with their IDs and this stack's next ID.
+  public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> Self {
+    var result = self
+    try result.removeAll { try !isIncluded($0) }
+    return result
+  }
+
+  /// A sequence's elements followed by a stack's: the stack's elements keep their IDs, the
+  /// others receive the stack's next IDs.
+  public static func + <Other: Sequence<Element>>(lhs: Other, rhs: Self) -> Self {
+    var result = rhs
+    result.insert(contentsOf: Array(lhs), at: result.startIndex)
+    return result
+  }
+
+  /// Removes the elements that satisfy the predicate; the others keep their IDs.
+  public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+    var keptIDs: [StackElementID] = []
+    var keptElements: [Element] = []
+    for (id, element) in zip(storedIDs, storedElements) where try !shouldBeRemoved(element) {
+      keptIDs.append(id)
+      keptElements.append(element)
+    }
+    storedIDs = keptIDs
+    storedElements = keptElements
+  }
 }
 
-/// The case an enum value is in, with its associated value (`nil` for a case without one): read
-/// from the type's metadata (``EnumCaseReading``) where it can be, reflected otherwise; `nil`
-/// for a value that is not an enum, or whose case has no name to give.
-func enumCase(of value: Any) -> (name: String, payload: Any?)? {
-  // Known from the metadata's kind, so a struct is never reflected.
-  guard JournalCaseNaming.isEnum(type(of: value)) else { return nil }
-  if let read = EnumCaseReading.read(value) { return read }
-  let mirror = Mirror(reflecting: value)
-  guard mirror.displayStyle == .enum else { return nil }
-  if let child = mirror.children.first, let label = child.label { return (label, child.value) }
-  // A case without a payload has no child; it prints as its name.
-  let printed = String(describing: value)
-  return printed.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } ? (printed, nil) : nil
+extension StackState: ExpressibleByArrayLiteral {
+  /// Creates a stack of the given elements, with IDs `#0`, `#1`, … in order.
+  public init(arrayLiteral elements: Element...) {
+    self.init(elements)
+  }
+}
+
+extension StackState {
+  /// Calls `body` with the elements' storage, bottom of the stack first, so that the journal's
+  /// tracker can compare elements where they are instead of copying each one out (a copy of an
+  /// element retains every reference it holds, and releases them again after).
+  package func withElementStorage<Result>(
+    _ body: (UnsafeBufferPointer<Element>) throws -> Result
+  ) rethrows -> Result {
+    try storedElements.withUnsafeBufferPointer(body)
+  }
+}
+
+/// The coding keys of a ``StackState``: `{"elements": [{"id": 0, "state": …}], "nextID": 1}`.
+enum StackStateCodingKeys: String, CodingKey {
+  case elements
+  case nextID
+}
+
+enum StackElementCodingKeys: String, CodingKey {
+  case id
+  case state
+}
+
+extension StackState: Encodable where Element: Encodable {
+  /// Encodes the elements with their IDs and the next ID, so a decoded stack never reuses an ID.
+  ///
+  /// The shape is `{"elements": [{"id": 0, "state": …}, …], "nextID": 1}`. When the encoder's
+  /// `userInfo` carries a ``StackVisitor`` (under ``stackVisitorUserInfoKey``), the stack hands
+  /// itself to the visitor instead and encodes nothing: that is how the journal finds the
+  /// stacks of a state.
+  public func encode(to encoder: any Encoder) throws {
+    if let visitor = encoder.userInfo[stackVisitorUserInfoKey] as? any StackVisitor {
+      try visitor.visit(self, codingPath: encoder.codingPath, userInfo: encoder.userInfo)
+      return
+    }
+    (encoder.userInfo[stackEncounterUserInfoKey] as? StackEncounter)?.met = true
+    var container = encoder.container(keyedBy: StackStateCodingKeys.self)
+    var elements = container.nestedUnkeyedContainer(forKey: .elements)
+    for (id, element) in zip(storedIDs, storedElements) {
+      var entry = elements.nestedContainer(keyedBy: StackElementCodingKeys.self)
+      try entry.encode(id, forKey: .id)
+      try entry.encode(element, forKey: .state)
+    }
+    try container.encode(nextID, forKey: .nextID)
+  }
+}
+
+extension StackState: Decodable where Element: Decodable {
+  /// Decodes a stack written by ``encode(to:)``.
+  ///
+  /// Throws `DecodingError.dataCorrupted` when an ID appears twice or when the next ID is not
+  /// above every ID in the stack: such a stack would hand out an ID a second time.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: StackStateCodingKeys.self)
+    var elements = try container.nestedUnkeyedContainer(forKey: .elements)
+    var ids: [StackElementID] = []
+    var values: [Element] = []
+    var seen: Set<StackElementID> = []
+    while !elements.isAtEnd {
+      let entry = try elements.nestedContainer(keyedBy: StackElementCodingKeys.self)
+      let id = try entry.decode(StackElementID.self, forKey: .id)
+      guard seen.insert(id).inserted else {
+        throw DecodingError.dataCorrupted(
+          DecodingError.Context(
+            codingPath: entry.codingPath + [StackElementCodingKeys.id],
+            debugDescription: "Stack element ID \(id) appears more than once in the stack."
+          )
+        )
+      }
+      ids.append(id)
+      values.append(try entry.decode(Element.self, forKey: .state))
+    }
+    let nextID = try container.decode(StackElementID.self, forKey: .nextID)
+    if let highest = ids.max(), nextID <= highest {
+      throw DecodingError.dataCorruptedError(
+        forKey: .nextID,
+        in: container,
+        debugDescription:
+          "The stack's next ID \(nextID) is not above its highest ID \(highest): "
+          + "it would hand out an ID a second time."
+      )
+    }
+    self.init(ids: ids, elements: values, nextID: nextID)
+  }
+}
+
+extension StackState: CustomDumpReflectable {
+  /// Dumps as `#id: element` pairs, bottom of the stack first.
+  public var customDumpMirror: Mirror {
+    Mirror(
+      self,
+      children: zip(storedIDs, storedElements).map { id, element in
+        (label: String?.none, value: (key: AnyHashable(id), value: element as Any))
+      },
+      displayStyle: .dictionary
+    )
+  }
+}
+
+extension StackState: CustomStringConvertible {
+  public var description: String {
+    let pairs = zip(storedIDs, storedElements).map { "\($0): \($1)" }
+    return "[\(pairs.joined(separator: ", "))] next \(nextID)"
+  }
 }

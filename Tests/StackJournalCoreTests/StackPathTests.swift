@@ -1,4 +1,4 @@
-import StackStorage
+import StackJournalCore
 import Testing
 
 /// The path grammar, parsed and printed in one place: every stored form reads back to the same

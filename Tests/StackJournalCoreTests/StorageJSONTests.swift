@@ -7,7 +7,6 @@ import StackNavigation
 import Testing
 
 @testable import StackJournalCore
-@testable import StackStorage
 
 @Suite struct StorageJSONTests {
   static func encoderText<T: Encodable>(_ value: T) throws -> String {

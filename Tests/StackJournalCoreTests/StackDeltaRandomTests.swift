@@ -1,9 +1,9 @@
 // `StackDelta.between` on random pairs of stack lists, against a plain reference: each stack and
 // element looked up in tables. The delta walks sorted lists and aligned elements without tables;
 // it must give the same changes whatever the stacks' order, and rebuild the stacks after.
+import StackJournalCore
 import StackJournalDemo
 import StackNavigation
-import StackStorage
 import Testing
 
 @Suite struct StackDeltaRandomTests {

@@ -1,8 +1,8 @@
 import StackNavigation
 
-// Features for the tests that read like the Composable Architecture's StackReducerTests and
-// TestStoreFailureTests. Declared at file scope because `@CasePathable` cannot extend types
-// declared inside a function.
+// Features for the stack tests that go beyond the Composable Architecture's StackReducerTests
+// (ForEachTests, StackStateTests) and for TestStoreFailureTests. Declared at file scope because
+// `@CasePathable` cannot extend types declared inside a function.
 
 /// An element whose one action starts an effect that never ends.
 struct NeverEnding: Reducer {

@@ -1,6 +1,5 @@
 import Foundation
 import StackNavigation
-import StackRestoration
 import Testing
 
 /// `EnumCaseReading` reads an enum's case and associated value from its type's metadata; these
@@ -157,9 +156,10 @@ import Testing
 
   @Test func actionNamesAreWhatReflectionGives() {
     for value in Self.readable + Self.reflected {
-      #expect(actionTypeName(value) == reflectedTypeName(value), "\(String(reflecting: value))")
+      #expect(
+        _JournalCaseName.of(value) == reflectedTypeName(value), "\(String(reflecting: value))")
       let wrapped = Generic<any Sendable>.value(value)
-      #expect(actionTypeName(wrapped) == reflectedTypeName(wrapped))
+      #expect(_JournalCaseName.of(wrapped) == reflectedTypeName(wrapped))
     }
   }
 

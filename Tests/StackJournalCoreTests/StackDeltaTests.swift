@@ -2,7 +2,6 @@ import StackNavigation
 import XCTest
 
 @testable import StackJournalCore
-@testable import StackStorage
 
 final class StackDeltaTests: XCTestCase {
   func element(_ id: StackElementID, _ count: Int) -> StoredElement {

@@ -1,10 +1,10 @@
 import Testing
 
 @testable import StackNavigation
-@testable import StackRestoration
 
-/// `actionTypeName` spares reflection where it can; these tests hold it to what reflecting every
-/// level gives, on the enums users write and on the package's own stack and router actions.
+/// `_JournalCaseName.of` (the journal type of an action, which StackRestoration's `actionTypeName`
+/// returns) spares reflection where it can; these tests hold it to what reflecting every level
+/// gives, on the enums users write and on the package's own stack and router actions.
 @Suite struct ActionTypeNameTests {
   enum Counter: Equatable, Sendable {
     case increment
@@ -172,7 +172,7 @@ import Testing
     for round in 1...2 {
       for action in Self.actions {
         #expect(
-          actionTypeName(action) == reflectedTypeName(action),
+          _JournalCaseName.of(action) == reflectedTypeName(action),
           "round \(round): \(String(reflecting: action))")
       }
     }
@@ -197,24 +197,25 @@ import Testing
   }
 
   @Test func namesOfTheSeedsShapes() {
-    #expect(actionTypeName(Root.path(.element(id: 3, action: .counter(.increment))))
+    #expect(_JournalCaseName.of(Root.path(.element(id: 3, action: .counter(.increment))))
       == "path.element.counter.increment")
-    #expect(actionTypeName(Root.path(.push(id: 6, state: .flag(.off)))) == "path.push.flag.off")
-    #expect(actionTypeName(Root.path(.popFrom(id: 2))) == "path.popFrom")
-    #expect(actionTypeName(Root.router(.updateRoutes([]))) == "router.updateRoutes")
-    #expect(actionTypeName(Root.routerByEnum(.routeAction(.detail, action: 1)))
+    #expect(
+      _JournalCaseName.of(Root.path(.push(id: 6, state: .flag(.off)))) == "path.push.flag.off")
+    #expect(_JournalCaseName.of(Root.path(.popFrom(id: 2))) == "path.popFrom")
+    #expect(_JournalCaseName.of(Root.router(.updateRoutes([]))) == "router.updateRoutes")
+    #expect(_JournalCaseName.of(Root.routerByEnum(.routeAction(.detail, action: 1)))
       == "routerByEnum.routeAction.detail")
-    #expect(actionTypeName(Root.described(.first)) == "described.first-described")
-    #expect(actionTypeName(Root.erased(.delegate(1))) == "erased.delegate")
-    #expect(actionTypeName(Root.erased(.delegate(Flag.off))) == "erased.delegate.off")
-    #expect(actionTypeName(1).isEmpty)
-    #expect(actionTypeName(Root.labelled(.scrolled(offset: 1))) == "labelled.scrolled")
-    #expect(actionTypeName(Root.labelled(.picked(flag: .on))) == "labelled.picked.on")
-    #expect(actionTypeName(Root.labelled(.pickedLast(count: 1, flag: .off)))
+    #expect(_JournalCaseName.of(Root.described(.first)) == "described.first-described")
+    #expect(_JournalCaseName.of(Root.erased(.delegate(1))) == "erased.delegate")
+    #expect(_JournalCaseName.of(Root.erased(.delegate(Flag.off))) == "erased.delegate.off")
+    #expect(_JournalCaseName.of(1).isEmpty)
+    #expect(_JournalCaseName.of(Root.labelled(.scrolled(offset: 1))) == "labelled.scrolled")
+    #expect(_JournalCaseName.of(Root.labelled(.picked(flag: .on))) == "labelled.picked.on")
+    #expect(_JournalCaseName.of(Root.labelled(.pickedLast(count: 1, flag: .off)))
       == "labelled.pickedLast.off")
     #expect(
-      actionTypeName(Root.labelled(.mirrored(value: Mirrored()))) == "labelled.mirrored.inner")
-    #expect(actionTypeName(Root.labelled(.erased(value: Flag.on))) == "labelled.erased.on")
+      _JournalCaseName.of(Root.labelled(.mirrored(value: Mirrored()))) == "labelled.mirrored.inner")
+    #expect(_JournalCaseName.of(Root.labelled(.erased(value: Flag.on))) == "labelled.erased.on")
   }
 
   /// The payload of a case with labelled associated values, as a name meets it.
@@ -266,14 +267,14 @@ import Testing
   @Test func aCaseNameIsRememberedPerTypeAndCase() {
     // A plain enum's cases are read from its metadata (`EnumCaseReadingTests`); one that
     // describes itself is named by reflection, and its cases without values remembered.
-    _ = actionTypeName(Flag.off)
+    _ = _JournalCaseName.of(Flag.off)
     #expect(CaseNames.shared.name(of: Flag.off) == nil)
     // An enum no other test names: the cache is shared by tests running at the same time.
-    _ = actionTypeName(DescribedHere.first)
+    _ = _JournalCaseName.of(DescribedHere.first)
     #expect(CaseNames.shared.name(of: DescribedHere.first) == "first, described")
     #expect(CaseNames.shared.name(of: DescribedHere.second) == nil)
     #expect(CaseNames.shared.name(of: Generic<Flag>.empty) == nil)
-    _ = actionTypeName(SelfReflecting.plain)
+    _ = _JournalCaseName.of(SelfReflecting.plain)
     #expect(CaseNames.shared.name(of: SelfReflecting.plain) == nil)
   }
 }
@@ -379,7 +380,7 @@ extension MacroShop.Path.State: Equatable {}
     for round in 1...2 {
       for action in Self.actions {
         #expect(
-          actionTypeName(action) == reflectedTypeName(action),
+          _JournalCaseName.of(action) == reflectedTypeName(action),
           "round \(round): \(String(reflecting: action))")
       }
     }
@@ -401,25 +402,27 @@ extension MacroShop.Path.State: Equatable {}
 
   @Test func namesOfNestedPathActions() {
     #expect(
-      actionTypeName(
+      _JournalCaseName.of(
         MacroShop.Action.path(.element(id: 1, action: .product(.review(.ratingChanged(3))))))
         == "path.element.product.review.ratingChanged")
     #expect(
-      actionTypeName(MacroShop.Action.path(.push(id: 3, state: .list(.init()))))
+      _JournalCaseName.of(MacroShop.Action.path(.push(id: 3, state: .list(.init()))))
         == "path.push.list")
     #expect(
-      actionTypeName(MacroShop.Action.path(.element(id: 1, action: .product(.maybeReview(nil)))))
+      _JournalCaseName.of(
+        MacroShop.Action.path(.element(id: 1, action: .product(.maybeReview(nil)))))
         == "path.element.product.maybeReview")
     #expect(
-      actionTypeName(MacroShop.Action.path(.element(id: 2, action: .list(.sorted(.off)))))
+      _JournalCaseName.of(MacroShop.Action.path(.element(id: 2, action: .list(.sorted(.off)))))
         == "path.element.list.sorted.off")
     // An enum written without the macro, below one the macro named, is read by reflection.
-    #expect(actionTypeName(MacroShop.Action.handWritten(.maybe(.on))) == "handWritten.maybe")
-    #expect(actionTypeName(MacroShop.Action.described(.first)) == "described.first-described")
+    #expect(_JournalCaseName.of(MacroShop.Action.handWritten(.maybe(.on))) == "handWritten.maybe")
+    #expect(_JournalCaseName.of(MacroShop.Action.described(.first)) == "described.first-described")
   }
 }
 
-/// The journal type read by reflecting every level: the definition `actionTypeName` keeps to.
+/// The journal type read by reflecting every level: the definition `_JournalCaseName.of` keeps
+/// to.
 func reflectedTypeName(_ action: Any) -> String {
   var names: [String] = []
   var value = action

@@ -1,5 +1,5 @@
 import Foundation
-import StackStorage
+import StackJournalCore
 import XCTest
 
 final class TimestampTests: XCTestCase {

@@ -7,7 +7,6 @@ import StackNavigation
 import Testing
 
 @testable import StackJournalCore
-@testable import StackStorage
 
 @Suite struct SortedJSONEncoderTests {
   static func encoderData<T: Encodable>(_ value: T) throws -> Data {

@@ -242,3 +242,24 @@ package func enumCaseTag(of value: Any) -> UInt32? {
   }
   return _openExistential(value, do: tag)
 }
+
+/// The name of the case an enum value is in, e.g. `"counter"`, or `nil` for a value that is not
+/// an enum.
+func enumCaseName(of value: Any) -> String? {
+  enumCase(of: value)?.name
+}
+
+/// The case an enum value is in, with its associated value (`nil` for a case without one): read
+/// from the type's metadata (``EnumCaseReading``) where it can be, reflected otherwise; `nil`
+/// for a value that is not an enum, or whose case has no name to give.
+func enumCase(of value: Any) -> (name: String, payload: Any?)? {
+  // Known from the metadata's kind, so a struct is never reflected.
+  guard JournalCaseNaming.isEnum(type(of: value)) else { return nil }
+  if let read = EnumCaseReading.read(value) { return read }
+  let mirror = Mirror(reflecting: value)
+  guard mirror.displayStyle == .enum else { return nil }
+  if let child = mirror.children.first, let label = child.label { return (label, child.value) }
+  // A case without a payload has no child; it prints as its name.
+  let printed = String(describing: value)
+  return printed.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } ? (printed, nil) : nil
+}

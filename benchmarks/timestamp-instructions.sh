@@ -6,9 +6,9 @@
 #   benchmarks/timestamp-instructions.sh [FEW] [MANY]
 #
 # Runs the bench's `timestamps` section with --count FEW (default 1000) and then MANY (default
-# 5000) under `valgrind --tool=callgrind`, reads the inclusive instructions of each measured
-# loop (one function each, TimestampWork.formatWith… and parseWith…), and divides the
-# difference of the two runs by MANY − FEW: that leaves out start-up and a formatter's one-time
+# 5000) under `valgrind --tool=callgrind`, once for each measured loop (a function of its own,
+# TimingLoops.formatWith… or parseWith…), counting only inside that loop (--toggle-collect), and
+# divides the difference of the two counts by MANY − FEW: that leaves out a formatter's one-time
 # set-up. Needs valgrind. Builds stackjournal-bench in release, unless BENCH names a binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,26 +21,22 @@ bench=${BENCH:-.build/release/stackjournal-bench}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-loops() { # count: one line per measured loop, "name instructions"
+inside() { # loop count: the instructions run inside TimingLoops.<loop>
   valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" \
-    "$bench" timestamps --count "$1" >/dev/null 2>"$out/valgrind.log"
-  callgrind_annotate --inclusive=yes --threshold=100 "$out/cg.out" 2>/dev/null \
-    | swift demangle --simplified \
-    | awk 'match($0, /TimestampWork\.(format|parse)With[A-Za-z]+/) {
-        name = substr($0, RSTART + 14, RLENGTH - 14); gsub(",", "", $1); print name, $1 }'
+    --toggle-collect="*TimingLoops*$1*" \
+    "$bench" timestamps --count "$2" >/dev/null 2>"$out/valgrind.log"
+  awk '/^(summary|totals):/ { print $2; exit }' "$out/cg.out"
 }
 
-loops "$few" | sort >"$out/few"
-loops "$many" | sort >"$out/many"
-join "$out/few" "$out/many" | awk -v calls=$((many - few)) '
-  { per[$1] = ($3 - $2) / calls }
-  END {
-    split("Timestamp FormatStyle DateFormatter", kinds, " ")
-    split("format parse", operations, " ")
-    for (o = 1; o <= 2; o++) for (k = 1; k <= 3; k++) {
-      name = operations[o] "With" kinds[k]
-      ours = per[operations[o] "WithTimestamp"]
-      printf "%-24s %'"'"'10d instructions per call  %7.1f× Timestamp'"'"'s\n",
-        name, per[name], per[name] / ours
-    }
-  }'
+first=""
+for operation in format parse; do
+  for kind in Timestamp FormatStyle DateFormatter; do
+    loop=${operation}With$kind
+    a=$(inside "$loop" "$few")
+    b=$(inside "$loop" "$many")
+    per=$(( (b - a) / (many - few) ))
+    [ "$kind" = Timestamp ] && first=$per
+    printf "%-24s %'10d instructions per call  %7.1f× Timestamp's\n" \
+      "$loop" "$per" "$(echo "$per / $first" | bc -l)"
+  done
+done

@@ -6,14 +6,14 @@ extension Benchmark {
   /// formatters (`Date.ISO8601FormatStyle` and `ISO8601DateFormatter`, both with fractional
   /// seconds), and prints the time per call of each and its ratio to ours, measured in the same
   /// run; then where Foundation's results differ from ours. Each of the six measured loops is a
-  /// function of its own (``TimestampWork``), so callgrind counts each one's instructions:
+  /// function of its own (``TimingLoops``), so callgrind counts each one's instructions:
   /// `benchmarks/timestamp-instructions.sh` runs the section twice under callgrind and prints
   /// instructions per call.
   static let timestamps = Benchmark(
     name: "timestamps",
     summary: "formats and parses --count times with Timestamp and with Foundation's ISO 8601"
   ) { options in
-    let dates = TimestampWork.dates(options.count)
+    let dates = TimingLoops.dates(options.count)
     let texts = dates.map(Timestamp.string(from:))
     let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
     let formatter = ISO8601DateFormatter()
@@ -22,21 +22,21 @@ extension Benchmark {
     Report.title("timestamps: \(options.count) times, years 1970–2099, formatted and parsed")
     var ours = (format: 0.0, parse: 0.0)
     for (label, kind) in [
-      ("Timestamp", TimestampWork.Kind.timestamp),
+      ("Timestamp", TimingLoops.Kind.timestamp),
       ("Date.ISO8601FormatStyle", .formatStyle),
       ("ISO8601DateFormatter", .dateFormatter),
     ] {
       // One call on the first hundred first, so a formatter's set-up is not timed.
       let warmUp = min(100, dates.count)
-      _ = TimestampWork.format(
+      _ = TimingLoops.format(
         kind, Array(dates.prefix(warmUp)), style: style, formatter: formatter)
       let formatSeconds = await Report.seconds {
-        _ = TimestampWork.format(kind, dates, style: style, formatter: formatter)
+        _ = TimingLoops.format(kind, dates, style: style, formatter: formatter)
       }
-      _ = TimestampWork.parse(
+      _ = TimingLoops.parse(
         kind, Array(texts.prefix(warmUp)), style: style, formatter: formatter)
       let parseSeconds = await Report.seconds {
-        _ = TimestampWork.parse(kind, texts, style: style, formatter: formatter)
+        _ = TimingLoops.parse(kind, texts, style: style, formatter: formatter)
       }
       if kind == .timestamp { ours = (formatSeconds, parseSeconds) }
       for (operation, seconds, baseline) in [
@@ -107,7 +107,7 @@ extension Benchmark {
 }
 
 /// The measured loops of the `timestamps` section, each a function callgrind names on its own.
-enum TimestampWork {
+enum TimingLoops {
   enum Kind {
     case timestamp, formatStyle, dateFormatter
   }

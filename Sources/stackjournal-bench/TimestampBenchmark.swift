@@ -7,8 +7,8 @@ extension Benchmark {
   /// seconds), and prints the time per call of each and its ratio to ours, measured in the same
   /// run; then where Foundation's results differ from ours. Each of the six measured loops is a
   /// function of its own (``TimingLoops``), so callgrind counts each one's instructions:
-  /// `benchmarks/timestamp-instructions.sh` runs the section twice under callgrind and prints
-  /// instructions per call.
+  /// `benchmarks/timestamp-instructions.sh` runs the section under callgrind, counting inside
+  /// one loop at a time, and prints instructions per call.
   static let timestamps = Benchmark(
     name: "timestamps",
     summary: "formats and parses --count times with Timestamp and with Foundation's ISO 8601"

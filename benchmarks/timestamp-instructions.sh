@@ -5,15 +5,15 @@
 #
 #   benchmarks/timestamp-instructions.sh [FEW] [MANY]
 #
-# Runs the bench's `timestamps` section with --count FEW (default 1000) and then MANY (default
-# 5000) under `valgrind --tool=callgrind`, once for each measured loop (a function of its own,
+# Runs the bench's `timestamps` section with --count FEW (default 200) and then MANY (default
+# 1000) under `valgrind --tool=callgrind`, once for each measured loop (a function of its own,
 # TimingLoops.formatWith… or parseWith…), counting only inside that loop (--toggle-collect), and
 # divides the difference of the two counts by MANY − FEW: that leaves out a formatter's one-time
 # set-up. Needs valgrind. Builds stackjournal-bench in release, unless BENCH names a binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-few=${1:-1000}
-many=${2:-5000}
+few=${1:-200}
+many=${2:-1000}
 if [ -z "${BENCH:-}" ]; then
   nice -n 10 swift build -c release --product stackjournal-bench >/dev/null
 fi

@@ -15,6 +15,7 @@ struct Benchmark: Sendable {
     .groupCommit,
     .restore,
     .instructions,
+    .timestamps,
     .service,
     .postgres,
   ]

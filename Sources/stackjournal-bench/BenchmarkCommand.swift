@@ -16,7 +16,8 @@ enum BenchmarkCommand {
         all           every section (the default)
 
       options:
-        --count N     actions per measured run (default 1000; per writer when concurrent)
+        --count N     actions per measured run (default 1000; per writer when concurrent);
+                      for `timestamps`, the times formatted and parsed
         --writers N   concurrent writers (default 8)
         --depths N,…  stack depths for `record`, `groupcommit`, `instructions` (default 20)
         --sizes N,…   journal sizes for `restore` (default 10000,100000,1000000)

@@ -1,4 +1,4 @@
-// stackjournal-bench [record|groupcommit|restore|instructions|all …] [options]
+// stackjournal-bench [record|groupcommit|restore|instructions|timestamps|all …] [options]
 //
 // Prints throughput figures. Build in release: `swift run -c release stackjournal-bench`.
 import Foundation

@@ -43,12 +43,9 @@
         snapshot: snapshot)
     }
 
-    /// Whether the entry of `sequence` comes with a snapshot: its sequence is a multiple of
-    /// ``Options/snapshotInterval``.
-    public func snapshotDue(at sequence: Int64) -> Bool {
-      let interval = Int64(options.snapshotInterval)
-      return interval > 0 && sequence > 0 && sequence % interval == 0
-    }
+    /// The journal writes a snapshot with every entry whose sequence is a multiple of this
+    /// (``Options/snapshotInterval``; ``JournalBackend/snapshotDue(at:)``).
+    public var snapshotInterval: Int { options.snapshotInterval }
 
     /// Runs an append's statement and returns the new sequence.
     private func execute(_ query: PostgresQuery, session: SessionID, expected: Int64) async throws

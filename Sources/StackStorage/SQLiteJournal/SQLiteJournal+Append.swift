@@ -68,13 +68,6 @@ extension SQLiteJournal {
     }
   }
 
-  /// Whether the entry of `sequence` comes with a snapshot: its sequence is a multiple of
-  /// ``Options/snapshotInterval``.
-  public func snapshotDue(at sequence: Int64) -> Bool {
-    let interval = Int64(options.snapshotInterval)
-    return interval > 0 && sequence > 0 && sequence % interval == 0
-  }
-
   /// Writes a prepared delta append inside the current transaction, and returns the head it
   /// makes, to keep in ``headShapes`` once committed.
   ///

@@ -66,7 +66,9 @@ struct StateStacksTests {
     let (json, cut) = try #require(
       StateStacks.cuttingStack(in: Data(nested.utf8), at: codingPath))
     #expect(
-      cut.stackCodingPath == [.key("path"), .key("elements"), .index(0), .key("state"), .key("path")])
+      cut.stackCodingPath == [
+        .key("path"), .key("elements"), .index(0), .key("state"), .key("path"),
+      ])
     #expect(cut.keptIDs.isEmpty)
     #expect(cut.firstSkippedID == 4)
     #expect(

@@ -42,8 +42,8 @@ public struct JournalEntryDelta: Sendable {
   }
 
   /// Creates an entry for an action that led from stacks a journal holds, `before` (its head's
-  /// stacks), to `state`: the delta between them, and the state as the snapshot. Throws when `state` lists two stacks at one path or a stack that is
-  /// too large.
+  /// stacks), to `state`: the delta between them, and the state as the snapshot. Throws when
+  /// `state` lists two stacks at one path or a stack that is too large.
   public init(
     type: String,
     version: Int,

@@ -221,13 +221,14 @@ extension StateStacks {
   /// A stack's JSON, as `StackState` encodes it, with its elements' stored states.
   fileprivate static func encoded(_ stack: StackRecord) -> String {
     let elements = stack.elements.map { "{\"id\":\($0.id.generation),\"state\":\($0.state)}" }
-    return "{\"elements\":[\(elements.joined(separator: ","))],\"nextID\":\(stack.nextID.generation)}"
+    return "{\"elements\":[\(elements.joined(separator: ","))],"
+      + "\"nextID\":\(stack.nextID.generation)}"
   }
 
   /// `bytes` with each range replaced by its text; the ranges do not overlap.
-  fileprivate static func spliced(_ bytes: [UInt8], _ splices: [(range: Range<Int>, text: [UInt8])])
-    -> [UInt8]
-  {
+  fileprivate static func spliced(
+    _ bytes: [UInt8], _ splices: [(range: Range<Int>, text: [UInt8])]
+  ) -> [UInt8] {
     var result = bytes
     for splice in splices.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
       result.replaceSubrange(splice.range, with: splice.text)

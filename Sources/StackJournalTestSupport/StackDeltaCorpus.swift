@@ -56,19 +56,15 @@ extension StackDeltaCorpus {
   /// case's, then an append of its delta, then the head's stacks read back from the rows. A case
   /// that fits must leave the result; one that does not must be refused with
   /// ``StorageError/Code/inconsistentDelta``, leaving the session at sequence 0 with its stacks.
-  /// The append names the paths the delta reorders, as a recorder does, unless `naming` is
-  /// false. Returns one line per disagreement.
-  public func disagreements(
-    of journal: any JournalBackend, namingReordered naming: Bool = true
-  ) async throws -> [String] {
+  /// Returns one line per disagreement.
+  public func disagreements(of journal: any JournalBackend) async throws -> [String] {
     var found: [String] = []
     for (number, item) in cases.enumerated() {
-      let session = SessionID("corpus-\(naming ? "named" : "unnamed")-\(number)")
+      let session = SessionID("corpus-\(number)")
       _ = try await journal.createSession(
         session, initial: EncodedState(json: Data("{}".utf8), stacks: item.stacks), version: 1)
       let entry = JournalEntryDelta(
-        type: "corpus", version: 1, payload: Data("{}".utf8), delta: item.delta,
-        reordered: naming ? item.delta.reordered(from: item.stacks) : [])
+        type: "corpus", version: 1, payload: Data("{}".utf8), delta: item.delta)
       var refusal: StorageError?
       do {
         _ = try await journal.append(session: session, expectedSequence: 0, entry)

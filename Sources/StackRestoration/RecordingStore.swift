@@ -253,7 +253,7 @@ final class Recorder: @unchecked Sendable {
     }
     var entry = JournalEntryDelta(
       type: type, version: payloadVersion, payload: payload, delta: step.delta,
-      reordered: step.reordered, snapshot: snapshot)
+      snapshot: snapshot)
     entry.isEncoderOutput = true
     let sequence = try await journal.append(
       session: session, expectedSequence: expected, entry)

@@ -148,32 +148,19 @@ public struct Replayer<State: Codable, Action: Decodable> {
   ) async throws -> (state: State, skipped: [SkippedItem]) {
     let recorded = try await journal.stacks(session: session, at: sequence)
     let encoded = try StateEncoding.encode(state)
-    var document = try JSONSerialization.jsonObject(with: encoded.json, options: [.fragmentsAllowed])
-    var unplaced: [SkippedItem] = []
     // Stacks nested in an element come along with the element's recorded state.
-    for stack in recorded where !stack.path.contains("[#") {
-      let elements: [[String: Any]] = try stack.elements.map {
-        [
-          "id": $0.id.generation,
-          "state": try JSONSerialization.jsonObject(
-            with: Data($0.state.utf8), options: [.fragmentsAllowed]),
-        ]
-      }
-      let updated = StackLocator.updatingStack(at: stack.path, in: document) {
-        $0["elements"] = elements
-        $0["nextID"] = stack.nextID.generation
-      }
-      if let updated {
-        document = updated
-      } else {
-        unplaced.append(
-          SkippedItem(
-            kind: .stack(path: stack.path),
-            reason: "the restored state has no place for it; its \(stack.elements.count) "
-              + "element(s) stay in the journal"))
-      }
+    guard let (data, unplacedStacks) = StateStacks.overlaying(recorded, on: encoded.json) else {
+      throw RestorationError(
+        code: .encodingFailed,
+        message: "\(State.self) encoded to text that is not JSON; the recorded stacks cannot be "
+          + "written into it.")
     }
-    let data = try JSONSerialization.data(withJSONObject: document, options: [.fragmentsAllowed])
+    let unplaced = unplacedStacks.map { stack in
+      SkippedItem(
+        kind: .stack(path: stack.path),
+        reason: "the restored state has no place for it; its \(stack.elements.count) "
+          + "element(s) stay in the journal")
+    }
     let repaired = try StateRepair.decode(State.self, from: data, stacks: recorded)
     return (repaired.state, unplaced + repaired.skipped)
   }

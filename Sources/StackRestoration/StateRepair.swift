@@ -13,14 +13,16 @@ enum StateRepair {
     do {
       return (try decoder.decode(State.self, from: json), [])
     } catch let firstError as DecodingError {
-      guard var document = try? JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
-      else { throw firstError }
+      guard JSONText.storageProblem(json) == nil else { throw firstError }
+      var json = json
       var skipped: [SkippedItem] = []
       var error: DecodingError = firstError
       // Each round cuts one stack at the element the error points into; the error of a stack
       // that cannot be cut (outside any stack element) ends the attempt.
       for _ in 0..<10_000 {
-        guard let cut = truncateStack(in: &document, at: tokens(of: codingPath(of: error)))
+        guard
+          let (cutJSON, cut) = StateStacks.cuttingStack(
+            in: json, at: tokens(of: codingPath(of: error)))
         else {
           throw RestorationError(
             code: .undecodableState,
@@ -34,9 +36,9 @@ enum StateRepair {
           SkippedItem(
             kind: .element(stackPath: stackPath(for: cut, in: stacks), id: cut.firstSkippedID),
             reason: describe(error)))
-        let data = try JSONSerialization.data(withJSONObject: document, options: [.fragmentsAllowed])
+        json = cutJSON
         do {
-          return (try decoder.decode(State.self, from: data), skipped)
+          return (try decoder.decode(State.self, from: json), skipped)
         } catch let next as DecodingError {
           error = next
         }
@@ -45,8 +47,8 @@ enum StateRepair {
     }
   }
 
-  /// A coding path as stack-locator tokens: array positions and object keys.
-  static func tokens(of codingPath: [any CodingKey]) -> [StackLocator.Token] {
+  /// A coding path as the steps of a ``StackPath``: array positions and object keys.
+  static func tokens(of codingPath: [any CodingKey]) -> [StackPath.Component] {
     codingPath.map { key in
       if let index = key.intValue,
         key.stringValue == "Index \(index)" || key.stringValue == "\(index)"
@@ -57,37 +59,9 @@ enum StateRepair {
     }
   }
 
-  struct Cut {
-    let stackCodingPath: [StackLocator.Token]
-    let firstSkippedID: StackElementID
-    let keptIDs: [StackElementID]
-  }
-
-  /// Cuts the deepest stack on the error's path at the element the path goes through.
-  static func truncateStack(in document: inout Any, at path: [StackLocator.Token]) -> Cut? {
-    for position in stride(from: path.count - 2, through: 0, by: -1) {
-      guard path[position] == .key("elements"), case let .index(index) = path[position + 1]
-      else { continue }
-      let stackPath = Array(path[..<position])
-      var cut: Cut?
-      let updated = StackLocator.updatingStack(at: stackPath[...], in: document) { stack in
-        guard let elements = stack["elements"] as? [[String: Any]], index < elements.count
-        else { return }
-        let ids = elements.map { StackElementID(generation: ($0["id"] as? Int) ?? -1) }
-        stack["elements"] = Array(elements[..<index])
-        cut = Cut(stackCodingPath: stackPath, firstSkippedID: ids[index], keptIDs: Array(ids[..<index]))
-      }
-      if let updated, let cut {
-        document = updated
-        return cut
-      }
-    }
-    return nil
-  }
-
   /// The stored path of the stack that was cut: the stack whose element IDs start with the
   /// kept IDs followed by the first skipped one.
-  static func stackPath(for cut: Cut, in stacks: [StackRecord]) -> String {
+  static func stackPath(for cut: StateStacks.Cut, in stacks: [StackRecord]) -> String {
     let expected = cut.keptIDs + [cut.firstSkippedID]
     let match = stacks.first { Array($0.elements.map(\.id).prefix(expected.count)) == expected }
     return match?.path

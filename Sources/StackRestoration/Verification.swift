@@ -66,9 +66,10 @@ extension Replayer {
           sequence: first, type: "(snapshot)", kind: .undecodableEntry,
           details: restored.skipped.map(\.description)))
     }
-    var recorded = try await journal.stacks(session: session, at: first)
+    var recorded = StackRebuild(
+      session: session, from: first, stacks: try await journal.stacks(session: session, at: first))
     var replayedStacks = try StateEncoding.encode(restored.state).stacks
-    if let difference = Self.difference(recorded: recorded, replayed: replayedStacks) {
+    if let difference = Self.difference(recorded: recorded.stacks, replayed: replayedStacks) {
       return VerificationReport(
         session: session, range: first...last, checkedCount: 0,
         divergence: Divergence(
@@ -100,7 +101,7 @@ extension Replayer {
         checked += 1
         checkedThrough = entry.sequence
         do {
-          try entry.delta.apply(to: &recorded)
+          try recorded.apply(entry: entry.sequence, entry.delta)
         } catch {
           divergence = Divergence(
             sequence: entry.sequence, type: entry.type, kind: .corruptRow,
@@ -114,7 +115,7 @@ extension Replayer {
           return false
         }
         replayedStacks = try StateEncoding.encode(state).stacks
-        if let difference = Self.difference(recorded: recorded, replayed: replayedStacks) {
+        if let difference = Self.difference(recorded: recorded.stacks, replayed: replayedStacks) {
           let again = await self.reduce(previous, entry).flatMap { try? StateEncoding.encode($0).stacks }
           divergence = Divergence(
             sequence: entry.sequence, type: entry.type,

@@ -39,16 +39,12 @@
       return appendQuery(
         session: session, expected: expected, recordedAt: entry.recordedAt,
         type: entry.type, version: entry.version, payload: payload,
-        delta: StorageJSON.text(entry.delta), reordered: entry.reordered.sorted(),
-        snapshot: snapshot)
+        delta: StorageJSON.text(entry.delta), snapshot: snapshot)
     }
 
-    /// Whether the entry of `sequence` comes with a snapshot: its sequence is a multiple of
-    /// ``Options/snapshotInterval``.
-    public func snapshotDue(at sequence: Int64) -> Bool {
-      let interval = Int64(options.snapshotInterval)
-      return interval > 0 && sequence > 0 && sequence % interval == 0
-    }
+    /// The journal writes a snapshot with every entry whose sequence is a multiple of this
+    /// (``Options/snapshotInterval``; ``JournalBackend/snapshotDue(at:)``).
+    public var snapshotInterval: Int { options.snapshotInterval }
 
     /// Runs an append's statement and returns the new sequence.
     private func execute(_ query: PostgresQuery, session: SessionID, expected: Int64) async throws
@@ -93,15 +89,19 @@
       version: Int,
       payload: String,
       delta: String,
-      reordered: [String],
       snapshot: (state: String, stacks: String)?
     ) -> PostgresQuery {
       """
       CALL \(unescaped: table("append_entry_committed"))(\(session.rawValue), \(expected),
         \(Timestamp.string(from: recordedAt)), \(type), \(Int32(clamping: version)), \(payload),
-        \(delta), \(reordered), \(snapshot?.state), \(snapshot?.stacks))
+        \(delta), \(Self.noReorderedPaths), \(snapshot?.state), \(snapshot?.stacks))
       """
     }
+
+    /// What `append_entry_committed(…)` takes as `p_reordered`: the shipped signature has it, and
+    /// `apply_stack_change` has not read it since schema version 3, which finds the elements that
+    /// moved as ``StackChange/fit(_:)`` does. No path is named.
+    private static let noReorderedPaths: [String] = []
 
     /// The sequence `append_entry_committed(…)` returned.
     private static func sequence(of rows: [PostgresRow]) throws -> Int64 {

@@ -222,38 +222,21 @@
         """
     }
 
-    /// The stacks the rows of ``stacksQuery(session:at:)`` rebuild.
+    /// The stacks the rows of ``stacksQuery(session:at:)`` rebuild, fed to a ``StackRebuild``.
     func stacks(_ rows: [PostgresRow], session: SessionID, at sequence: Int64) throws
       -> [StackRecord]
     {
       guard let first = rows.first else { throw stored.unknownSession(session) }
-      let (_, headValue, start, snapshotStacks) = try first.decode(
+      let (_, head, start, snapshotStacks) = try first.decode(
         (Int32, Int64?, Int64?, String?).self)
-      let head = headValue ?? 0
-      guard (0...head).contains(sequence) else {
-        throw stored.outOfRange(session, sequence, head: head)
-      }
-      guard let start, let snapshotStacks else {
-        throw StorageError(
-          code: .snapshotMissing,
-          message: "Session \(session) has no snapshot at or below sequence \(sequence), not "
-            + "even its initial state; its stacks cannot be rebuilt.")
-      }
-      var stacks = try stored.decode(
-        [StackRecord].self, snapshotStacks, "stacks of the snapshot at \(start) of \(session)")
+      var rebuild = try StackRebuild(
+        session: session, at: sequence, head: head ?? 0,
+        snapshot: start.flatMap { start in snapshotStacks.map { (start, $0) } }, stored: stored)
       for row in rows.dropFirst() {
-        let (_, _, entry, deltaText) = try row.decode((Int32, Int64?, Int64?, String?).self)
-        let entryNumber = entry ?? 0
-        let delta = try stored.decode(
-          StackDelta.self, deltaText ?? "", "delta of entry \(entryNumber) of \(session)")
-        do {
-          try delta.apply(to: &stacks)
-        } catch var error as StorageError {
-          error.message = "Entry \(entryNumber) of session \(session): " + error.message
-          throw error
-        }
+        let (_, _, entry, delta) = try row.decode((Int32, Int64?, Int64?, String?).self)
+        try rebuild.apply(entry: entry ?? 0, delta: delta ?? "")
       }
-      return stacks
+      return try rebuild.stacks(at: sequence)
     }
 
     /// Writes a snapshot of the state at a recorded sequence, now; one already stored at that

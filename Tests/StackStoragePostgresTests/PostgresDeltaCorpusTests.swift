@@ -16,16 +16,5 @@
         XCTFail(disagreement)
       }
     }
-
-    /// The paths an append names as reordered do not change what the rows become.
-    func testApplyStackChangeFollowsTheCorpusWithoutTheReorderedPaths() async throws {
-      let journal = try await PostgresJournal(url: url)
-      defer { journal.close() }
-      for disagreement in try await StackDeltaCorpus().disagreements(
-        of: journal, namingReordered: false)
-      {
-        XCTFail(disagreement)
-      }
-    }
   }
 #endif

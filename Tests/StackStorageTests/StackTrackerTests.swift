@@ -238,7 +238,6 @@ final class StackTrackerTests: StorageTestCase {
           session: session, expectedSequence: Int64(sequence - 1),
           JournalEntryDelta(
             type: operation, version: 1, payload: payload, delta: step.delta,
-            reordered: step.reordered,
             snapshot: due ? EncodedState(json: encoded.json, stacks: step.stacks) : nil,
             recordedAt: recordedAt))
         tracker.accept(step)

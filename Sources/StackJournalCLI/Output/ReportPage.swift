@@ -6,9 +6,9 @@ import StackJournalCore
 ///
 /// The page holds the stacks at the first sequence of its range, rebuilt as `show --at` rebuilds
 /// them (``SQLiteJournal/stacks(session:at:)``), and every entry's stack delta; the page applies
-/// the deltas in order. While writing, each delta is applied here too with
-/// ``StackDelta/apply(to:)``, so a delta that does not fit stops the command instead of reaching
-/// the page, and the fields of a changed element are found here, once.
+/// the deltas in order. While writing, the rebuild goes on here too (``StackRebuild``), so a
+/// delta that does not fit, or a hole in the journal, stops the command instead of reaching the
+/// page, and the fields of a changed element are found here, once.
 struct ReportPage {
   /// The version of the embedded data's shape, which the page's script checks.
   static let format = 1
@@ -70,14 +70,15 @@ struct ReportPage {
   /// The JSON the page reads, made safe to sit inside a `<script>` element.
   func embeddedData() async throws -> (Data, Int) {
     let id = session.id
-    var stacks = try await journal.stacks(session: id, at: from)
+    var rebuild = StackRebuild(
+      session: id, from: from, stacks: try await journal.stacks(session: id, at: from))
     let startTime = try await journal.recordedAt(session: id, sequence: from)
     var text = "{\"format\":\(Self.format),\"generator\":\(JSONValue.quoted(generator))"
     text += ",\"generatedAt\":\(JSONValue.quoted(TimeFormat.iso(generatedAt)))"
     text += ",\"session\":" + sessionJSON.compact
     text += ",\"base\":\(base),\"from\":\(from),\"to\":\(to)"
     text += ",\"startTime\":\(Self.milliseconds(startTime))"
-    text += ",\"start\":" + JSONValue.array(stacks.map(StackRendering.stackJSON)).compact
+    text += ",\"start\":" + JSONValue.array(rebuild.stacks.map(StackRendering.stackJSON)).compact
     text += ",\"entries\":["
     var types: [String: Int] = [:]
     var typeList: [String] = []
@@ -86,21 +87,9 @@ struct ReportPage {
     try await journal.journalRows(
       session: id, matching: JournalQuery(fromSequence: from + 1, toSequence: to)
     ) { row in
-      let expected = from + 1 + Int64(count)
-      guard row.sequence == expected else {
-        failure = CLIFailure(
-          message: "Session \(id) has no entry \(expected) but an entry \(row.sequence): its "
-            + "journal has a hole. Run `stackjournal verify`.")
-        return false
-      }
       let delta = try row.decodedDelta()
-      let fields = Self.changedFields(delta, before: stacks)
-      do {
-        try delta.apply(to: &stacks)
-      } catch var error as StorageError {
-        error.message = "Entry \(row.sequence) of session \(id): " + error.message
-        throw error
-      }
+      let fields = Self.changedFields(delta, before: rebuild.stacks)
+      try rebuild.apply(entry: row.sequence, delta)
       let typeIndex: Int
       if let known = types[row.type] {
         typeIndex = known
@@ -131,11 +120,7 @@ struct ReportPage {
       return true
     }
     if let failure { throw failure }
-    guard Int64(count) == to - from else {
-      throw CLIFailure(
-        message: "Session \(id) holds \(count) entries after sequence \(from) up to \(to), not "
-          + "\(to - from): its journal has a hole. Run `stackjournal verify`.")
-    }
+    _ = try rebuild.stacks(at: to)
     text += "],\"types\":" + JSONValue.array(typeList.map(JSONValue.string)).compact + "}"
     return (Self.scriptSafe(text), count)
   }

@@ -200,6 +200,11 @@ enum StackRendering {
   }
 
   /// A one-line summary of what an entry did: `path: +#3 counter, -#1, ~#2`.
+  ///
+  /// A change that lists no element sets the stack's order or its next ID only (an element
+  /// pushed and popped within the action): the summary gives the IDs and next ID it sets. Which
+  /// of them moved is ``StackChange/moved(from:)``'s to say, from the stack before, which a line
+  /// of the log does not have.
   static func summary(_ delta: StackDelta) -> String {
     delta.changes.map { change in
       var parts: [String] = []
@@ -209,7 +214,13 @@ enum StackRendering {
         parts += change.pushed.map { "+\($0.id)\($0.caseName.map { " " + $0 } ?? "")" }
         parts += change.popped.map { "-\($0)" }
         parts += change.changed.map { "~\($0.id)" }
-        if parts.isEmpty { parts.append("reordered") }
+        if parts.isEmpty {
+          let ids =
+            change.ids.isEmpty ? "none" : change.ids.map(\.description).joined(separator: " ")
+          parts.append(
+            change.nextID == .routesNextID
+              ? "IDs \(ids)" : "IDs \(ids), next ID \(change.nextID)")
+        }
       }
       return "\(name(change.path)): " + parts.joined(separator: " ")
     }.joined(separator: "; ")

@@ -71,6 +71,11 @@ struct JSONTape {
     return JSONNode.number(String(decoding: bytes[range], as: UTF8.self)).int64
   }
 
+  /// Where a node's value lies in ``bytes``.
+  func range(_ node: Int) -> Range<Int> {
+    Int(nodes[node].start)..<Int(nodes[node].end)
+  }
+
   /// The bytes of a node's value, as written.
   func text(_ node: Int) -> ArraySlice<UInt8> {
     bytes[Int(nodes[node].start)..<Int(nodes[node].end)]

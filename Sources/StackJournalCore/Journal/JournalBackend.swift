@@ -34,9 +34,9 @@ public protocol JournalBackend: Sendable {
   /// made after it fail; closing again does nothing.
   func close() async throws
 
-  /// Whether the journal writes a snapshot with the entry of this sequence: the caller then
-  /// passes the whole state with it.
-  func snapshotDue(at sequence: Int64) -> Bool
+  /// The journal writes a snapshot with every entry whose sequence is a multiple of this; 0
+  /// never does (see ``snapshotDue(at:)``).
+  var snapshotInterval: Int { get }
 
   /// The sequence of the session's last entry; 0 before the first one.
   func headSequence(session: SessionID) async throws -> Int64
@@ -83,6 +83,13 @@ public protocol JournalBackend: Sendable {
 }
 
 extension JournalBackend {
+  /// Whether the journal writes a snapshot with the entry of this sequence: its sequence is a
+  /// multiple of ``snapshotInterval``. The caller then passes the whole state with it.
+  public func snapshotDue(at sequence: Int64) -> Bool {
+    let interval = Int64(snapshotInterval)
+    return interval > 0 && sequence > 0 && sequence % interval == 0
+  }
+
   /// Creates a session that starts now, with no metadata and not forked.
   public func createSession(
     _ id: SessionID,

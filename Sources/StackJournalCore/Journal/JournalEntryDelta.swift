@@ -14,8 +14,6 @@ public struct JournalEntryDelta: Sendable {
   public var payload: Data
   /// What the action did to the stacks.
   public var delta: StackDelta
-  /// The paths of stacks whose remaining elements changed position (``StackTracker/Step``).
-  public var reordered: Set<String>
   /// The whole state after the action: needed when ``JournalBackend/snapshotDue(at:)`` says a
   /// snapshot is due at the new sequence, ignored otherwise.
   public var snapshot: EncodedState?
@@ -32,7 +30,6 @@ public struct JournalEntryDelta: Sendable {
     version: Int,
     payload: Data,
     delta: StackDelta,
-    reordered: Set<String> = [],
     snapshot: EncodedState? = nil,
     recordedAt: Date = Date()
   ) {
@@ -40,15 +37,13 @@ public struct JournalEntryDelta: Sendable {
     self.version = version
     self.payload = payload
     self.delta = delta
-    self.reordered = reordered
     self.snapshot = snapshot
     self.recordedAt = recordedAt
   }
 
   /// Creates an entry for an action that led from stacks a journal holds, `before` (its head's
-  /// stacks), to `state`: the delta between them, the stacks that were reordered, and the
-  /// state as the snapshot. Throws when `state` lists two stacks at one path or a stack that is
-  /// too large.
+  /// stacks), to `state`: the delta between them, and the state as the snapshot. Throws when
+  /// `state` lists two stacks at one path or a stack that is too large.
   public init(
     type: String,
     version: Int,
@@ -61,7 +56,7 @@ public struct JournalEntryDelta: Sendable {
     let delta = StackDelta.between(before.sorted { $0.path < $1.path }, after)
     self.init(
       type: type, version: version, payload: payload, delta: delta,
-      reordered: delta.reordered(from: before), snapshot: EncodedState(json: state.json, stacks: after),
+      snapshot: EncodedState(json: state.json, stacks: after),
       recordedAt: recordedAt)
   }
 }

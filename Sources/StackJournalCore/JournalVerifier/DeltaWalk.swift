@@ -5,8 +5,9 @@ import Foundation
 /// the stacks before it, every later snapshot holds the stacks rebuilt at its sequence.
 ///
 /// ``JournalVerifier`` walks a journal's rows with it and reports what it finds; reading a
-/// session export walks the file's lines with it and refuses the file at the first finding. It
-/// needs no database, so any backend can walk its rows with it.
+/// session export walks the file's lines with it and refuses the file at the first finding;
+/// ``StackRebuild``, which rebuilds the stacks at a sequence for every reader, takes its steps.
+/// It needs no database, so any backend can walk its rows with it.
 package struct DeltaWalk: Sendable {
   /// What a step found wrong.
   package enum Finding: Error, Equatable, Sendable {
@@ -37,22 +38,34 @@ package struct DeltaWalk: Sendable {
   ///
   /// On a finding the walk stays where it was.
   package mutating func apply(entry sequence: Int64, delta: String) throws(Finding) {
-    guard self.sequence < Int64.max, sequence == self.sequence + 1 else {
-      throw .outOfSequence(expected: self.sequence &+ 1, found: sequence)
-    }
+    try requireNext(sequence)
     guard let decoded = try? Self.decoder.decode(StackDelta.self, from: Data(delta.utf8)) else {
       throw .unreadableDelta
     }
-    var next = stacks
+    try apply(entry: sequence, decoded)
+  }
+
+  /// Moves to the next entry, applying its delta with ``StackDelta/apply(to:)``.
+  ///
+  /// On a finding the walk stays where it was.
+  package mutating func apply(entry sequence: Int64, _ delta: StackDelta) throws(Finding) {
+    try requireNext(sequence)
     do {
-      try decoded.apply(to: &next)
+      // `apply(to:)` leaves the stacks as they were when it throws.
+      try delta.apply(to: &stacks)
     } catch let error as StorageError {
       throw .inapplicableDelta(error.message)
     } catch {
       throw .inapplicableDelta("\(error)")
     }
-    stacks = next
     self.sequence = sequence
+  }
+
+  /// Throws ``Finding/outOfSequence(expected:found:)`` unless `sequence` follows the walk's.
+  private func requireNext(_ sequence: Int64) throws(Finding) {
+    guard self.sequence < Int64.max, sequence == self.sequence + 1 else {
+      throw .outOfSequence(expected: self.sequence &+ 1, found: sequence)
+    }
   }
 
   /// Compares a snapshot taken at the walk's sequence with the rebuilt stacks.

@@ -167,15 +167,4 @@ extension StackDelta {
     }
     stacks = result
   }
-
-  /// The paths of the stacks in which an element that stayed sits at another position after
-  /// the delta than in `before` (``StackChange/moved(from:)``).
-  public func reordered(from before: [StackRecord]) -> Set<String> {
-    var paths: Set<String> = []
-    for change in changes where !change.removed {
-      guard let old = before.first(where: { $0.path == change.path }) else { continue }
-      if !change.moved(from: old.ids).isEmpty { paths.insert(change.path) }
-    }
-    return paths
-  }
 }

@@ -41,8 +41,6 @@ public final class StackTracker: @unchecked Sendable {
     public var delta: StackDelta
     /// Every stack after the action, sorted by path.
     public var stacks: [StackRecord]
-    /// The paths of continuing stacks whose remaining elements changed position.
-    public var reordered: Set<String>
     /// How many elements were encoded for this step.
     public var encodedElements: Int
     /// How many elements were walked for the stacks nested in them.
@@ -96,9 +94,8 @@ public final class StackTracker: @unchecked Sendable {
     try walk.run(state)
     let after = try walk.sortedRecords()
     let before = storedBaseline ?? StackWalk.sortedRecords(baseline)
-    let delta = StackDelta.between(before, after)
     return Step(
-      delta: delta, stacks: after, reordered: delta.reordered(from: before),
+      delta: StackDelta.between(before, after), stacks: after,
       encodedElements: walk.encodedCount, walkedElements: walk.walkedCount,
       tracked: UncheckedBox(walk.current))
   }

@@ -1,20 +1,21 @@
 import Foundation
 import StackNavigation
 
-/// Finds the stacks inside an encoded state without the app's types, to compare a snapshot's
-/// state with the stacks recorded beside it.
+/// Finds the stacks inside stored JSON — a snapshot's state, a state about to be restored —
+/// without the app's types: the one finder of stacks in JSON text.
 ///
 /// A stack encodes as `{"elements":[{"id":N,"state":…},…],"nextID":N}`; its path is rendered as
 /// ``StackPath`` renders a coding path (`path`, `tabs[1].path`, `sheets["42"].path`,
-/// `path[#3].counter.path`, the `_0` of an unlabeled enum payload left out).
+/// `path[#3].counter.path`, the `_0` of an unlabeled enum payload left out). The text is
+/// indexed in place (``JSONTape``), and rewritten by splicing bytes, never parsed into a tree.
+///
+/// The verifier compares a snapshot's state with the stacks recorded beside it
+/// (``disagreement(state:stacks:)``); restoration writes the recorded stacks into a state
+/// (``overlaying(_:on:)``) and cuts a stack at an element that no longer decodes
+/// (``cuttingStack(in:at:)``). A live state's stacks are found while it is encoded, by the
+/// typed walk (``StackWalk``, through ``StackTracker``), which sees each `StackState` as it
+/// encodes itself and needs no JSON to look through.
 package enum StateStacks {
-  /// One stack found in a state: its elements' IDs and the tape nodes of their states.
-  struct Found {
-    var path: String
-    var nextID: Int64
-    var ids: [Int64]
-    var states: [Int]
-  }
 
   /// A sentence saying how the stacks in `state` differ from `stacks`, or `nil` when they
   /// agree (or the state cannot be parsed, which the caller reports on its own).
@@ -24,8 +25,7 @@ package enum StateStacks {
   /// the bytes differ, to compare numbers by value and members in any order.
   package static func disagreement(state: String, stacks: [StackRecord]) -> String? {
     guard let tape = JSONTape(state) else { return nil }
-    var found: [Found] = []
-    collect(tape, 0, path: "", into: &found)
+    let found = tape.stacks()
     let inState = Dictionary(found.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
     let recorded = Dictionary(stacks.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
     var parts: [String] = []
@@ -69,7 +69,7 @@ package enum StateStacks {
   }
 
   /// Whether a value has the shape of an encoded stack.
-  private static func stack(_ tape: JSONTape, _ node: Int)
+  static func stack(_ tape: JSONTape, _ node: Int)
     -> (nextID: Int64, elements: [(id: Int64, state: Int)])?
   {
     guard let members = tape.members(node), members.count == 2,
@@ -105,14 +105,14 @@ package enum StateStacks {
     return screens
   }
 
-  private static func collect(
-    _ tape: JSONTape, _ node: Int, path: String, into found: inout [Found]
+  fileprivate static func collect(
+    _ tape: JSONTape, _ node: Int, path: String, into found: inout [FoundStack]
   ) {
     if let screens = routes(tape, node) {
       // A coordinator's routes: a stack whose IDs are the positions (see `StackPath`).
       found.append(
-        Found(
-          path: path, nextID: Int64(StackElementID.routesNextID.generation),
+        FoundStack(
+          path: path, node: node, nextID: Int64(StackElementID.routesNextID.generation),
           ids: screens.indices.map(Int64.init), states: tape.children(node)))
       for (position, screen) in screens.enumerated() {
         collect(
@@ -122,7 +122,9 @@ package enum StateStacks {
     }
     if let (nextID, elements) = stack(tape, node) {
       found.append(
-        Found(path: path, nextID: nextID, ids: elements.map(\.id), states: elements.map(\.state)))
+        FoundStack(
+          path: path, node: node, nextID: nextID, ids: elements.map(\.id),
+          states: elements.map(\.state)))
       for element in elements {
         collect(
           tape, element.state, path: StackPath.appending(.element(Int(element.id)), to: path),
@@ -140,6 +142,134 @@ package enum StateStacks {
         collect(tape, child, path: StackPath.appending(.index(index), to: path), into: &found)
       }
     }
+  }
+}
+
+extension StateStacks {
+  /// Where a stack was cut: its coding path, the first element left out and those kept.
+  package struct Cut: Equatable, Sendable {
+    package var stackCodingPath: [StackPath.Component]
+    package var firstSkippedID: StackElementID
+    package var keptIDs: [StackElementID]
+  }
+
+  /// `json` with each stack of `stacks` written at its path — its elements and next ID — and
+  /// the stacks that found no stack at their path (a coordinator's routes are not rewritten);
+  /// `nil` when `json` is not JSON. A stack nested in an element (`[#` in its path) is left
+  /// out: it comes along with the element's state.
+  package static func overlaying(_ stacks: [StackRecord], on json: Data) -> (
+    json: Data, unplaced: [StackRecord]
+  )? {
+    guard let tape = JSONTape(String(decoding: json, as: UTF8.self)) else { return nil }
+    let (bytes, unplaced) = tape.overlaying(stacks)
+    return (Data(bytes), unplaced)
+  }
+
+  /// `json` with the stack that holds the element a coding path leads into (the deepest such
+  /// stack on the path) cut before that element, and where it was cut; `nil` when the path
+  /// leads into no element of a stack, or `json` is not JSON.
+  ///
+  /// A decoding error's coding path names a stack's elements as `elements`, then the index.
+  package static func cuttingStack(in json: Data, at codingPath: [StackPath.Component]) -> (
+    json: Data, cut: Cut
+  )? {
+    guard let tape = JSONTape(String(decoding: json, as: UTF8.self)) else { return nil }
+    var nodes = [0]
+    for component in codingPath {
+      guard let next = child(tape, nodes[nodes.count - 1], component) else { break }
+      nodes.append(next)
+    }
+    // `nodes[k]` is where the first k steps lead: the stack at `nodes[position]`, its
+    // `elements` at `nodes[position + 1]`.
+    for position in stride(from: min(codingPath.count, nodes.count) - 2, through: 0, by: -1) {
+      guard codingPath[position] == .key("elements"),
+        case .index(let index) = codingPath[position + 1],
+        let (_, elements) = stack(tape, nodes[position]), index < elements.count
+      else { continue }
+      let array = nodes[position + 1]
+      let ids = elements.map { StackElementID(generation: Int($0.id)) }
+      // The bytes after the last element kept (or the array's `[`) up to the array's `]`.
+      let start =
+        index == 0
+        ? tape.range(array).lowerBound + 1 : tape.range(tape.children(array)[index - 1]).upperBound
+      return (
+        Data(spliced(tape.bytes, [(start..<(tape.range(array).upperBound - 1), [])])),
+        Cut(
+          stackCodingPath: Array(codingPath[..<position]), firstSkippedID: ids[index],
+          keptIDs: Array(ids[..<index]))
+      )
+    }
+    return nil
+  }
+
+  /// The node a step of a coding path leads to from `node`.
+  private static func child(_ tape: JSONTape, _ node: Int, _ component: StackPath.Component)
+    -> Int?
+  {
+    switch component {
+    case .key(let key):
+      return tape.members(node).flatMap { tape.member(key, in: $0) }
+    case .index(let index):
+      guard tape.first(node) == UInt8(ascii: "[") else { return nil }
+      let children = tape.children(node)
+      return children.indices.contains(index) ? children[index] : nil
+    case .element:
+      return nil
+    }
+  }
+
+  /// A stack's JSON, as `StackState` encodes it, with its elements' stored states.
+  fileprivate static func encoded(_ stack: StackRecord) -> String {
+    let elements = stack.elements.map { "{\"id\":\($0.id.generation),\"state\":\($0.state)}" }
+    return "{\"elements\":[\(elements.joined(separator: ","))],"
+      + "\"nextID\":\(stack.nextID.generation)}"
+  }
+
+  /// `bytes` with each range replaced by its text; the ranges do not overlap.
+  fileprivate static func spliced(
+    _ bytes: [UInt8], _ splices: [(range: Range<Int>, text: [UInt8])]
+  ) -> [UInt8] {
+    var result = bytes
+    for splice in splices.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+      result.replaceSubrange(splice.range, with: splice.text)
+    }
+    return result
+  }
+}
+
+/// One stack found in a state: its node, its elements' IDs and the tape nodes of their states.
+struct FoundStack {
+  var path: String
+  var node: Int
+  var nextID: Int64
+  var ids: [Int64]
+  var states: [Int]
+}
+
+extension JSONTape {
+  /// Every stack of the state, nested ones included, outermost first (``StateStacks``).
+  func stacks() -> [FoundStack] {
+    var found: [FoundStack] = []
+    StateStacks.collect(self, 0, path: "", into: &found)
+    return found
+  }
+
+  /// The text with each stack of `stacks` written at its path
+  /// (``StateStacks/overlaying(_:on:)``).
+  func overlaying(_ stacks: [StackRecord]) -> (bytes: [UInt8], unplaced: [StackRecord]) {
+    let found = Dictionary(
+      self.stacks().map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+    var splices: [(range: Range<Int>, text: [UInt8])] = []
+    var unplaced: [StackRecord] = []
+    // Stacks outside every element never hold one another, so their places do not overlap.
+    for stack in stacks where !stack.path.contains("[#") {
+      guard let place = found[stack.path], StateStacks.stack(self, place.node) != nil else {
+        unplaced.append(stack)
+        continue
+      }
+      splices.append((range(place.node), Array(StateStacks.encoded(stack).utf8)))
+    }
+    return (StateStacks.spliced(bytes, splices), unplaced)
   }
 }
 

@@ -68,13 +68,6 @@ extension SQLiteJournal {
     }
   }
 
-  /// Whether the entry of `sequence` comes with a snapshot: its sequence is a multiple of
-  /// ``Options/snapshotInterval``.
-  public func snapshotDue(at sequence: Int64) -> Bool {
-    let interval = Int64(options.snapshotInterval)
-    return interval > 0 && sequence > 0 && sequence % interval == 0
-  }
-
   /// Writes a prepared delta append inside the current transaction, and returns the head it
   /// makes, to keep in ``headShapes`` once committed.
   ///
@@ -82,44 +75,55 @@ extension SQLiteJournal {
   /// its last entry and its stack rows while ``HeadShapes`` says nothing else wrote since;
   /// otherwise they are read.
   func insert(_ append: PreparedDeltaAppend, _ db: Database) throws -> HeadShapes.Head {
-    let entry = append.entry
-    let session = entry.session.rawValue
+    let session = append.session.rawValue
     let dataVersion =
       try db.first("PRAGMA data_version", .dataVersion, in: appendStatements) { $0.integer(0) }
       ?? 0
-    let (ticket, kept) = headShapes.begin(entry.session, dataVersion: dataVersion)
-    let head: HeadRecord
-    let place: EntryPlace
+    let (ticket, kept) = headShapes.begin(append.session, dataVersion: dataVersion)
+    let number: Int64
+    let lastLatestAt: String?
     var shapes: [String: StackShape]
-    if let kept, kept.sequence == entry.expected {
-      head = HeadRecord(
-        number: kept.number, headSequence: kept.sequence, lastLatestAt: kept.latestAt)
-      place = entry.place(after: kept.sequence, latestAt: kept.latestAt)
+    if let kept, kept.sequence == append.expected {
+      number = kept.number
+      lastLatestAt = kept.latestAt
       shapes = kept.shapes
     } else {
-      (head, place) = try entry.place(db, in: self)
+      let head = try append.requireHead(db, in: self)
+      number = head.number
+      lastLatestAt = head.lastLatestAt
       shapes = try StackRows.shapes(db, session: session)
     }
-    try entry.insert(
-      db, at: place, number: head.number, delta: append.deltaText, snapshot: append.snapshot,
-      path: path, statements: appendStatements)
+    // The head is the expected one: the entry goes after it.
+    let sequence = append.expected + 1
+    let latestAt = Timestamp.latest(append.recordedAt, after: lastLatestAt)
+    try JournalRows.insert(
+      db, session: session, number: number, sequence: sequence,
+      recordedAt: append.recordedAt, latestAt: latestAt, type: append.type,
+      version: append.version, payload: append.payload, delta: append.deltaText, path: path,
+      statements: appendStatements)
+    if let snapshot = append.snapshot {
+      try SnapshotRows.insert(
+        db, session: session, sequence: sequence, version: append.version,
+        state: snapshot.state, stacks: snapshot.stacks, recordedAt: append.recordedAt)
+    }
     try StackRows.write(
       append.delta, over: &shapes, db, session: session, statements: appendStatements)
     return HeadShapes.Head(
-      number: head.number, sequence: place.sequence, latestAt: place.latestAt,
-      dataVersion: dataVersion, ticket: ticket, shapes: shapes)
+      number: number, sequence: sequence, latestAt: latestAt, dataVersion: dataVersion,
+      ticket: ticket, shapes: shapes)
   }
 }
 
-/// Where an append's entry goes: its sequence and its `latest_at`.
-struct EntryPlace {
-  var sequence: Int64
-  var latestAt: String
-}
-
-/// A delta append with its text prepared outside the transaction.
+/// A delta append with its texts prepared outside the transaction: what its journal row, its
+/// snapshot and its stack rows get.
 struct PreparedDeltaAppend: Sendable {
-  var entry: PreparedEntry
+  var session: SessionID
+  /// The head the append expects the session at.
+  var expected: Int64
+  var type: String
+  var version: Int
+  var payload: String
+  var recordedAt: String
   var delta: StackDelta
   var deltaText: String
   /// The state's JSON and its stacks when the new sequence is due for a snapshot.
@@ -134,31 +138,22 @@ struct PreparedDeltaAppend: Sendable {
     let (payload, snapshot) = try entry.storedTexts(
       snapshotDue: journal.snapshotDue(at: expected + 1),
       checked: { try journal.stored.text($0, $1) })
-    self.entry = PreparedEntry(
-      session: session, expected: expected, type: entry.type, version: entry.version,
-      payload: payload,
-      recordedAt: try Timestamp.stored(
-        entry.recordedAt, "The time of the entry appended to session \(session)",
-        path: journal.path))
-    self.snapshot = snapshot
+    self.session = session
+    self.expected = expected
+    self.type = entry.type
+    self.version = entry.version
+    self.payload = payload
+    self.recordedAt = try Timestamp.stored(
+      entry.recordedAt, "The time of the entry appended to session \(session)",
+      path: journal.path)
     self.delta = entry.delta
     self.deltaText = StorageJSON.text(entry.delta)
+    self.snapshot = snapshot
   }
-}
 
-/// What every append writes in its journal row, prepared outside the transaction.
-struct PreparedEntry: Sendable {
-  var session: SessionID
-  /// The head the append expects the session at.
-  var expected: Int64
-  var type: String
-  var version: Int
-  var payload: String
-  var recordedAt: String
-
-  /// The session's head, and where the new entry goes, once the head is found to be the
-  /// expected one; otherwise ``StorageError/Code/sequenceConflict``.
-  func place(_ db: Database, in journal: SQLiteJournal) throws -> (HeadRecord, EntryPlace) {
+  /// The session's head, read, once it is found to be the expected one; otherwise
+  /// ``StorageError/Code/sequenceConflict``.
+  func requireHead(_ db: Database, in journal: SQLiteJournal) throws -> HeadRecord {
     let head = try db.first(
       HeadRecord.sql, .head, in: journal.appendStatements, .text(session.rawValue)
     ) { row in
@@ -169,31 +164,6 @@ struct PreparedEntry: Sendable {
       journal.logConflict(session, head: head.headSequence, expected: expected)
       throw journal.stored.sequenceConflict(session, head: head.headSequence, expected: expected)
     }
-    return (head, place(after: head.headSequence, latestAt: head.lastLatestAt))
-  }
-
-  /// Where the entry goes after a head at `sequence` whose last entry's `latest_at` is
-  /// `latestAt`.
-  func place(after sequence: Int64, latestAt: String?) -> EntryPlace {
-    EntryPlace(sequence: sequence + 1, latestAt: Timestamp.latest(recordedAt, after: latestAt))
-  }
-
-  /// Inserts the journal row, keyed by the session's `number`, with its delta's text and, when
-  /// one is due, the snapshot. Throws ``StorageError/Code/sequenceOutOfRange`` for a sequence
-  /// the key cannot hold.
-  func insert(
-    _ db: Database, at place: EntryPlace, number: Int64, delta: String,
-    snapshot: (state: String, stacks: String)?, path: String?, statements: AppendStatements
-  ) throws {
-    let sequence = place.sequence
-    try JournalRows.insert(
-      db, session: session.rawValue, number: number, sequence: sequence,
-      recordedAt: recordedAt, latestAt: place.latestAt, type: type, version: version,
-      payload: payload, delta: delta, path: path, statements: statements)
-    if let snapshot {
-      try SnapshotRows.insert(
-        db, session: session.rawValue, sequence: sequence, version: version,
-        state: snapshot.state, stacks: snapshot.stacks, recordedAt: recordedAt)
-    }
+    return head
   }
 }

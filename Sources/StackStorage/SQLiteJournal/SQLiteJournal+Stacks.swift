@@ -21,39 +21,20 @@ extension SQLiteJournal {
     }
   }
 
-  /// The stacks at a sequence of a session whose head is `head`, read through `db`.
+  /// The stacks at a sequence of a session whose head is `head`, read through `db`: its rows
+  /// fed to a ``StackRebuild``.
   func stacks(_ db: Database, session: SessionID, at sequence: Int64, head: Int64) throws
     -> [StackRecord]
   {
-    guard (0...head).contains(sequence) else {
-      throw stored.outOfRange(session, sequence, head: head)
-    }
     let snapshot = try SnapshotRows.latestStacks(db, session: session, atOrBelow: sequence)
-    guard let snapshot else {
-      throw StorageError(
-        code: .snapshotMissing,
-        message: "Session \(session) has no snapshot at or below sequence \(sequence), not even "
-          + "its initial state; its stacks cannot be rebuilt. Run `stackjournal verify --db "
-          + "\(path ?? "PATH")`.",
-        path: path
-      )
-    }
-    let start = snapshot.sequence
-    var stacks = try stored.decode(
-      [StackRecord].self, snapshot.stacks, "stacks of the snapshot at \(start) of \(session)")
-    let deltas = try JournalRows.deltas(db, session: session, after: start, through: sequence)
+    var rebuild = try StackRebuild(
+      session: session, at: sequence, head: head,
+      snapshot: snapshot.map { ($0.sequence, $0.stacks) }, stored: stored)
+    let deltas = try JournalRows.deltas(
+      db, session: session, after: rebuild.sequence, through: sequence)
     while let record = try deltas.next() {
-      let entry = record.sequence
-      let delta = try stored.decode(
-        StackDelta.self, record.delta, "delta of entry \(entry) of \(session)")
-      do {
-        try delta.apply(to: &stacks)
-      } catch var error as StorageError {
-        error.message = "Entry \(entry) of session \(session): " + error.message
-        error.path = path
-        throw error
-      }
+      try rebuild.apply(entry: record.sequence, delta: record.delta)
     }
-    return stacks
+    return try rebuild.stacks(at: sequence)
   }
 }

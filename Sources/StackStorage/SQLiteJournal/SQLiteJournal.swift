@@ -53,6 +53,10 @@ public final class SQLiteJournal: JournalBackend {
   /// How durably appends are written, as the options asked.
   public var durability: Durability { options.durability }
 
+  /// The journal writes a snapshot with every entry whose sequence is a multiple of this
+  /// (``Options/snapshotInterval``; ``JournalBackend/snapshotDue(at:)``).
+  public var snapshotInterval: Int { options.snapshotInterval }
+
   /// Opens the journal at `path`, creating the file when it is missing (unless read-only).
   ///
   /// `path` is a plain path, resolved first to the real file (see ``JournalPath``): through a

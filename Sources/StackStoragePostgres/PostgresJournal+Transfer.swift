@@ -61,7 +61,8 @@
           for stack in headStacks {
             try await connection.query(self.stackRows.insert(session, stack), logger: logger)
             guard !stack.elements.isEmpty else { continue }
-            try await connection.query(self.stackRows.insertElements(session, stack), logger: logger)
+            try await connection.query(
+              self.stackRows.insertElements(session, stack), logger: logger)
           }
           return true
         }

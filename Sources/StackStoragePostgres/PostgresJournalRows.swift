@@ -14,7 +14,8 @@
 
     /// The bytes an entry counts for: its text's UTF-8 length and a fixed cost per row, as the
     /// SQLite journal counts them.
-    private static let entryBytes = "octet_length(type) + octet_length(payload) + octet_length(delta) + 40"
+    private static let entryBytes =
+      "octet_length(type) + octet_length(payload) + octet_length(delta) + 40"
 
     /// `append_entry(…)`: one statement that checks the head and writes the entry, its stack
     /// rows and its snapshot, called through the procedure `append_entry_committed(…)`, which
@@ -69,7 +70,8 @@
       -> SQLFragment
     {
       """
-      SELECT 1, NULL, j.sequence, j.delta FROM \(unescaped: tables.journal) j, \(unescaped: snapshot)
+      SELECT 1, NULL, j.sequence, j.delta
+        FROM \(unescaped: tables.journal) j, \(unescaped: snapshot)
         WHERE j.session = \(session) AND j.sequence > \(unescaped: snapshot).sequence
           AND j.sequence <= \(sequence)
       """
@@ -155,9 +157,9 @@
       """
       INSERT INTO \(unescaped: tables.journal)
         (session, sequence, recorded_at, type, version, payload, delta)
-      SELECT \(session.rawValue), * FROM unnest(\(entries.map(\.0))::bigint[], \(entries.map(\.1))::text[],
-        \(entries.map(\.2))::text[], \(entries.map(\.3))::integer[], \(entries.map(\.4))::text[],
-        \(entries.map(\.5))::text[])
+      SELECT \(session.rawValue), * FROM unnest(\(entries.map(\.0))::bigint[],
+        \(entries.map(\.1))::text[], \(entries.map(\.2))::text[],
+        \(entries.map(\.3))::integer[], \(entries.map(\.4))::text[], \(entries.map(\.5))::text[])
       """
     }
 
@@ -176,7 +178,8 @@
     /// Deletes the entries of `session` at or below `cut`.
     func delete(_ session: SessionID, atOrBelow cut: Int64) -> PostgresQuery {
       """
-      DELETE FROM \(unescaped: tables.journal) WHERE session = \(session.rawValue) AND sequence <= \(cut)
+      DELETE FROM \(unescaped: tables.journal)
+      WHERE session = \(session.rawValue) AND sequence <= \(cut)
       """
     }
 
@@ -246,10 +249,11 @@
       var page = filter
       if ascending, let start, cursor == nil { page.add("sequence >= \(start)") }
       if let cursor { page.add(ascending ? "sequence > \(cursor)" : "sequence < \(cursor)") }
+      let order = ascending ? "ASC" : "DESC"
       return """
-        SELECT sequence, recorded_at, type, version, payload, delta FROM \(unescaped: tables.journal) \
-        WHERE \(page.condition) ORDER BY sequence \(unescaped: ascending ? "ASC" : "DESC") \
-        LIMIT \(Int64(limit))
+        SELECT sequence, recorded_at, type, version, payload, delta \
+        FROM \(unescaped: tables.journal) WHERE \(page.condition) \
+        ORDER BY sequence \(unescaped: order) LIMIT \(Int64(limit))
         """
     }
   }

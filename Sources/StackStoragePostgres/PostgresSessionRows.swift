@@ -214,7 +214,9 @@
     /// transaction ends, so appends to it wait.
     func find(_ session: SessionID, locking: Bool) -> PostgresQuery {
       let lock = locking ? " FOR UPDATE" : ""
-      return "SELECT 1 FROM \(unescaped: tables.sessions) WHERE id = \(session.rawValue)\(unescaped: lock)"
+      return """
+        SELECT 1 FROM \(unescaped: tables.sessions) WHERE id = \(session.rawValue)\(unescaped: lock)
+        """
     }
 
     /// Locks every session's row until the transaction ends, in one order.

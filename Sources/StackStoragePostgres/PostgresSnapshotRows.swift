@@ -137,7 +137,8 @@
     func exportPage(_ session: SessionID, after: Int64, through: Int64) -> PostgresQuery {
       """
       SELECT sequence, version, recorded_at, state, stacks FROM \(unescaped: tables.snapshots)
-      WHERE session = \(session.rawValue) AND sequence > \(after) AND sequence <= \(through) ORDER BY sequence
+      WHERE session = \(session.rawValue) AND sequence > \(after) AND sequence <= \(through)
+      ORDER BY sequence
       """
     }
 
@@ -161,15 +162,17 @@
       """
       INSERT INTO \(unescaped: tables.snapshots)
         (session, sequence, version, recorded_at, state, stacks)
-      SELECT \(session.rawValue), * FROM unnest(\(snapshots.map(\.0))::bigint[], \(snapshots.map(\.1))::integer[],
-        \(snapshots.map(\.2))::text[], \(snapshots.map(\.3))::text[], \(snapshots.map(\.4))::text[])
+      SELECT \(session.rawValue), * FROM unnest(\(snapshots.map(\.0))::bigint[],
+        \(snapshots.map(\.1))::integer[], \(snapshots.map(\.2))::text[],
+        \(snapshots.map(\.3))::text[], \(snapshots.map(\.4))::text[])
       """
     }
 
     /// Deletes the snapshots of `session` below `cut`.
     func delete(_ session: SessionID, below cut: Int64) -> PostgresQuery {
       """
-      DELETE FROM \(unescaped: tables.snapshots) WHERE session = \(session.rawValue) AND sequence < \(cut)
+      DELETE FROM \(unescaped: tables.snapshots)
+      WHERE session = \(session.rawValue) AND sequence < \(cut)
       """
     }
 

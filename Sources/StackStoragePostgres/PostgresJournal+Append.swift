@@ -36,7 +36,7 @@
         entry.recordedAt, "The time of the entry appended to session \(session)")
       let (payload, snapshot) = try entry.storedTexts(
         snapshotDue: snapshotDue(at: expected + 1), checked: { try stored.text($0, $1) })
-      return appendQuery(
+      return entryRows.append(
         session: session, expected: expected, recordedAt: entry.recordedAt,
         type: entry.type, version: entry.version, payload: payload,
         delta: StorageJSON.text(entry.delta), snapshot: snapshot)
@@ -75,33 +75,6 @@
         Int64($0)
       }
     }
-
-    /// `append_entry(…)`: one statement that checks the head and writes the entry, its stack
-    /// rows and its snapshot, called through the procedure `append_entry_committed(…)`, which
-    /// commits and only then answers with the sequence. A statement's own answer comes before
-    /// its transaction commits, and a backend stopped at that moment (an immediate shutdown, a
-    /// terminated backend) still sends it: the append would look done and never be committed.
-    private func appendQuery(
-      session: SessionID,
-      expected: Int64,
-      recordedAt: Date,
-      type: String,
-      version: Int,
-      payload: String,
-      delta: String,
-      snapshot: (state: String, stacks: String)?
-    ) -> PostgresQuery {
-      """
-      CALL \(unescaped: table("append_entry_committed"))(\(session.rawValue), \(expected),
-        \(Timestamp.string(from: recordedAt)), \(type), \(Int32(clamping: version)), \(payload),
-        \(delta), \(Self.noReorderedPaths), \(snapshot?.state), \(snapshot?.stacks))
-      """
-    }
-
-    /// What `append_entry_committed(…)` takes as `p_reordered`: the shipped signature has it, and
-    /// `apply_stack_change` has not read it since schema version 3, which finds the elements that
-    /// moved as ``StackChange/fit(_:)`` does. No path is named.
-    private static let noReorderedPaths: [String] = []
 
     /// The sequence `append_entry_committed(…)` returned.
     private static func sequence(of rows: [PostgresRow]) throws -> Int64 {

@@ -19,28 +19,13 @@
       matching query: JournalQuery,
       _ body: (JournalRow) throws -> Bool
     ) async throws {
-      var filter = JournalFilter(session: session)
-      if let from = query.fromSequence { filter.add("sequence >= ", from) }
-      if let to = query.toSequence { filter.add("sequence <= ", to) }
-      if let since = query.since {
-        filter.add("recorded_at >= ", try Timestamp.stored(since, "The start of the times asked"))
-      }
-      if let until = query.until {
-        filter.add("recorded_at <= ", try Timestamp.stored(until, "The end of the times asked"))
-      }
-      if let glob = query.typeGlob { filter.add("type ~ ", Self.regularExpression(glob: glob)) }
+      let filter = try entryRows.filter(session: session, matching: query)
       let activity = "reading the journal of session \(session)"
       // The last N matching entries start (or, newest first, end) at the N-th newest one.
       var boundary: Int64?
-      var first = filter
-      let offset = first.bind(Int64(max(0, (query.last ?? 1) - 1)))
+      let offset = Int64(max(0, (query.last ?? 1) - 1))
       let probe = try await rows(
-        activity,
-        PostgresQuery(
-          unsafeSQL: "SELECT (SELECT sequence FROM \(table("journal")) WHERE \(first.sql) "
-            + "ORDER BY sequence DESC LIMIT 1 OFFSET \(offset)) FROM \(table("sessions")) "
-            + "WHERE id = $1",
-          binds: first.bindings))
+        activity, sessionRows.value(entryRows.newest(filter, offset: offset), of: session))
       guard let row = probe.first else { throw stored.unknownSession(session) }
       if let last = query.last {
         guard last > 0, let found = try row.decode(Int64?.self) else { return }
@@ -50,18 +35,11 @@
       var cursor: Int64? = nil
       var remaining = query.last ?? Int.max
       while remaining > 0 {
-        var page = filter
-        if ascending, let start = boundary, cursor == nil { page.add("sequence >= ", start) }
-        if let cursor { page.add(ascending ? "sequence > " : "sequence < ", cursor) }
         let limit = Swift.min(Self.inspectionPageSize, remaining)
-        let limitParameter = page.bind(Int64(limit))
         let rows = try await rows(
           activity,
-          PostgresQuery(
-            unsafeSQL: "SELECT sequence, recorded_at, type, version, payload, delta FROM "
-              + "\(table("journal")) WHERE \(page.sql) ORDER BY sequence "
-              + "\(ascending ? "ASC" : "DESC") LIMIT \(limitParameter)",
-            binds: page.bindings))
+          entryRows.inspectionPage(
+            filter, from: boundary, after: cursor, ascending: ascending, limit: limit))
         for row in rows {
           let (sequence, recordedAt, type, version, payload, delta) = try row.decode(
             (Int64, String, String, Int32, String, String).self)
@@ -81,12 +59,7 @@
     /// The sequence of the session's last journal entry, or `nil` when it has none.
     public func lastEntrySequence(session: SessionID) async throws -> Int64? {
       let rows = try await rows(
-        "reading the last entry of session \(session)",
-        """
-        SELECT (SELECT max(sequence) FROM \(unescaped: table("journal"))
-          WHERE session = \(session.rawValue))
-        FROM \(unescaped: table("sessions")) WHERE id = \(session.rawValue)
-        """)
+        "reading the last entry of session \(session)", sessionRows.lastEntry(session))
       guard let row = rows.first else { throw stored.unknownSession(session) }
       return try row.decode(Int64?.self)
     }
@@ -94,12 +67,7 @@
     /// The session's head sequence and the sequence of its oldest snapshot.
     public func journalBounds(session: SessionID) async throws -> (base: Int64, head: Int64) {
       let rows = try await rows(
-        "reading the bounds of session \(session)",
-        """
-        SELECT head_sequence, (SELECT min(sequence) FROM \(unescaped: table("snapshots"))
-          WHERE session = \(session.rawValue))
-        FROM \(unescaped: table("sessions")) WHERE id = \(session.rawValue)
-        """)
+        "reading the bounds of session \(session)", sessionRows.bounds(session))
       guard let row = rows.first else { throw stored.unknownSession(session) }
       let (head, base) = try row.decode((Int64, Int64?).self)
       return (base ?? 0, head)
@@ -111,23 +79,11 @@
       try recordedAt(
         try await rows(
           "reading the time of entry \(sequence) of session \(session)",
-          recordedAtQuery(session: session, sequence: sequence)),
+          sessionRows.recordedAt(session, sequence: sequence)),
         session: session, sequence: sequence)
     }
 
-    /// The statement of ``recordedAt(session:sequence:)``.
-    func recordedAtQuery(session: SessionID, sequence: Int64) -> PostgresQuery {
-      """
-        SELECT head_sequence, CASE WHEN \(sequence) = 0 THEN created_at ELSE coalesce(
-          (SELECT recorded_at FROM \(unescaped: table("journal"))
-            WHERE session = \(session.rawValue) AND sequence = \(sequence)),
-          (SELECT recorded_at FROM \(unescaped: table("snapshots"))
-            WHERE session = \(session.rawValue) AND sequence = \(sequence))) END
-        FROM \(unescaped: table("sessions")) WHERE id = \(session.rawValue)
-        """
-    }
-
-    /// The time the rows of ``recordedAtQuery(session:sequence:)`` give.
+    /// The time the rows of ``PostgresSessionRows/recordedAt(_:sequence:)`` give.
     func recordedAt(_ rows: [PostgresRow], session: SessionID, sequence: Int64) throws -> Date {
       guard let row = rows.first else { throw stored.unknownSession(session) }
       let (head, text) = try row.decode((Int64, String?).self)
@@ -138,12 +94,7 @@
     /// The sequences of the session's snapshots, oldest first.
     public func snapshotSequences(session: SessionID) async throws -> [Int64] {
       let rows = try await rows(
-        "listing the snapshots of session \(session)",
-        """
-        SELECT n.sequence FROM \(unescaped: table("sessions")) s
-        LEFT JOIN \(unescaped: table("snapshots")) n ON n.session = s.id
-        WHERE s.id = \(session.rawValue) ORDER BY n.sequence
-        """)
+        "listing the snapshots of session \(session)", sessionRows.snapshotSequences(session))
       guard !rows.isEmpty else { throw stored.unknownSession(session) }
       return try rows.compactMap { try $0.decode(Int64?.self) }
     }
@@ -152,25 +103,10 @@
     /// fixed cost per row as ``SQLiteJournal``'s count, so both backends report the same size
     /// for the same session.
     public func sessionSizes() async throws -> [SessionID: SessionSize] {
-      try decodeSizes(try await rows("measuring sessions", sizesQuery))
+      try decodeSizes(try await rows("measuring sessions", sessionRows.sizes))
     }
 
-    /// The query of every session's stored bytes.
-    var sizesQuery: PostgresQuery {
-      """
-      SELECT s.id,
-        coalesce((SELECT sum(octet_length(type) + octet_length(payload) + octet_length(delta)
-          + 40) FROM \(unescaped: table("journal")) WHERE session = s.id), 0)::bigint,
-        coalesce((SELECT sum(octet_length(state) + octet_length(stacks) + 40)
-          FROM \(unescaped: table("snapshots")) WHERE session = s.id), 0)::bigint,
-        (SELECT count(*) FROM \(unescaped: table("snapshots")) WHERE session = s.id),
-        coalesce((SELECT sum(octet_length(state) + octet_length(path) + 24)
-          FROM \(unescaped: table("stack_elements")) WHERE session = s.id), 0)::bigint
-      FROM \(unescaped: table("sessions")) s
-      """
-    }
-
-    /// The sizes of the rows of ``sizesQuery``.
+    /// The sizes of the rows of ``PostgresSessionRows/sizes``.
     func decodeSizes(_ rows: [PostgresRow]) throws -> [SessionID: SessionSize] {
       var sizes: [SessionID: SessionSize] = [:]
       for row in rows {
@@ -223,29 +159,6 @@
         result.append(character)
       }
       return result
-    }
-  }
-
-  /// The WHERE clause of a journal query, with its parameters: `$1` is the session.
-  struct JournalFilter {
-    private(set) var sql: String
-    private(set) var bindings = PostgresBindings()
-
-    init(session: SessionID) {
-      sql = "session = $1"
-      bindings.append(session.rawValue)
-    }
-
-    /// Adds a parameter and returns its placeholder.
-    mutating func bind(_ value: some PostgresNonThrowingEncodable) -> String {
-      bindings.append(value)
-      return "$\(bindings.count)"
-    }
-
-    /// Adds `AND <condition><value>`.
-    mutating func add(_ condition: String, _ value: some PostgresNonThrowingEncodable) {
-      let placeholder = bind(value)
-      sql += " AND \(condition)\(placeholder)"
     }
   }
 #endif

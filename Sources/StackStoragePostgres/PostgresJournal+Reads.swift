@@ -12,7 +12,7 @@
     public func headSequence(session: SessionID) async throws -> Int64 {
       let rows = try await rows(
         "reading the head of session \(session)",
-        "SELECT head_sequence FROM \(unescaped: table("sessions")) WHERE id = \(session.rawValue)")
+        sessionRows.head(session).query)
       guard let row = rows.first else { throw stored.unknownSession(session) }
       return try row.decode(Int64.self)
     }
@@ -28,24 +28,13 @@
       through: Int64?,
       _ body: (JournalEntry) async throws -> Bool
     ) async throws {
-      let schema = location.schema
       try await entries(
         session: session, after: after, through: through, pageSize: Self.entryPageSize,
         page: { cursor, last in
           let rows = try await rows(
             "reading the journal of session \(session)",
-            """
-            SELECT j.sequence, j.recorded_at, j.type, j.version, j.payload, j.delta
-            FROM \(unescaped: schema).sessions s
-            LEFT JOIN LATERAL (
-              SELECT sequence, recorded_at, type, version, payload, delta
-              FROM \(unescaped: schema).journal
-              WHERE session = s.id AND sequence > \(cursor) AND sequence <= \(last)
-              ORDER BY sequence LIMIT \(Int64(Self.entryPageSize))
-            ) j ON true
-            WHERE s.id = \(session.rawValue)
-            ORDER BY j.sequence
-            """)
+            sessionRows.entries(
+              session, after: cursor, through: last, limit: Self.entryPageSize))
           guard !rows.isEmpty else { throw stored.unknownSession(session) }
           return rows
         },
@@ -69,20 +58,9 @@
 
     /// The snapshot with the greatest sequence at or below `atOrBelow`, or `nil`.
     public func snapshot(session: SessionID, atOrBelow sequence: Int64) async throws -> Snapshot? {
-      let schema = location.schema
       let rows = try await rows(
         "reading a snapshot of session \(session)",
-        """
-        SELECT n.sequence, n.version, n.state, n.stacks, n.recorded_at
-        FROM \(unescaped: schema).sessions s
-        LEFT JOIN LATERAL (
-          SELECT sequence, version, state, stacks, recorded_at
-          FROM \(unescaped: schema).snapshots
-          WHERE session = s.id AND sequence <= \(sequence)
-          ORDER BY sequence DESC LIMIT 1
-        ) n ON true
-        WHERE s.id = \(session.rawValue)
-        """)
+        sessionRows.nearestSnapshot(session, atOrBelow: sequence))
       guard let row = rows.first else { throw stored.unknownSession(session) }
       let (found, version, state, stacks, recordedAt) = try row.decode(
         (Int64?, Int32?, String?, String?, String?).self)
@@ -105,29 +83,11 @@
       return try await sequence(
         try rows(
           "finding the entry of session \(session) at \(time)",
-          sequenceQuery(session: session, atOrBefore: time)),
+          sessionRows.sequence(session, atOrBefore: time)),
         session: session, atOrBefore: time)
     }
 
-    /// The statement of ``sequence(session:atOrBefore:)`` at a stored time.
-    func sequenceQuery(session: SessionID, atOrBefore time: String) -> PostgresQuery {
-      let schema = location.schema
-      return """
-        SELECT s.created_at,
-          (SELECT sequence FROM \(unescaped: schema).journal
-            WHERE session = s.id AND recorded_at <= \(time)
-            ORDER BY recorded_at DESC, sequence DESC LIMIT 1),
-          o.sequence, o.recorded_at
-        FROM \(unescaped: schema).sessions s
-        LEFT JOIN LATERAL (
-          SELECT sequence, recorded_at FROM \(unescaped: schema).snapshots
-          WHERE session = s.id ORDER BY sequence LIMIT 1
-        ) o ON true
-        WHERE s.id = \(session.rawValue)
-        """
-    }
-
-    /// The sequence the rows of ``sequenceQuery(session:atOrBefore:)`` give.
+    /// The sequence the rows of ``PostgresSessionRows/sequence(_:atOrBefore:)`` give.
     func sequence(_ rows: [PostgresRow], session: SessionID, atOrBefore time: String) throws
       -> Int64
     {
@@ -159,18 +119,8 @@
 
     /// The head and its stacks, read in one statement.
     func loadHeadStacks(_ session: SessionID) async throws -> (head: Int64, stacks: [StackRecord]) {
-      let schema = location.schema
       let rows = try await rows(
-        "reading the stacks of session \(session)",
-        """
-        SELECT s.head_sequence, st.path, st.next_id, e.id, e.case_name, e.state
-        FROM \(unescaped: schema).sessions s
-        LEFT JOIN \(unescaped: schema).stacks st ON st.session = s.id
-        LEFT JOIN \(unescaped: schema).stack_elements e
-          ON e.session = st.session AND e.path = st.path
-        WHERE s.id = \(session.rawValue)
-        ORDER BY st.path, e.position
-        """)
+        "reading the stacks of session \(session)", sessionRows.headStacks(session))
       guard !rows.isEmpty else { throw stored.unknownSession(session) }
       var head: Int64 = 0
       var records: [StackRecord] = []
@@ -197,32 +147,12 @@
       try stacks(
         try await rows(
           "rebuilding the stacks of session \(session) at \(sequence)",
-          stacksQuery(session: session, at: sequence)),
+          sessionRows.stacks(session, at: sequence)),
         session: session, at: sequence)
     }
 
-    /// The statement of ``stacks(session:at:)``: the session's head and nearest snapshot, then
-    /// the deltas after it.
-    func stacksQuery(session: SessionID, at sequence: Int64) -> PostgresQuery {
-      let schema = location.schema
-      return """
-        WITH n AS (
-          SELECT sequence, stacks FROM \(unescaped: schema).snapshots
-          WHERE session = \(session.rawValue) AND sequence <= \(sequence)
-          ORDER BY sequence DESC LIMIT 1
-        )
-        SELECT 0 AS kind, s.head_sequence AS number, n.sequence, n.stacks
-        FROM \(unescaped: schema).sessions s LEFT JOIN n ON true
-        WHERE s.id = \(session.rawValue)
-        UNION ALL
-        SELECT 1, NULL, j.sequence, j.delta FROM \(unescaped: schema).journal j, n
-        WHERE j.session = \(session.rawValue) AND j.sequence > n.sequence
-          AND j.sequence <= \(sequence)
-        ORDER BY 1, 3
-        """
-    }
-
-    /// The stacks the rows of ``stacksQuery(session:at:)`` rebuild, fed to a ``StackRebuild``.
+    /// The stacks the rows of `PostgresSessionRows.stacks(_:at:)` rebuild, fed to a
+    /// `StackRebuild`.
     func stacks(_ rows: [PostgresRow], session: SessionID, at sequence: Int64) throws
       -> [StackRecord]
     {
@@ -251,23 +181,11 @@
       try requireWritable("writing a snapshot of session \(session)")
       let (stateText, stacksText) = try stored.snapshotTexts(state, session: session)
       let now = Timestamp.string(from: Date())
-      let schema = location.schema
       let rows = try await committedRows(
         "writing a snapshot of session \(session)",
-        """
-        WITH s AS (
-          SELECT head_sequence FROM \(unescaped: schema).sessions WHERE id = \(session.rawValue)
-        ), inserted AS (
-          INSERT INTO \(unescaped: schema).snapshots
-            (session, sequence, version, state, stacks, recorded_at)
-          SELECT \(session.rawValue), \(sequence), \(Int32(clamping: version)), \(stateText),
-            \(stacksText), \(now)
-          FROM s WHERE \(sequence) BETWEEN 0 AND s.head_sequence
-          ON CONFLICT (session, sequence) DO NOTHING
-          RETURNING 1
-        )
-        SELECT head_sequence FROM s
-        """)
+        snapshotRows.write(
+          session, sequence: sequence, version: version, state: stateText, stacks: stacksText,
+          recordedAt: now, head: sessionRows.head(session)))
       guard let row = rows.first else { throw stored.unknownSession(session) }
       let head = try row.decode(Int64.self)
       guard (0...head).contains(sequence) else {

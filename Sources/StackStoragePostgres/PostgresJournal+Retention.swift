@@ -23,26 +23,19 @@
             + "compacted. Run `stackjournal verify --db \(location.description)` and repair or "
             + "export it first.")
       }
-      let schema = location.schema
+      let (sessions, entries, snapshots) = (sessionRows, entryRows, snapshotRows)
       let logger = self.logger
       let plan = try await run("compacting session \(session)") { client in
         try await client.withTransaction(logger: logger) {
           connection -> CompactionPlan? in
-          let id = session.rawValue
           // A dry run only reads; the compaction locks the session's row, so appends wait.
           let locked = try await connection.query(
-            dryRun
-              ? "SELECT 1 FROM \(unescaped: schema).sessions WHERE id = \(id)"
-              : "SELECT 1 FROM \(unescaped: schema).sessions WHERE id = \(id) FOR UPDATE",
-            logger: logger
+            sessions.find(session, locking: !dryRun), logger: logger
           ).collect()
           guard !locked.isEmpty else { return nil }
           var sequences: [Int64] = []
           for try await sequence in try await connection.query(
-            """
-            SELECT sequence FROM \(unescaped: schema).snapshots WHERE session = \(id)
-            ORDER BY sequence
-            """, logger: logger
+            snapshots.sequences(session), logger: logger
           ).decode(Int64.self) {
             sequences.append(sequence)
           }
@@ -50,23 +43,13 @@
           let dropped = Array(sequences.dropLast(keepSnapshots))
           let cut = kept.first ?? 0
           let measured = try await connection.query(
-            """
-            SELECT count(*), min(sequence), max(sequence),
-              coalesce(sum(octet_length(type) + octet_length(payload) + octet_length(delta)
-                + 40), 0)::bigint,
-              (SELECT coalesce(sum(octet_length(state) + octet_length(stacks) + 40), 0)::bigint
-                FROM \(unescaped: schema).snapshots WHERE session = \(id) AND sequence < \(cut))
-            FROM \(unescaped: schema).journal WHERE session = \(id) AND sequence <= \(cut)
-            """, logger: logger
+            entries.compactionMeasure(session, cut: cut), logger: logger
           ).collect()
           let (count, first, last, entryBytes, snapshotBytes) = try measured[0].decode(
             (Int64, Int64?, Int64?, Int64, Int64).self)
           var forks: [SessionID] = []
           for try await fork in try await connection.query(
-            """
-            SELECT id FROM \(unescaped: schema).sessions
-            WHERE forked_from = \(id) AND forked_at < \(cut) ORDER BY id
-            """, logger: logger
+            sessions.forks(of: session, before: cut), logger: logger
           ).decode(String.self) {
             forks.append(SessionID(fork))
           }
@@ -77,14 +60,8 @@
             droppedEntries: range, droppedEntryCount: count,
             droppedBytes: entryBytes + snapshotBytes, forksBeforeCut: forks, applied: false)
           guard !dryRun, !plan.isEmpty else { return plan }
-          try await connection.query(
-            """
-            DELETE FROM \(unescaped: schema).journal WHERE session = \(id) AND sequence <= \(cut)
-            """, logger: logger)
-          try await connection.query(
-            """
-            DELETE FROM \(unescaped: schema).snapshots WHERE session = \(id) AND sequence < \(cut)
-            """, logger: logger)
+          try await connection.query(entries.delete(session, atOrBelow: cut), logger: logger)
+          try await connection.query(snapshots.delete(session, below: cut), logger: logger)
           plan.applied = true
           return plan
         }
@@ -121,31 +98,20 @@
       dryRun: Bool,
       include: @escaping @Sendable (SessionInfo) -> Bool
     ) async throws -> PrunePlan {
-      let schema = location.schema
+      let sessions = sessionRows
       let logger = self.logger
-      let sessionsQuery = sessionsQuery(id: nil)
-      let sizesQuery = sizesQuery
       return try await run("pruning sessions") { client in
         try await client.withTransaction(logger: logger) { connection in
-          if !dryRun {
-            try await connection.query(
-              "SELECT 1 FROM \(unescaped: schema).sessions ORDER BY id FOR UPDATE",
-              logger: logger)
-          }
+          if !dryRun { try await connection.query(sessions.lockAll, logger: logger) }
           let all = try self.decodeSessions(
-            try await connection.query(sessionsQuery, logger: logger).collect())
+            try await connection.query(sessions.list(id: nil), logger: logger).collect())
           let sizes = try self.decodeSizes(
-            try await connection.query(sizesQuery, logger: logger).collect())
+            try await connection.query(sessions.sizes, logger: logger).collect())
           var plan = PrunePlan.matching(criteria, among: all, sizes: sizes, include: include)
           guard !dryRun, !plan.sessions.isEmpty else { return plan }
-          let ids = plan.sessions.map(\.info.id.rawValue)
-          for table in ["stack_elements", "stacks", "snapshots", "journal"] {
-            try await connection.query(
-              "DELETE FROM \(unescaped: schema).\(unescaped: table) WHERE session = ANY(\(ids))",
-              logger: logger)
+          for statement in sessions.delete(plan.sessions.map(\.info.id)) {
+            try await connection.query(statement, logger: logger)
           }
-          try await connection.query(
-            "DELETE FROM \(unescaped: schema).sessions WHERE id = ANY(\(ids))", logger: logger)
           plan.applied = true
           return plan
         }

@@ -17,26 +17,15 @@
       at moment: @escaping @Sendable (SessionBounds) throws -> StacksMoment,
       check: @escaping @Sendable (SessionBounds, Int64) throws -> Void
     ) async throws -> SessionStacks {
-      let logger = self.logger
-      let outcome = try await run("reading the stacks of session \(session)") {
-        client -> Result<SessionStacks, any Error> in
-        try await client.withConnection { connection in
-          try await connection.query(
-            "START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
-          let outcome: Result<SessionStacks, any Error>
-          do {
-            outcome = .success(
-              try await self.sessionStacks(
-                on: connection, session: session, moment: moment, check: check))
-          } catch let refusal as CallerRefusal {
-            outcome = .failure(refusal.error)
-          } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
-            throw error
-          }
-          // Only read: ending it either way changes nothing; COMMIT says it ended well.
-          try await connection.query("COMMIT", logger: logger)
-          return outcome
+      // What the caller refuses ends the transaction as a success: it only read.
+      let outcome = try await readConsistently("reading the stacks of session \(session)") {
+        connection -> Result<SessionStacks, any Error> in
+        do {
+          return .success(
+            try await self.sessionStacks(
+              on: connection, session: session, moment: moment, check: check))
+        } catch let refusal as CallerRefusal {
+          return .failure(refusal.error)
         }
       }
       return try outcome.get()
@@ -59,16 +48,11 @@
       func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
         try await connection.query(query, logger: logger).collect()
       }
-      guard let info = try decodeSessions(try await rows(sessionsQuery(id: session))).first else {
+      guard let info = try decodeSessions(try await rows(sessionRows.list(id: session))).first
+      else {
         throw stored.unknownSession(session)
       }
-      let limits = try await rows(
-        """
-        SELECT (SELECT min(sequence) FROM \(unescaped: table("snapshots"))
-            WHERE session = \(session.rawValue)),
-          (SELECT max(sequence) FROM \(unescaped: table("journal"))
-            WHERE session = \(session.rawValue))
-        """)
+      let limits = try await rows(sessionRows.limits(session))
       let (base, last) = try limits.first?.decode((Int64?, Int64?).self) ?? (nil, nil)
       let bounds = SessionBounds(session: info, base: base ?? 0, lastEntrySequence: last)
       let asked: StacksMoment
@@ -83,15 +67,15 @@
           time = try Timestamp.stored(date, "The time asked of session \(session)")
         } catch { throw CallerRefusal(error: error) }
         sequence = try self.sequence(
-          try await rows(sequenceQuery(session: session, atOrBefore: time)),
+          try await rows(sessionRows.sequence(session, atOrBefore: time)),
           session: session, atOrBefore: time)
       }
       do { try check(bounds, sequence) } catch { throw CallerRefusal(error: error) }
       let stacks = try self.stacks(
-        try await rows(stacksQuery(session: session, at: sequence)), session: session,
+        try await rows(sessionRows.stacks(session, at: sequence)), session: session,
         at: sequence)
       let recordedAt = try self.recordedAt(
-        try await rows(recordedAtQuery(session: session, sequence: sequence)),
+        try await rows(sessionRows.recordedAt(session, sequence: sequence)),
         session: session, sequence: sequence)
       return SessionStacks(
         bounds: bounds, sequence: sequence, recordedAt: recordedAt, stacks: stacks)

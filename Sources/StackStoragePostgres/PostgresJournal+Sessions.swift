@@ -21,11 +21,9 @@
       let (_, stateText, stacksText, metadataText) = try stored.sessionTexts(
         id, initial: initial, metadata: metadata)
       let createdAt = try Timestamp.stored(date, "The creation time of session \(id)")
-      let query: PostgresQuery = """
-        SELECT \(unescaped: table("create_session"))(\(id.rawValue),
-          \(createdAt), \(metadataText), \(forkedFrom?.0.rawValue),
-          \(forkedFrom?.1), \(Int32(clamping: version)), \(stateText), \(stacksText))
-        """
+      let query = sessionRows.create(
+        id, createdAt: createdAt, metadata: metadataText, forkedFrom: forkedFrom,
+        version: version, state: stateText, stacks: stacksText)
       do {
         _ = try await committedRows("creating session \(id)", query)
       } catch let error as StorageError {
@@ -56,22 +54,16 @@
     /// Deletes the session with its journal, snapshots and stack rows, in one transaction.
     public func deleteSession(_ id: SessionID) async throws {
       try requireWritable("deleting session \(id)")
-      let schema = location.schema
+      let sessions = sessionRows
       let found = try await run("deleting session \(id)") { client in
         try await client.withTransaction(logger: self.logger) { connection in
-          let session = id.rawValue
           let rows = try await connection.query(
-            "SELECT 1 FROM \(unescaped: schema).sessions WHERE id = \(session) FOR UPDATE",
-            logger: self.logger
+            sessions.find(id, locking: true), logger: self.logger
           ).collect()
           guard !rows.isEmpty else { return false }
-          for table in ["stack_elements", "stacks", "snapshots", "journal"] {
-            try await connection.query(
-              "DELETE FROM \(unescaped: schema).\(unescaped: table) WHERE session = \(session)",
-              logger: self.logger)
+          for statement in sessions.delete(id) {
+            try await connection.query(statement, logger: self.logger)
           }
-          try await connection.query(
-            "DELETE FROM \(unescaped: schema).sessions WHERE id = \(session)", logger: self.logger)
           return true
         }
       }
@@ -84,33 +76,15 @@
       let metadataText = try metadata.map { try stored.text($0, "metadata of session \(session)") }
       let found = try await committedRows(
         "setting the metadata of session \(session)",
-        """
-        UPDATE \(unescaped: table("sessions")) SET metadata = \(metadataText)
-        WHERE id = \(session.rawValue) RETURNING id
-        """)
+        sessionRows.setMetadata(metadataText, of: session))
       guard !found.isEmpty else { throw stored.unknownSession(session) }
     }
 
     private func fetchSessions(_ activity: String, id: SessionID?) async throws -> [SessionInfo] {
-      try decodeSessions(try await rows(activity, sessionsQuery(id: id)))
+      try decodeSessions(try await rows(activity, sessionRows.list(id: id)))
     }
 
-    /// The query of the sessions (one, or all when `id` is `nil`), oldest first.
-    func sessionsQuery(id: SessionID?) -> PostgresQuery {
-      let schema = location.schema
-      let only = id?.rawValue
-      return """
-        SELECT s.id, s.created_at, s.metadata, s.head_sequence, s.forked_from, s.forked_at,
-          (SELECT count(*) FROM \(unescaped: schema).journal j WHERE j.session = s.id),
-          (SELECT min(recorded_at) FROM \(unescaped: schema).journal j WHERE j.session = s.id),
-          (SELECT max(recorded_at) FROM \(unescaped: schema).journal j WHERE j.session = s.id)
-        FROM \(unescaped: schema).sessions s
-        WHERE \(only)::text IS NULL OR s.id = \(only)
-        ORDER BY s.created_at, s.id
-        """
-    }
-
-    /// The sessions of the rows of ``sessionsQuery(id:)``.
+    /// The sessions of the rows of ``PostgresSessionRows/list(id:)``.
     func decodeSessions(_ rows: [PostgresRow]) throws -> [SessionInfo] {
       try rows.map { row in
         let (rawID, created, metadata, head, forkedFrom, forkedAt, count, first, last) =

@@ -7,13 +7,7 @@
   extension PostgresJournal {
     /// What the journal tells an import: schema version, highest payload version, sessions.
     public func importTarget() async throws -> ImportTarget {
-      let rows = try await rows(
-        "reading the import target",
-        """
-        SELECT greatest((SELECT max(version) FROM \(unescaped: table("journal"))),
-          (SELECT max(version) FROM \(unescaped: table("snapshots")))),
-          coalesce((SELECT array_agg(id) FROM \(unescaped: table("sessions"))), '{}')
-        """)
+      let rows = try await rows("reading the import target", sessionRows.importTarget)
       let (version, sessions) = try rows[0].decode((Int32?, [String]).self)
       return ImportTarget(
         schemaVersion: schemaVersion, payloadVersion: version.map(Int.init),
@@ -48,63 +42,27 @@
         }
       }
       let header = file.header
-      let schema = location.schema
       let logger = self.logger
-      let (snapshotRows, entryRows) = (snapshots, entries)
+      let (importedSnapshots, importedEntries) = (snapshots, entries)
       let created = try await run("importing session \(session)") { client in
         try await client.withTransaction(logger: logger) { connection -> Bool in
-          let id = session.rawValue
           let inserted = try await connection.query(
-            """
-            INSERT INTO \(unescaped: schema).sessions
-              (id, created_at, metadata, head_sequence, forked_from, forked_at)
-            VALUES (\(id), \(Timestamp.string(from: header.createdAt)), \(header.metadata),
-              \(header.headSequence), \(header.forkedFrom?.rawValue), \(header.forkedAt))
-            ON CONFLICT (id) DO NOTHING RETURNING 1
-            """, logger: logger
+            self.sessionRows.insert(session, header), logger: logger
           ).collect()
           guard !inserted.isEmpty else { return false }
-          for chunk in stride(from: 0, to: snapshotRows.count, by: 1000) {
-            let part = snapshotRows[chunk..<min(chunk + 1000, snapshotRows.count)]
-            try await connection.query(
-              """
-              INSERT INTO \(unescaped: schema).snapshots
-                (session, sequence, version, recorded_at, state, stacks)
-              SELECT \(id), * FROM unnest(\(part.map(\.0))::bigint[], \(part.map(\.1))::integer[],
-                \(part.map(\.2))::text[], \(part.map(\.3))::text[], \(part.map(\.4))::text[])
-              """, logger: logger)
+          for chunk in stride(from: 0, to: importedSnapshots.count, by: 1000) {
+            let part = importedSnapshots[chunk..<min(chunk + 1000, importedSnapshots.count)]
+            try await connection.query(self.snapshotRows.insert(session, part), logger: logger)
           }
-          for chunk in stride(from: 0, to: entryRows.count, by: 1000) {
-            let part = entryRows[chunk..<min(chunk + 1000, entryRows.count)]
-            try await connection.query(
-              """
-              INSERT INTO \(unescaped: schema).journal
-                (session, sequence, recorded_at, type, version, payload, delta)
-              SELECT \(id), * FROM unnest(\(part.map(\.0))::bigint[], \(part.map(\.1))::text[],
-                \(part.map(\.2))::text[], \(part.map(\.3))::integer[], \(part.map(\.4))::text[],
-                \(part.map(\.5))::text[])
-              """, logger: logger)
+          for chunk in stride(from: 0, to: importedEntries.count, by: 1000) {
+            let part = importedEntries[chunk..<min(chunk + 1000, importedEntries.count)]
+            try await connection.query(self.entryRows.insert(session, part), logger: logger)
           }
           for stack in headStacks {
-            try await connection.query(
-              """
-              INSERT INTO \(unescaped: schema).stacks (session, path, next_id)
-              VALUES (\(id), \(stack.path), \(Int64(stack.nextID.generation)))
-              """, logger: logger)
+            try await connection.query(self.stackRows.insert(session, stack), logger: logger)
             guard !stack.elements.isEmpty else { continue }
-            let elements = stack.elements
             try await connection.query(
-              """
-              INSERT INTO \(unescaped: schema).stack_elements
-                (session, path, id, position, case_name, state)
-              SELECT \(id), \(stack.path), u.i, u.p, CASE WHEN u.h THEN u.n END, u.st
-              FROM unnest(
-                \(elements.map { Int64($0.id.generation) })::bigint[],
-                \(elements.indices.map { Int32($0) })::integer[],
-                \(elements.map { $0.caseName ?? "" })::text[],
-                \(elements.map { $0.caseName != nil })::boolean[],
-                \(elements.map(\.state))::text[]) AS u(i, p, n, h, st)
-              """, logger: logger)
+              self.stackRows.insertElements(session, stack), logger: logger)
           }
           return true
         }
@@ -124,7 +82,7 @@
             + "imported.")
       }
       return ImportResult(
-        session: session, entries: Int64(entryRows.count), snapshots: snapshotRows.count,
+        session: session, entries: Int64(importedEntries.count), snapshots: importedSnapshots.count,
         headSequence: header.headSequence)
     }
   }
@@ -137,26 +95,7 @@
     }
 
     package func exportHeader(_ session: SessionID) async throws -> SessionExportHeader {
-      let id = session.rawValue
-      let rows = try await rows(
-        "exporting session \(session)",
-        """
-        WITH s AS (
-          SELECT * FROM \(unescaped: table("sessions")) WHERE id = \(id)
-        ), n AS (
-          SELECT min(sequence) AS base, count(*) AS count, min(version) AS low,
-            max(version) AS high
-          FROM \(unescaped: table("snapshots")), s
-          WHERE session = \(id) AND sequence <= s.head_sequence
-        )
-        SELECT s.created_at, s.metadata, s.forked_from, s.forked_at, s.head_sequence,
-          n.base, n.count, n.low, n.high, j.count, j.low, j.high
-        FROM s, n, LATERAL (
-          SELECT count(*) AS count, min(version) AS low, max(version) AS high
-          FROM \(unescaped: table("journal"))
-          WHERE session = \(id) AND sequence > n.base AND sequence <= s.head_sequence
-        ) j
-        """)
+      let rows = try await rows("exporting session \(session)", sessionRows.exportHeader(session))
       guard let row = rows.first else { throw stored.unknownSession(session) }
       let (
         createdAt, metadata, forkedFrom, forkedAt, head, base, snapshots, snapshotLow,
@@ -183,17 +122,11 @@
     package func exportPage(_ session: SessionID, after: Int64, through: Int64, limit: Int)
       async throws -> (snapshots: [ExportRow], entries: [ExportRow])
     {
-      let id = session.rawValue
-      let entryRows = try await rows(
-        "exporting session \(session)",
-        """
-        SELECT sequence, recorded_at, type, version, payload, delta
-        FROM \(unescaped: table("journal"))
-        WHERE session = \(id) AND sequence > \(after) AND sequence <= \(through)
-        ORDER BY sequence LIMIT \(Int64(limit))
-        """)
       var entries: [ExportRow] = []
-      for row in entryRows {
+      for row in try await rows(
+        "exporting session \(session)",
+        entryRows.exportPage(session, after: after, through: through, limit: limit))
+      {
         let (sequence, recordedAt, type, version, payload, delta) = try row.decode(
           (Int64, String, String, Int32, String, String).self)
         entries.append(
@@ -207,10 +140,7 @@
       var snapshots: [ExportRow] = []
       for row in try await rows(
         "exporting session \(session)",
-        """
-        SELECT sequence, version, recorded_at, state, stacks FROM \(unescaped: table("snapshots"))
-        WHERE session = \(id) AND sequence > \(after) AND sequence <= \(last) ORDER BY sequence
-        """)
+        snapshotRows.exportPage(session, after: after, through: last))
       {
         let (sequence, version, recordedAt, state, stacks) = try row.decode(
           (Int64, Int32, String, String, String).self)

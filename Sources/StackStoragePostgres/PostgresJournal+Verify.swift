@@ -19,9 +19,7 @@
       -> StorageVerification
     {
       let recorded = try await rows(
-        "reading the journal's migrations",
-        "SELECT version, name, checksum, applied_at FROM \(unescaped: table("schema_migrations")) ORDER BY version"
-      )
+        "reading the journal's migrations", PostgresSchemaMigrator.recordedQuery(tables))
       var migrations: [StorageVerification.MigrationCheck] = []
       for row in recorded {
         let (version, name, checksum, appliedAt) = try row.decode(
@@ -63,7 +61,7 @@
     {
       let (head, stacks) = try await loadHeadStacks(session)
       var check = SessionCheck(session: session, head: head, maxProblems: maxProblems)
-      let rows = PostgresSessionRows(journal: self, session: session, head: head)
+      let rows = PostgresCheckedRows(journal: self, session: session, head: head)
       let snapshots = try await rows.snapshotSequences()
       guard let base = check.begin(snapshotSequences: snapshots),
         var walk = check.start(
@@ -83,7 +81,7 @@
 
   /// A session's rows read from PostgreSQL up to the head the check is made at, a page of
   /// entries per statement.
-  struct PostgresSessionRows {
+  struct PostgresCheckedRows {
     let journal: PostgresJournal
     let session: SessionID
     let head: Int64
@@ -95,10 +93,7 @@
     func snapshot(at sequence: Int64) async throws -> StoredSnapshotRow? {
       let rows = try await journal.rows(
         "reading the snapshot at \(sequence) of session \(session)",
-        """
-        SELECT state, stacks, recorded_at FROM \(unescaped: journal.table("snapshots"))
-        WHERE session = \(session.rawValue) AND sequence = \(sequence)
-        """)
+        journal.snapshotRows.snapshot(session, at: sequence))
       guard let row = rows.first else { return nil }
       let (state, stacks, recordedAt) = try row.decode((String, String, String).self)
       return StoredSnapshotRow(state: state, stacks: stacks, recordedAt: recordedAt)
@@ -109,12 +104,8 @@
       while true {
         let rows = try await journal.rows(
           "verifying the journal of session \(session)",
-          """
-          SELECT sequence, recorded_at, type, payload, delta
-          FROM \(unescaped: journal.table("journal"))
-          WHERE session = \(session.rawValue) AND sequence > \(cursor) AND sequence <= \(head)
-          ORDER BY sequence LIMIT \(Int64(PostgresJournal.inspectionPageSize))
-          """)
+          journal.entryRows.checkPage(
+            session, after: cursor, through: head, limit: PostgresJournal.inspectionPageSize))
         for row in rows {
           let (sequence, recordedAt, type, payload, delta) = try row.decode(
             (Int64, String, String, String, String).self)

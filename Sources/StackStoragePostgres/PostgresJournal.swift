@@ -295,8 +295,42 @@
       }
     }
 
-    /// The qualified name of one of the journal's tables or functions.
-    func table(_ name: String) -> String { "\(location.schema).\(name)" }
+    /// Runs `body` on one connection in a `REPEATABLE READ, READ ONLY` transaction: every
+    /// statement sees the snapshot the first one took, whatever a writer commits meanwhile. The
+    /// transaction is committed when `body` returns (it only read) and rolled back when it
+    /// throws.
+    func readConsistently<T: Sendable>(
+      _ activity: @autoclosure () -> String,
+      _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+      let logger = self.logger
+      return try await run(activity()) { client in
+        try await client.withConnection { connection in
+          try await connection.query(
+            "START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
+          let result: T
+          do {
+            result = try await body(connection)
+          } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+          }
+          try await connection.query("COMMIT", logger: logger)
+          return result
+        }
+      }
+    }
+
+    /// The names of the journal's tables and functions in its schema.
+    var tables: PostgresTables { location.tables }
+    /// The SQL of the `sessions` table, and the reads that start from a session's row.
+    var sessionRows: PostgresSessionRows { PostgresSessionRows(tables: tables) }
+    /// The SQL of the `journal` table.
+    var entryRows: PostgresJournalRows { PostgresJournalRows(tables: tables) }
+    /// The SQL of the `snapshots` table.
+    var snapshotRows: PostgresSnapshotRows { PostgresSnapshotRows(tables: tables) }
+    /// The SQL of the `stacks` and `stack_elements` tables.
+    var stackRows: PostgresStackRows { PostgresStackRows(tables: tables) }
 
     func requireWritable(_ activity: @autoclosure () -> String) throws {
       guard options.readOnly else { return }

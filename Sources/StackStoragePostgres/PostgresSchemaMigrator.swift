@@ -15,6 +15,15 @@
     /// The comment that marks a PostgreSQL schema as a StackJournal journal.
     static let mark = "StackJournal journal"
 
+    /// The migrations recorded in `schema_migrations`, oldest first: version, name, checksum,
+    /// time applied.
+    static func recordedQuery(_ tables: PostgresTables) -> PostgresQuery {
+      """
+      SELECT version, name, checksum, applied_at FROM \(unescaped: tables.schemaMigrations)
+      ORDER BY version
+      """
+    }
+
     struct State {
       var exists: Bool
       var version: Int
@@ -31,7 +40,7 @@
         SELECT coalesce(obj_description(n.oid, 'pg_namespace'), ''),
           (SELECT count(*) FROM pg_class c WHERE c.relnamespace = n.oid),
           EXISTS (SELECT 1 FROM pg_class c WHERE c.relnamespace = n.oid
-            AND c.relname = 'schema_migrations')
+            AND c.relname = \(PostgresTables.schemaMigrationsName))
         FROM pg_namespace n WHERE n.nspname = \(schema)
         """, logger: logger
       ).collect()
@@ -46,8 +55,10 @@
             + "schema with ?schema=NAME in the URL.")
       }
       let recorded = try await connection.query(
-        "SELECT version, name, checksum FROM \(unescaped: schema).schema_migrations ORDER BY version",
-        logger: logger
+        """
+        SELECT version, name, checksum FROM \(unescaped: location.tables.schemaMigrations)
+        ORDER BY version
+        """, logger: logger
       ).collect()
       var version = 0
       for row in recorded {
@@ -143,7 +154,7 @@
         "COMMENT ON SCHEMA \(unescaped: schema) IS '\(unescaped: mark)'", logger: logger)
       try await connection.query(
         """
-        CREATE TABLE \(unescaped: schema).schema_migrations (
+        CREATE TABLE \(unescaped: PostgresTables(schema: schema).schemaMigrations) (
           version integer NOT NULL PRIMARY KEY,
           name text NOT NULL,
           checksum text NOT NULL,
@@ -170,7 +181,7 @@
         logger: logger)
       try await connection.query(
         """
-        INSERT INTO \(unescaped: schema).schema_migrations
+        INSERT INTO \(unescaped: PostgresTables(schema: schema).schemaMigrations)
           (version, name, checksum, applied_at)
         VALUES (\(Int32(migration.version)), \(migration.name), \(migration.checksum),
           \(Timestamp.string(from: now)))

@@ -32,9 +32,15 @@
             + "server of scripts/postgres.sh")
         throw XCTSkip("STACKJOURNAL_TEST_POSTGRES_RESTART is not 1")
       }
-      return URL(fileURLWithPath: #filePath)
+      // Tests/StackStoragePostgresTests/Internal/ → the repository.
+      let script = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("scripts/postgres.sh").path
+      guard FileManager.default.isExecutableFile(atPath: script) else {
+        throw StorageError(code: .fileNotFound, message: "No executable script at \(script).")
+      }
+      return script
     }
 
     /// The codes of a server that is restarting or went away.

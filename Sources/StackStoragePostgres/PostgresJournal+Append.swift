@@ -13,7 +13,7 @@
     /// row's lock, inserts the entry, applies the delta to the stack rows (checking that it fits
     /// them) and, when ``snapshotDue(at:)``, writes `entry.snapshot`; it is called through
     /// `append_entry_committed(…)`, which commits before it answers. Throws
-    /// ``StorageError/Code/sequenceConflict`` or ``StorageError/Code/inconsistentDelta``,
+    /// `StorageError.Code.sequenceConflict` or `StorageError.Code.inconsistentDelta`,
     /// writing nothing. The calling task suspends, holding no thread, while the server commits.
     public func append(
       session: SessionID,
@@ -43,7 +43,7 @@
     }
 
     /// The journal writes a snapshot with every entry whose sequence is a multiple of this
-    /// (``Options/snapshotInterval``; ``JournalBackend/snapshotDue(at:)``).
+    /// (``Options/snapshotInterval``; `JournalBackend.snapshotDue(at:)`).
     public var snapshotInterval: Int { options.snapshotInterval }
 
     /// Runs an append's statement and returns the new sequence.

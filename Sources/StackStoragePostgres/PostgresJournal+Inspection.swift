@@ -100,7 +100,7 @@
     }
 
     /// The stored bytes of each session: the UTF-8 length of its rows' text, with the same
-    /// fixed cost per row as ``SQLiteJournal``'s count, so both backends report the same size
+    /// fixed cost per row as `SQLiteJournal`'s count, so both backends report the same size
     /// for the same session.
     public func sessionSizes() async throws -> [SessionID: SessionSize] {
       try decodeSizes(try await rows("measuring sessions", sessionRows.sizes))

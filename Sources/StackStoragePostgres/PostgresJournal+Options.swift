@@ -18,7 +18,7 @@
       /// How long to wait for a connection to the server.
       public var connectTimeout: Duration
       /// How long one operation may take, waiting for a connection included, before it fails
-      /// with ``StorageError/Code/timedOut``.
+      /// with `StorageError.Code.timedOut`.
       public var operationTimeout: Duration
       /// The most connections the journal's pool opens.
       public var maximumConnections: Int

@@ -170,7 +170,7 @@
     }
 
     /// Writes a snapshot of the state at a recorded sequence, now; one already stored at that
-    /// sequence is kept as it is. Throws ``StorageError/Code/sequenceOutOfRange`` beyond the
+    /// sequence is kept as it is. Throws `StorageError.Code.sequenceOutOfRange` beyond the
     /// head.
     public func writeSnapshot(
       session: SessionID,

@@ -82,7 +82,7 @@
 
     /// Deletes the sessions of a plan made by a dry run that still match its criteria and
     /// still have the head and entry count it saw, in one transaction; the others are kept
-    /// and listed in ``PrunePlan/changed``.
+    /// and listed in `PrunePlan.changed`.
     public func prune(_ planned: PrunePlan) async throws -> PrunePlan {
       try planned.criteria.requireNotEmpty(place: location.description)
       try requireWritable("pruning sessions")

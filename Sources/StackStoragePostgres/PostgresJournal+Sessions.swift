@@ -7,7 +7,7 @@
     /// Creates a session whose sequence 0 is `initial`: the session, snapshot 0 and the stack
     /// rows, in one statement.
     ///
-    /// Throws ``StorageError/Code/sessionExists`` when the identifier is taken; a fork's source
+    /// Throws `StorageError.Code.sessionExists` when the identifier is taken; a fork's source
     /// must exist and hold the sequence.
     public func createSession(
       _ id: SessionID,

@@ -18,12 +18,12 @@
     /// Imports a checked session export as a new session: the session row, its snapshots,
     /// entries and head stack rows, written in one transaction (entries and snapshots a
     /// thousand rows per statement). The file's lines are read again and checked (a delta walk
-    /// from its first snapshot, as ``SessionExportFile/read(path:)`` checks them) before
+    /// from its first snapshot, as `SessionExportFile.read(path:)` checks them) before
     /// anything is written; after the commit the new session is verified, and removed again
     /// if it does not verify, so a failed import leaves nothing behind.
     ///
-    /// Judge the file first with ``SessionExportFile/verdict(into:as:payloadVersion:)``.
-    /// Throws ``StorageError/Code/sessionExists`` when the identifier is taken.
+    /// Judge the file first with `SessionExportFile.verdict(into:as:payloadVersion:)`.
+    /// Throws `StorageError.Code.sessionExists` when the identifier is taken.
     public func importSession(_ file: SessionExportFile, as id: SessionID? = nil) async throws
       -> ImportResult
     {

@@ -6,7 +6,7 @@
   import StackJournalCore
 
   /// A journal of many sessions in one PostgreSQL database, shared by every process and machine
-  /// that connects to it, with the semantics of ``SQLiteJournal``.
+  /// that connects to it, with the semantics of `SQLiteJournal`.
   ///
   /// ```swift
   /// let journal = try PostgresJournal(url: "postgres://app@db.internal/app")
@@ -21,7 +21,7 @@
   /// is refused and left unchanged; pending migrations are applied, each in its own transaction.
   /// It then keeps a pool of connections (postgres-nio's `PostgresClient`). An append is one
   /// statement, `append_entry(…)`, which moves the session's head under its row lock: of two
-  /// writers racing on one session, one gets ``StorageError/Code/sequenceConflict`` and writes
+  /// writers racing on one session, one gets `StorageError.Code.sequenceConflict` and writes
   /// nothing. Every write returns only once the server has committed it (a statement's own
   /// answer comes before its transaction commits): an append through a procedure that commits
   /// before it answers, the other writes in a transaction whose `COMMIT` they wait for. Commits
@@ -29,7 +29,7 @@
   /// server's disk.
   ///
   /// When the server restarts under a writer, the call in flight throws
-  /// ``StorageError/Code/connectionLost`` (its outcome is unknown: read the head) and the next
+  /// `StorageError.Code.connectionLost` (its outcome is unknown: read the head) and the next
   /// call connects again.
   ///
   /// The journal logs through the `Logger` its opener passes, as postgres-nio's `PostgresClient`
@@ -37,7 +37,7 @@
   /// applied (`notice`), a sequence conflict (`info`), a connection lost or refused and an
   /// operation that timed out (`warning`), the first call that succeeds after one of those
   /// (`notice`), and closing (`info`). Session identifiers appear escaped
-  /// (``SessionID/escaped``), the server as ``PostgresLocation/description`` (no password). By
+  /// (`SessionID.escaped`), the server as ``PostgresLocation/description`` (no password). By
   /// default the records are discarded.
   public final class PostgresJournal: JournalBackend, @unchecked Sendable {
     /// Where the journal is.
@@ -76,10 +76,10 @@
     /// Opens the journal at `location`: checks (and unless read-only, migrates) its schema, then
     /// starts the connection pool.
     ///
-    /// Throws a ``StorageError`` naming the server: ``StorageError/Code/connectionRefused``,
-    /// ``StorageError/Code/authenticationFailed``, ``StorageError/Code/databaseNotFound``,
-    /// ``StorageError/Code/notStackJournal``, ``StorageError/Code/newerSchema``,
-    /// ``StorageError/Code/checksumMismatch`` or ``StorageError/Code/olderSchema``.
+    /// Throws a `StorageError` naming the server: `StorageError.Code.connectionRefused`,
+    /// `StorageError.Code.authenticationFailed`, `StorageError.Code.databaseNotFound`,
+    /// `StorageError.Code.notStackJournal`, `StorageError.Code.newerSchema`,
+    /// `StorageError.Code.checksumMismatch` or `StorageError.Code.olderSchema`.
     public init(
       location: PostgresLocation, options: Options = .init(),
       logger: Logger = PostgresJournal.discardingLogger
@@ -121,7 +121,7 @@
       runTask.cancel()
     }
 
-    /// Closes the journal: calls made after this one fail with ``StorageError/Code/closed``, and
+    /// Closes the journal: calls made after this one fail with `StorageError.Code.closed`, and
     /// the pool closes its connections in the background. Closing again does nothing.
     public func close() {
       let wasClosed = closed.withLock {
@@ -134,7 +134,7 @@
     }
 
     /// Runs `body` with a connection of its own, opened for it and closed after, waiting at most
-    /// the connect and operation timeouts; failures become ``StorageError``s naming the server.
+    /// the connect and operation timeouts; failures become `StorageError`s naming the server.
     static func withConnection<T: Sendable>(
       _ location: PostgresLocation,
       _ options: Options,
@@ -184,7 +184,7 @@
     }
 
     /// Runs `body` with the pool, waiting at most the operation timeout, and turns failures into
-    /// ``StorageError``s that say what was being done.
+    /// `StorageError`s that say what was being done.
     func run<T: Sendable>(
       _ activity: @autoclosure () -> String,
       _ body: sending @escaping (PostgresClient) async throws -> T
@@ -239,7 +239,7 @@
       logger.notice("PostgreSQL answers again", metadata: ["journal": "\(location.description)"])
     }
 
-    /// The value of work run under the deadline, or the ``StorageError`` for its failure or for no answer
+    /// The value of work run under the deadline, or the `StorageError` for its failure or for no answer
     /// within the operation timeout (`nil`).
     private func value<T>(of outcome: Result<T, any Error>?, doing activity: String) throws -> T {
       try Self.value(of: outcome, location, doing: activity) {
@@ -250,8 +250,8 @@
       }
     }
 
-    /// The value of work run under the deadline, or the ``StorageError`` for its failure, or, for no
-    /// answer in time (`nil`), a ``StorageError/Code/timedOut`` error saying `timedOut`.
+    /// The value of work run under the deadline, or the `StorageError` for its failure, or, for no
+    /// answer in time (`nil`), a `StorageError.Code.timedOut` error saying `timedOut`.
     private static func value<T>(
       of outcome: Result<T, any Error>?,
       _ location: PostgresLocation,
@@ -281,7 +281,7 @@
     /// rows were written back, and a server that stops at that moment (an immediate shutdown, a
     /// terminated backend) still sends those rows before it closes the connection without
     /// committing; the answer to `COMMIT` comes only after the commit. A connection lost before
-    /// that answer throws ``StorageError/Code/connectionLost``: whether the write happened is
+    /// that answer throws `StorageError.Code.connectionLost`: whether the write happened is
     /// unknown. Appends, the frequent write, instead call a procedure that commits before it
     /// answers (one round trip instead of three).
     func committedRows(_ activity: @autoclosure () -> String, _ query: PostgresQuery) async throws

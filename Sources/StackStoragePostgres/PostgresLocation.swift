@@ -29,7 +29,7 @@ public struct PostgresLocation: Sendable, Equatable {
     text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
   }
 
-  /// Parses a URL, or throws a ``StorageError`` with code ``StorageError/Code/invalidData``
+  /// Parses a URL, or throws a `StorageError` with code `StorageError.Code.invalidData`
   /// that says what is wrong with it.
   public init(url text: String, environment: [String: String] = ProcessInfo.processInfo.environment)
     throws

@@ -54,7 +54,7 @@ public final class SQLiteJournal: JournalBackend {
   public var durability: Durability { options.durability }
 
   /// The journal writes a snapshot with every entry whose sequence is a multiple of this
-  /// (``Options/snapshotInterval``; ``JournalBackend/snapshotDue(at:)``).
+  /// (``Options/snapshotInterval``; `JournalBackend.snapshotDue(at:)`).
   public var snapshotInterval: Int { options.snapshotInterval }
 
   /// Opens the journal at `path`, creating the file when it is missing (unless read-only).

@@ -69,7 +69,7 @@
       else { return check.result }
       try await rows.entries { entry in
         var due: StoredSnapshotRow?
-        if let sequence = check.snapshotDue(walk, at: entry.sequence) {
+        if let sequence = check.snapshotToCompare(walk, at: entry.sequence) {
           due = try await rows.snapshot(at: sequence)
         }
         return check.visit(entry, &walk, snapshot: due)

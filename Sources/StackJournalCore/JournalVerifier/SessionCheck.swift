@@ -98,7 +98,9 @@ package struct SessionCheck {
         base: base, snapshotSequences: snapshots, snapshot: try rows.snapshot(at: base))
     else { return }
     try rows.entries { entry in
-      let due = try snapshotDue(walk, at: entry.sequence).flatMap { try rows.snapshot(at: $0) }
+      let due = try snapshotToCompare(walk, at: entry.sequence).flatMap {
+        try rows.snapshot(at: $0)
+      }
       return visit(entry, &walk, snapshot: due)
     }
     try finish(walk, stackRows: try rows.stackRows())
@@ -138,12 +140,12 @@ package struct SessionCheck {
 
   /// The sequence of the snapshot the walk compares after the entry at `sequence`, if any: the
   /// caller reads it before ``visit(_:_:snapshot:)``.
-  package func snapshotDue(_ walk: Walk, at sequence: Int64) -> Int64? {
+  package func snapshotToCompare(_ walk: Walk, at sequence: Int64) -> Int64? {
     guard walk.deltasUsable, sequence > walk.base, !isFull else { return nil }
     return walk.pendingSnapshots.contains(sequence) ? sequence : nil
   }
 
-  /// Checks one entry, in sequence order, with the snapshot ``snapshotDue(_:at:)`` named;
+  /// Checks one entry, in sequence order, with the snapshot ``snapshotToCompare(_:at:)`` named;
   /// `false` once enough problems were found.
   package mutating func visit(
     _ entry: StoredEntryRow, _ walk: inout Walk, snapshot: StoredSnapshotRow?

@@ -153,7 +153,7 @@ enum ActionDump {
         if SessionID.isPrintableScalar(scalar) {
           text.unicodeScalars.append(scalar)
         } else {
-          text += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+          text += SessionID.escapedScalar(scalar)
         }
       }
     }

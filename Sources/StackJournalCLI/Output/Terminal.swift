@@ -86,8 +86,7 @@ final class Terminal: @unchecked Sendable {
       if scalar == "\n" || SessionID.isPrintableScalar(scalar) {
         result.append(scalar)
       } else {
-        result.append(
-          contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+        result.append(contentsOf: SessionID.escapedScalar(scalar).unicodeScalars)
       }
     }
     return String(result)

@@ -101,6 +101,12 @@ extension SessionID {
     }
   }
 
+  /// How a character that is not printable text is shown to people: `\u{1B}`, as Swift writes
+  /// it in a string literal.
+  public static func escapedScalar(_ scalar: Unicode.Scalar) -> String {
+    "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+  }
+
   /// The identifier as shown to people: characters that are not printable text escaped as
   /// `\u{…}`, a backslash doubled, and an identifier longer than ``maximumLength`` cut with
   /// the count of what was left out. Equal to ``rawValue`` for every valid identifier without
@@ -119,7 +125,7 @@ extension SessionID {
       } else if Self.isPrintableScalar(scalar) {
         text.unicodeScalars.append(scalar)
       } else {
-        text += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        text += Self.escapedScalar(scalar)
       }
     }
     return text.isEmpty ? "\"\"" : text

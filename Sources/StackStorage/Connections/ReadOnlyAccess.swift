@@ -116,20 +116,15 @@ final class PrivateCopy: @unchecked Sendable {
   /// again, a few times, while a writer changes them. Throws when no copy was taken unchanged.
   static func unchanging(of original: String) throws -> PrivateCopy {
     for _ in 0..<5 {
-      let before = identities(original)
+      let before = UnlockedReads.Identities(of: original, withLog: true)
       let copy = try PrivateCopy(of: original, withLog: before.log != nil)
-      let after = identities(original)
+      let after = UnlockedReads.Identities(of: original, withLog: true)
       if before == after, before.file != nil { return copy }
     }
     throw StorageError(
       code: .busy,
       message: "The journal \(original) kept changing while it was copied to be read.",
       path: original)
-  }
-
-  private static func identities(_ path: String) -> UnlockedReads.Identities {
-    UnlockedReads.Identities(
-      file: UnlockedReads.Identity(path), log: UnlockedReads.Identity(path + "-wal"))
   }
 
   convenience init(of original: String) throws {

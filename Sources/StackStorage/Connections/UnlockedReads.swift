@@ -50,6 +50,12 @@ final class UnlockedReads: Sendable {
   struct Identities: Equatable {
     var file: Identity?
     var log: Identity?
+
+    /// The identities of the journal at `path` and, `withLog`, of its `-wal`.
+    init(of path: String, withLog: Bool) {
+      file = Identity(path)
+      log = withLog ? Identity(path + "-wal") : nil
+    }
   }
 
   /// A connection opened again after the files changed, with the private copy it reads, if any.
@@ -78,8 +84,7 @@ final class UnlockedReads: Sendable {
   /// too.
   private func identities() -> Identities {
     let current = reopened.value.map(\.unlocked) ?? unlocked
-    let log = current == .privateLogIndex ? Identity(path + "-wal") : nil
-    return Identities(file: Identity(path), log: log)
+    return Identities(of: path, withLog: current == .privateLogIndex)
   }
 
   /// Runs `read` (a read transaction) on `database`, or on the connection that replaced it,

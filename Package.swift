@@ -90,6 +90,7 @@ let package = Package(
         .embedInCode("0002_clustered_rows.sql"),
         .embedInCode("0003_time_without_index.sql"),
         .embedInCode("0004_journal_by_number.sql"),
+        .embedInCode("0005_presented_destinations.sql"),
       ]
     ),
     // The journal model every engine shares: records, deltas and the one function that applies

@@ -11,5 +11,6 @@ public enum EmbeddedMigrations {
     ("0002_clustered_rows.sql", PackageResources._002_clustered_rows_sql),
     ("0003_time_without_index.sql", PackageResources._003_time_without_index_sql),
     ("0004_journal_by_number.sql", PackageResources._004_journal_by_number_sql),
+    ("0005_presented_destinations.sql", PackageResources._005_presented_destinations_sql),
   ]
 }

@@ -25,6 +25,7 @@ package enum StorageJSON {
       writer.string(change.path)
       writer.raw(",\"popped\":")
       writer.ids(change.popped)
+      if change.isPresentation { writer.raw(",\"presentation\":true") }
       writer.raw(",\"pushed\":")
       writer.elements(change.pushed)
       writer.raw(change.removed ? ",\"removed\":true}" : ",\"removed\":false}")
@@ -66,7 +67,7 @@ package enum StorageJSON {
       writer.integer(stack.nextID.generation)
       writer.raw(",\"path\":")
       writer.string(stack.path)
-      writer.raw("}")
+      writer.raw(stack.isPresentation ? ",\"presentation\":true}" : "}")
     }
     writer.raw("]")
     return writer.text

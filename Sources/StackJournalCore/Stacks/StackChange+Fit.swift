@@ -1,13 +1,16 @@
 import StackNavigation
 
-/// What the delta rules look at in a stack: the ID it hands out next and its IDs, bottom first.
+/// What the delta rules look at in a stack: the ID it hands out next, its IDs, bottom first, and
+/// whether it is a presented destination (``StackRecord/isPresentation``).
 public struct StackShape: Equatable, Sendable {
   public var nextID: StackElementID
   public var ids: [StackElementID]
+  public var isPresentation: Bool
 
-  public init(nextID: StackElementID, ids: [StackElementID]) {
+  public init(nextID: StackElementID, ids: [StackElementID], isPresentation: Bool = false) {
     self.nextID = nextID
     self.ids = ids
+    self.isPresentation = isPresentation
   }
 }
 
@@ -26,6 +29,9 @@ extension StackChange {
   ///   not go back; and ``ids`` lists every element after the change once, and nothing else,
   ///   each below the next ID. A stack that does not exist is an empty one with no next ID to
   ///   keep.
+  /// * a change to a presented destination (``isPresentation``) meets a presentation or nothing,
+  ///   a change to a stack meets a stack or nothing; a presentation, unless removed, holds `#0`
+  ///   alone with next ID 1.
   ///
   /// Throws a ``StorageError`` with code ``StorageError/Code/inconsistentDelta`` when it does
   /// not fit. ``StackDelta/apply(to:)`` and the SQLite journal's stack rows follow these rules;
@@ -33,6 +39,16 @@ extension StackChange {
   /// and `Tests/Fixtures/stack-delta-corpus.json` holds the cases all of them run.
   @discardableResult
   public func fit(_ old: StackShape?) throws -> [(id: StackElementID, position: Int)] {
+    if let old, old.isPresentation != isPresentation {
+      throw inconsistent(
+        isPresentation
+          ? "changes it as a presentation, but it is a stack"
+          : "changes it as a stack, but it is a presentation")
+    }
+    if isPresentation, !removed, nextID != 1 || ids != [0] {
+      throw inconsistent(
+        "leaves it holding \(ids) with next ID \(nextID), not #0 alone with next ID 1")
+    }
     if !removed, let moved = fitWithoutHashing(old) { return moved }
     return try fitInGeneral(old)
   }
@@ -161,8 +177,8 @@ extension StackChange {
   private func inconsistent(_ problem: String) -> StorageError {
     StorageError(
       code: .inconsistentDelta,
-      message: "The change to the stack `\(path)` \(problem): the delta does not match the "
-        + "stacks it is applied to."
+      message: "The change to the \(isPresentation ? "presentation" : "stack") `\(path)` "
+        + "\(problem): the delta does not match the stacks it is applied to."
     )
   }
 }

@@ -76,12 +76,13 @@ extension StackDelta {
     zip(stacks, stacks.dropFirst()).allSatisfy { $0.path < $1.path }
   }
 
-  /// Whether `new` is the same stack as `old`, later: its next ID did not go back.
+  /// Whether `new` is the same stack as `old`, later: its next ID did not go back, and both are
+  /// stacks or both presentations.
   ///
   /// An ID it gained below `old`'s next ID is an explicit push of an ID popped earlier, which a
   /// stack accepts.
   private static func continues(_ old: StackRecord, with new: StackRecord) -> Bool {
-    new.nextID >= old.nextID
+    new.nextID >= old.nextID && new.isPresentation == old.isPresentation
   }
 
   private static func change(from old: StackRecord, to new: StackRecord) -> StackChange? {
@@ -121,16 +122,20 @@ extension StackDelta {
     else { return nil }
     return StackChange(
       path: new.path, nextID: new.nextID, ids: ids, pushed: pushed, popped: popped,
-      changed: changed
+      changed: changed, isPresentation: new.isPresentation
     )
   }
 
   private static func removal(of old: StackRecord) -> StackChange {
-    StackChange(path: old.path, nextID: old.nextID, ids: [], popped: old.ids, removed: true)
+    StackChange(
+      path: old.path, nextID: old.nextID, ids: [], popped: old.ids, removed: true,
+      isPresentation: old.isPresentation)
   }
 
   private static func creation(of new: StackRecord) -> StackChange {
-    StackChange(path: new.path, nextID: new.nextID, ids: new.ids, pushed: new.elements)
+    StackChange(
+      path: new.path, nextID: new.nextID, ids: new.ids, pushed: new.elements,
+      isPresentation: new.isPresentation)
   }
 }
 
@@ -145,7 +150,8 @@ extension StackDelta {
     for change in changes {
       let index = result.firstIndex { $0.path == change.path }
       let old = index.map { result[$0] }
-      try change.fit(old.map { StackShape(nextID: $0.nextID, ids: $0.ids) })
+      try change.fit(
+        old.map { StackShape(nextID: $0.nextID, ids: $0.ids, isPresentation: $0.isPresentation) })
       if change.removed, let index {
         result.remove(at: index)
         continue
@@ -157,7 +163,8 @@ extension StackDelta {
       for element in change.pushed { elements[element.id] = element }
       // `fit` checked that every listed ID is held or pushed.
       let stack = StackRecord(
-        path: change.path, nextID: change.nextID, elements: change.ids.map { elements[$0]! })
+        path: change.path, nextID: change.nextID, elements: change.ids.map { elements[$0]! },
+        isPresentation: change.isPresentation)
       if let index {
         result[index] = stack
       } else {

@@ -20,7 +20,8 @@ extension StackRecord {
   }
 }
 
-/// Reads `[{"elements":[{"caseName":…,"id":…,"state":…},…],"nextID":…,"path":…},…]`.
+/// Reads `[{"elements":[{"caseName":…,"id":…,"state":…},…],"nextID":…,"path":…},…]`, a
+/// presentation's record ending in `"presentation":true`.
 private struct StackListReader {
   var scanner: JSONScanner<UnsafeBufferPointer<UInt8>>
 
@@ -82,6 +83,7 @@ private struct StackListReader {
     var path: String?
     var nextID: StackElementID?
     var elements: [StoredElement]?
+    var isPresentation = false
     let read = object { reader, key in
       switch key {
       case "path": path = reader.string()
@@ -93,6 +95,9 @@ private struct StackListReader {
         }
         elements = count == nil ? nil : list
         return count != nil
+      case "presentation":
+        isPresentation = reader.scanner.literal("true")
+        return isPresentation
       default: return false
       }
       return key == "path" ? path != nil : nextID != nil
@@ -101,7 +106,8 @@ private struct StackListReader {
       scanner.offset = start
       return nil
     }
-    return StackRecord(path: path, nextID: nextID, elements: elements)
+    return StackRecord(
+      path: path, nextID: nextID, elements: elements, isPresentation: isPresentation)
   }
 
   private mutating func element() -> StoredElement? {

@@ -15,12 +15,45 @@ public struct StackRecord: Equatable, Sendable, Codable {
   public var nextID: StackElementID
   /// The elements, bottom of the stack first.
   public var elements: [StoredElement]
+  /// Whether the record is a presented destination rather than a stack.
+  public var isPresentation: Bool
 
   /// Creates a stack record.
-  public init(path: String, nextID: StackElementID, elements: [StoredElement]) {
+  public init(
+    path: String, nextID: StackElementID, elements: [StoredElement], isPresentation: Bool = false
+  ) {
     self.path = path
     self.nextID = nextID
     self.elements = elements
+    self.isPresentation = isPresentation
+  }
+
+  /// The record of a destination presented at `path`: what is presented, as the element `#0`.
+  public static func presented(at path: String, _ presented: StoredElement) -> StackRecord {
+    StackRecord(path: path, nextID: 1, elements: [presented], isPresentation: true)
+  }
+
+  // `"presentation": true` is written for a presentation only, so a stack's JSON is what it was
+  // before presentations were journaled.
+  private enum CodingKeys: String, CodingKey {
+    case path, nextID, elements
+    case isPresentation = "presentation"
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    path = try container.decode(String.self, forKey: .path)
+    nextID = try container.decode(StackElementID.self, forKey: .nextID)
+    elements = try container.decode([StoredElement].self, forKey: .elements)
+    isPresentation = try container.decodeIfPresent(Bool.self, forKey: .isPresentation) ?? false
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(elements, forKey: .elements)
+    try container.encode(nextID, forKey: .nextID)
+    try container.encode(path, forKey: .path)
+    if isPresentation { try container.encode(true, forKey: .isPresentation) }
   }
 
   /// The IDs of the elements, bottom first.

@@ -142,6 +142,15 @@ final class TypedRoutesValue<Screen: Encodable>: TypedStack {
   }
 }
 
+/// What a presentation presented when last seen, typed.
+final class TypedPresentedValue<State>: TypedStack {
+  let value: State
+
+  init(value: State) {
+    self.value = value
+  }
+}
+
 /// Compares two values of a type known to be `Equatable` at run time only, where they are.
 enum ElementEquality {
   typealias Comparator<E> = (UnsafePointer<E>, UnsafePointer<E>) -> Bool

@@ -244,6 +244,65 @@ final class StackWalk: StackVisitor {
     current[path] = tracked
   }
 
+  /// Adds the record of a presented destination: encoded only when it differs from what was
+  /// presented at the same path before, walked (for the stacks and presentations inside it) when
+  /// it differs or had some inside.
+  func visit<State: Encodable>(
+    presented: State,
+    codingPath: [any CodingKey],
+    userInfo: [CodingUserInfoKey: Any]
+  ) throws {
+    frames.last?.hasNested = true
+    let components = codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+    let path = StackPath.render(components, parents: idsByCodingPath)
+    guard current[path] == nil else {
+      throw StorageError(
+        code: .duplicateStackPath,
+        message: "Two stacks or presentations of the state have the same path `\(path)`. Rename "
+          + "one of the properties or dictionary keys that lead to them so their paths differ."
+      )
+    }
+    let old = previous[path].flatMap { $0.record.isPresentation ? $0 : nil }
+    let oldElement = old?.record.elements.first
+    var stored: StoredElement
+    var hasNested: Set<StackElementID> = []
+    var differs = false
+    if let oldElement, let oldValue = (old?.value as? TypedPresentedValue<State>)?.value,
+      let equal = ElementEquality.comparator(for: State.self),
+      ElementEquality.equal(equal, oldValue, presented)
+    {
+      stored = oldElement
+      if old?.hasNested.contains(0) == true {
+        // Equal, but stacks inside it may have moved their next ID: walk, encode only if so.
+        let frame = try walkNested(presented, at: codingPath, userInfo: userInfo)
+        if frame.hasNested { hasNested.insert(0) }
+        if frame.dirty {
+          let encoded = try encode(presented, id: 0).element
+          if encoded != oldElement {
+            differs = true
+            stored = encoded
+          }
+        }
+      }
+    } else {
+      let (encoded, mayHoldStacks) = try encode(presented, id: 0)
+      if mayHoldStacks {
+        let frame = try walkNested(presented, at: codingPath, userInfo: userInfo)
+        if frame.hasNested { hasNested.insert(0) }
+      }
+      if let oldElement, oldElement == encoded {
+        stored = oldElement
+      } else {
+        differs = true
+        stored = encoded
+      }
+    }
+    if differs || old == nil { frames.last?.dirty = true }
+    current[path] = StackTracker.Tracked(
+      record: .presented(at: path, stored), codingPath: components,
+      value: TypedPresentedValue(value: presented), hasNested: hasNested)
+  }
+
   private func walkNested<Element: Encodable>(
     _ element: Element,
     at codingPath: [any CodingKey],

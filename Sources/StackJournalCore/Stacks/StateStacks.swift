@@ -27,7 +27,10 @@ package enum StateStacks {
     guard let tape = JSONTape(state) else { return nil }
     let found = tape.stacks()
     let inState = Dictionary(found.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-    let recorded = Dictionary(stacks.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+    // A presentation encodes as what it presents, with no mark to find it by in the JSON.
+    let recorded = Dictionary(
+      stacks.lazy.filter { !$0.isPresentation }.map { ($0.path, $0) },
+      uniquingKeysWith: { first, _ in first })
     var parts: [String] = []
     for path in Set(inState.keys).union(recorded.keys).sorted() {
       let name = path.isEmpty ? "(root)" : path
@@ -262,7 +265,7 @@ extension JSONTape {
     var splices: [(range: Range<Int>, text: [UInt8])] = []
     var unplaced: [StackRecord] = []
     // Stacks outside every element never hold one another, so their places do not overlap.
-    for stack in stacks where !stack.path.contains("[#") {
+    for stack in stacks where !stack.path.contains("[#") && !stack.isPresentation {
       guard let place = found[stack.path], StateStacks.stack(self, place.node) != nil else {
         unplaced.append(stack)
         continue

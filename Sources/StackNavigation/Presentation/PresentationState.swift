@@ -181,15 +181,31 @@ extension PresentationAction: Sendable where Action: Sendable {}
 // A presentation is stored as what it presents, or `null` when nothing is: a state's
 // `@Presents var alert` is `"alert": null` or `"alert": {…}`. Unlike the Composable
 // Architecture's, so that a presented child is journaled and restored like a stack element.
-extension PresentationState: Codable where State: Codable {
+extension PresentationState: Encodable where State: Encodable {
+  /// Encodes what is presented, or `null`.
+  ///
+  /// When the encoder's `userInfo` carries a ``StackVisitor`` and something is presented, the
+  /// presentation hands what it presents to the visitor instead and encodes nothing: that is how
+  /// the journal finds the presented destinations of a state.
+  public func encode(to encoder: any Encoder) throws {
+    if let presented = wrappedValue {
+      if let visitor = encoder.userInfo[stackVisitorUserInfoKey] as? any StackVisitor {
+        try visitor.visit(
+          presented: presented, codingPath: encoder.codingPath, userInfo: encoder.userInfo)
+        return
+      }
+      (encoder.userInfo[stackEncounterUserInfoKey] as? StackEncounter)?.met = true
+    }
+    var container = encoder.singleValueContainer()
+    try container.encode(wrappedValue)
+  }
+}
+
+extension PresentationState: Decodable where State: Decodable {
+  /// Decodes what ``encode(to:)`` wrote.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     self.init(wrappedValue: container.decodeNil() ? nil : try container.decode(State.self))
-  }
-
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(wrappedValue)
   }
 }
 

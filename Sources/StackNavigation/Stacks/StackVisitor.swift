@@ -34,6 +34,24 @@ public protocol StackVisitor: AnyObject {
     codingPath: [any CodingKey],
     userInfo: [CodingUserInfoKey: Any]
   ) throws
+
+  /// Called for each ``PresentationState`` that presents something, a parent before the stacks
+  /// and presentations inside what it presents.
+  ///
+  /// A presented destination is journaled like a stack holding one element: where it sits, the
+  /// case it is in and its state. The visitor decides what to encode; the presented state sits at
+  /// `codingPath` itself (a presentation encodes as what it presents). A presentation that
+  /// presents nothing is not visited.
+  ///
+  /// - Parameters:
+  ///   - presented: The presented state.
+  ///   - codingPath: The coding path of the presentation in the encoded state.
+  ///   - userInfo: The `userInfo` of the encoder the presentation was encoded with.
+  func visit<State: Encodable>(
+    presented: State,
+    codingPath: [any CodingKey],
+    userInfo: [CodingUserInfoKey: Any]
+  ) throws
 }
 
 /// Told that a stack, or a route of an array, was encoded, when an encoder's `userInfo` carries

@@ -4,6 +4,8 @@ import GRDB
 struct StackRowRecord: StoredRowRecord {
   var path: String
   var nextId: Int
+  /// Whether the row is a presented destination (schema 5) rather than a stack.
+  var presentation: Bool
 }
 
 /// A row of the `stack_elements` table: one element of a stack at the head of a session.

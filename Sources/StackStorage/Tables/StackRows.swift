@@ -1,16 +1,19 @@
 import GRDB
 import StackNavigation
 
-/// The SQL of the `stacks` and `stack_elements` tables: the stacks at the head of a session.
+/// The SQL of the `stacks` and `stack_elements` tables: the stacks at the head of a session, and
+/// its presented destinations (rows of `stacks` marked `presentation`, schema 5).
 enum StackRows {
   /// The stacks of a session, sorted by path.
   static func load(_ db: Database, session: String) throws -> [StackRecord] {
     var records: [String: StackRecord] = [:]
-    let stacks = try db.cachedStatement(sql: "SELECT path, next_id FROM stacks WHERE session = ?")
+    let stacks = try db.cachedStatement(
+      sql: "SELECT path, next_id, presentation FROM stacks WHERE session = ?")
     let stackRows = try StackRowRecord.fetchCursor(stacks, arguments: [session])
     while let row = try stackRows.next() {
       records[row.path] = StackRecord(
-        path: row.path, nextID: StackElementID(generation: row.nextId), elements: [])
+        path: row.path, nextID: StackElementID(generation: row.nextId), elements: [],
+        isPresentation: row.presentation)
     }
     let elements = try db.cachedStatement(
       sql: "SELECT path, id, case_name, state FROM stack_elements WHERE session = ? "
@@ -32,7 +35,9 @@ enum StackRows {
     statements: AppendStatements? = nil
   ) throws {
     for stack in stacks {
-      try insertStack(stack.path, nextID: stack.nextID, db, session: session)
+      try insertStack(
+        stack.path, nextID: stack.nextID, isPresentation: stack.isPresentation, db,
+        session: session)
       for (position, element) in stack.elements.enumerated() {
         try insertElement(
           element, position: position, path: stack.path, db, session: session,
@@ -69,12 +74,15 @@ enum StackRows {
         throw error
       }
       shapes[change.path] =
-        change.removed ? nil : StackShape(nextID: change.nextID, ids: change.ids)
+        change.removed
+        ? nil
+        : StackShape(nextID: change.nextID, ids: change.ids, isPresentation: change.isPresentation)
       guard let old else {
         let byID = Dictionary(
           change.pushed.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let stack = StackRecord(
-          path: change.path, nextID: change.nextID, elements: change.ids.map { byID[$0]! })
+          path: change.path, nextID: change.nextID, elements: change.ids.map { byID[$0]! },
+          isPresentation: change.isPresentation)
         try insert([stack], db, session: session, statements: statements)
         continue
       }
@@ -123,10 +131,12 @@ enum StackRows {
   /// The next ID and the IDs, bottom first, of every stack of a session, by path.
   static func shapes(_ db: Database, session: String) throws -> [String: StackShape] {
     var shapes: [String: StackShape] = [:]
-    let stacks = try db.cachedStatement(sql: "SELECT path, next_id FROM stacks WHERE session = ?")
+    let stacks = try db.cachedStatement(
+      sql: "SELECT path, next_id, presentation FROM stacks WHERE session = ?")
     let stackRows = try StackRowRecord.fetchCursor(stacks, arguments: [session])
     while let row = try stackRows.next() {
-      shapes[row.path] = StackShape(nextID: StackElementID(generation: row.nextId), ids: [])
+      shapes[row.path] = StackShape(
+        nextID: StackElementID(generation: row.nextId), ids: [], isPresentation: row.presentation)
     }
     // Ordered by position, so rows whose positions break 0 through count − 1 (every write
     // leaves them so) are still read in order.
@@ -161,12 +171,14 @@ enum StackRows {
   private static func insertStack(
     _ path: String,
     nextID: StackElementID,
+    isPresentation: Bool,
     _ db: Database,
     session: String
   ) throws {
     try db.run(
-      "INSERT INTO stacks (session, path, next_id) VALUES (?, ?, ?)", .text(session), .text(path),
-      .integer(Int64(nextID.generation)))
+      "INSERT INTO stacks (session, path, next_id, presentation) VALUES (?, ?, ?, ?)",
+      .text(session), .text(path), .integer(Int64(nextID.generation)),
+      .integer(isPresentation ? 1 : 0))
   }
 
   private static func insertElement(

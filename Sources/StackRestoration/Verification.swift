@@ -129,16 +129,27 @@ extension Replayer {
   }
 
   /// Lines describing how two sets of stacks differ, or `nil` when they are equal.
+  ///
+  /// Presented destinations are compared where the journal recorded any at that moment: entries
+  /// written before the journal recorded presentations (schema 5 on SQLite, 4 on PostgreSQL) hold
+  /// none, while replaying them presents what the app presented. A presentation inside a stack
+  /// element is compared with the element's state either way.
   static func difference(recorded: [StackRecord], replayed: [StackRecord]) -> [String]? {
     guard recorded != replayed else { return nil }
+    if !recorded.contains(where: \.isPresentation), replayed.contains(where: \.isPresentation) {
+      return difference(recorded: recorded, replayed: replayed.filter { !$0.isPresentation })
+    }
     var lines: [String] = []
     let recordedByPath = Dictionary(recorded.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
     let replayedByPath = Dictionary(replayed.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
     for path in Set(recordedByPath.keys).union(replayedByPath.keys).sorted() {
       let name = path.isEmpty ? "(root)" : path
+      let kind =
+        (recordedByPath[path] ?? replayedByPath[path])?.isPresentation == true
+        ? "presentation" : "stack"
       switch (recordedByPath[path], replayedByPath[path]) {
-      case (nil, _?): lines.append("stack '\(name)': replay has it, the journal does not")
-      case (_?, nil): lines.append("stack '\(name)': the journal has it, replay does not")
+      case (nil, _?): lines.append("\(kind) '\(name)': replay has it, the journal does not")
+      case (_?, nil): lines.append("\(kind) '\(name)': the journal has it, replay does not")
       case let (old?, new?) where old != new:
         if old.nextID != new.nextID {
           lines.append("stack '\(name)': next ID recorded \(old.nextID), replayed \(new.nextID)")

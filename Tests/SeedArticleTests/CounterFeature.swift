@@ -5,10 +5,10 @@ import StackNavigation
 @Reducer
 struct CounterFeature {
   @ObservableState
-  struct State: Equatable {
+  struct State: Equatable, Codable {
     var count = 0
   }
-  enum Action {
+  enum Action: Codable {
     case decrementButtonTapped
     case incrementButtonTapped
     case factButtonTapped

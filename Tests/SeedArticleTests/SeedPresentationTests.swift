@@ -1,7 +1,8 @@
 // The seed episode's number-fact screen, whose fact appears as an alert inside a stack element,
 // with a sheet presented over the stack (a `@Reducer enum Destination` beside the `Path`) whose
 // feature dismisses itself through `@Dependency(\.dismiss)` — written and tested as a TCA user
-// writes them — and the `_printChanges()` log the episode reads.
+// writes them, `Codable` added so that a `RecordingStore` can journal them — and the
+// `_printChanges()` log the episode reads.
 import ConcurrencyExtras
 import Foundation
 import StackNavigation
@@ -10,17 +11,17 @@ import Testing
 @Reducer
 struct NumberFactFeature {
   @ObservableState
-  struct State: Equatable {
+  struct State: Equatable, Codable {
     @Presents var alert: AlertState<Alert>?
     var number: Int
   }
-  enum Action: Equatable {
+  enum Action: Equatable, Codable {
     case alert(PresentationAction<Alert>)
     case factButtonTapped
     case factResponse(String)
   }
   @CasePathable
-  enum Alert: Equatable {
+  enum Alert: Equatable, Codable {
     case tryAgain
   }
   @Dependency(\.factClient) var factClient
@@ -70,10 +71,10 @@ extension DependencyValues {
 @Reducer
 struct SettingsFeature {
   @ObservableState
-  struct State: Equatable {
+  struct State: Equatable, Codable {
     var ticks = 0
   }
-  enum Action: Equatable {
+  enum Action: Equatable, Codable {
     case closeButtonTapped
     case onAppear
     case tick
@@ -101,11 +102,11 @@ struct SettingsFeature {
 @Reducer
 struct CounterStackFeature {
   @ObservableState
-  struct State: Equatable {
+  struct State: Equatable, Codable {
     @Presents var destination: Destination.State?
     var path = StackState<Path.State>()
   }
-  enum Action {
+  enum Action: Codable {
     case destination(PresentationAction<Destination.Action>)
     case path(StackActionOf<Path>)
     case resetButtonTapped
@@ -124,7 +125,7 @@ struct CounterStackFeature {
     case settings(SettingsFeature)
 
     @CasePathable
-    enum ConfirmReset: Equatable {
+    enum ConfirmReset: Equatable, Codable {
       case confirm
     }
   }
@@ -155,8 +156,10 @@ struct CounterStackFeature {
   }
 }
 
-extension CounterStackFeature.Path.State: Equatable {}
-extension CounterStackFeature.Destination.State: Equatable {}
+extension CounterStackFeature.Path.State: Equatable, Codable {}
+extension CounterStackFeature.Path.Action: Codable {}
+extension CounterStackFeature.Destination.State: Equatable, Codable {}
+extension CounterStackFeature.Destination.Action: Codable {}
 
 @MainActor
 @Suite struct SeedPresentationTests {

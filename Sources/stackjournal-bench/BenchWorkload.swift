@@ -48,6 +48,9 @@ enum BenchState: String, CaseIterable, Sendable {
   case article
   /// ``ShopApp``: `@Reducer` features and a `@Reducer enum Path`, nested structs.
   case shop
+  /// ``ShopApp`` with alerts that stay open over it and over every product screen
+  /// (``ShopAlertsWorkload``).
+  case shopAlerts
 }
 
 /// One session of a workload: a `RecordingStore` on a journal, or a plain `Store` with no journal

@@ -29,6 +29,10 @@ extension Benchmark {
           sizes = try await record(ShopWorkload.self, depth: depth, options: options) {
             directory.path("shop-depth-\(depth).sqlite")
           }
+        case .shopAlerts:
+          sizes = try await record(ShopAlertsWorkload.self, depth: depth, options: options) {
+            directory.path("shop-alerts-depth-\(depth).sqlite")
+          }
         }
         let store = options.plain ? "a plain Store" : "a RecordingStore"
         print(

@@ -19,6 +19,9 @@ extension Benchmark {
       try await ServiceComparison<RecordWorkload>(depth: depth, seconds: options.seconds).run()
     case .shop:
       try await ServiceComparison<ShopWorkload>(depth: depth, seconds: options.seconds).run()
+    case .shopAlerts:
+      try await ServiceComparison<ShopAlertsWorkload>(depth: depth, seconds: options.seconds)
+        .run()
     }
   }
 }

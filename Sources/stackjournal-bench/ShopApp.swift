@@ -15,6 +15,8 @@ struct ShopApp {
   struct State: Equatable, Codable, Sendable {
     var path = StackState<Path.State>()
     var customer = Customer()
+    /// A notice over the whole shop, while it is presented (``ShopAlertsWorkload``).
+    @Presents var alert: AlertState<Never>? = nil
   }
 
   enum Action: Equatable, Codable, Sendable {
@@ -109,6 +111,8 @@ struct ShopApp {
       var images: [String]
       var review: Review.State
       var scrollOffset: Double
+      /// A notice over the product's screen, while it is presented (``ShopAlertsWorkload``).
+      @Presents var alert: AlertState<Never>? = nil
     }
 
     enum Action: Equatable, Codable, Sendable {
@@ -282,5 +286,41 @@ struct ShopWorkload: BenchWorkload {
     (0..<Int.random(in: range, using: &generator))
       .map { _ in RecordWorkload.vocabulary.randomElement(using: &generator)! }
       .joined(separator: " ")
+  }
+}
+
+/// ``ShopWorkload``'s actions on a shop whose alerts stay open: one over the whole shop and one
+/// over every product screen, pushed ones included. What it costs beyond ``ShopWorkload`` is
+/// what keeping presentations journaled costs an action that leaves them as they are.
+struct ShopAlertsWorkload: BenchWorkload {
+  private var base: ShopWorkload
+
+  init(depth: Int, seed: UInt64) {
+    base = ShopWorkload(depth: depth, seed: seed)
+  }
+
+  static func feature() -> ShopApp { ShopApp() }
+
+  static func screens(of state: ShopApp.State) -> [any Encodable] { Array(state.path) }
+
+  static let notice = AlertState<Never> { TextState("Prices shown include VAT.") }
+
+  mutating func initialState() -> ShopApp.State {
+    var state = base.initialState()
+    state.alert = Self.notice
+    for id in state.path.ids {
+      if case .product(var product) = state.path[id: id] {
+        product.alert = Self.notice
+        state.path[id: id] = .product(product)
+      }
+    }
+    return state
+  }
+
+  mutating func nextAction(for state: ShopApp.State) -> ShopApp.Action {
+    let action = base.nextAction(for: state)
+    guard case .openProduct(var product) = action else { return action }
+    product.alert = Self.notice
+    return .openProduct(product)
   }
 }

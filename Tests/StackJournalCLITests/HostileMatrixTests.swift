@@ -316,4 +316,63 @@ final class HostileMatrixTests: CLITestCase {
       XCTAssertEqual(folderInfo.st_mode & S_IFMT, S_IFDIR)
     }
   }
+
+  // Forged presentations (schema 5): rows, deltas and snapshots that break what a presented
+  // destination is — a record holding `#0` alone with next ID 1, changed only as a presentation.
+
+  func testAStackRowMarkedAsAPresentation() throws {
+    let (path, session) = try hostileCopy(
+      "stack-as-presentation",
+      "UPDATE stacks SET presentation = 1 WHERE session = '$SESSION' AND path = 'path'")
+    try probe("stack-as-presentation", path: path, session: session, mustRefuseWrites: false,
+      verifyMustComplain: true)
+  }
+
+  func testAPresentationRowHoldingTwoElements() throws {
+    let (path, session) = try hostileCopy(
+      "presentation-rows",
+      """
+      INSERT INTO stacks (session, path, next_id, presentation)
+        VALUES ('$SESSION', 'destination', 2, 1);
+      INSERT INTO stack_elements (session, path, id, position, case_name, state)
+        VALUES ('$SESSION', 'destination', 0, 0, 'sheet', '{"sheet":{}}'),
+          ('$SESSION', 'destination', 1, 1, 'alert', '{"alert":{"title":"x"}}')
+      """)
+    try probe("presentation-rows", path: path, session: session, mustRefuseWrites: false,
+      verifyMustComplain: true)
+  }
+
+  func testADeltaPresentingTwoElements() throws {
+    let (path, session) = try hostileCopy(
+      "presentation-delta",
+      #"""
+      UPDATE journal SET delta = json_insert(delta, '$.changes[#]', json('{"changed":[],
+          "ids":[0,1],"nextID":2,"path":"destination","popped":[],"presentation":true,
+          "pushed":[{"caseName":"sheet","id":0,"state":"{}"},{"caseName":null,"id":1,
+          "state":"{\"title\":\"\u001b[8mhidden\"}"}],"removed":false}'))
+        WHERE session_number = (SELECT number FROM sessions WHERE id = '$SESSION')
+          AND sequence = 2
+      """#)
+    try probe("presentation-delta", path: path, session: session, mustRefuseWrites: false,
+      verifyMustComplain: true)
+    let shown = try runCLI(["show", "--db", path, session, "--at", "2"])
+    XCTAssertEqual(shown.status, 2, shown.stderr)
+    XCTAssertTrue(shown.stderr.contains("presentation `destination`"), shown.stderr)
+  }
+
+  func testASnapshotHoldingAForgedPresentation() throws {
+    let (path, session) = try hostileCopy(
+      "presentation-snapshot",
+      """
+      UPDATE snapshots SET stacks = json_insert(stacks, '$[#]', json('{"elements":[
+          {"caseName":"alert","id":3,"state":"{}"}],"nextID":7,"path":"zz",
+          "presentation":true}'))
+        WHERE session = '$SESSION' AND sequence = 0
+      """)
+    try probe("presentation-snapshot", path: path, session: session, mustRefuseWrites: false,
+      verifyMustComplain: true)
+    let shown = try runCLI(["show", "--db", path, session, "--at", "0"])
+    XCTAssertEqual(shown.status, 2, shown.stderr)
+    XCTAssertTrue(shown.stderr.contains("the presentation `zz` holds"), shown.stderr)
+  }
 }

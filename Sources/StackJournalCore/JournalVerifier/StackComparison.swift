@@ -3,8 +3,10 @@ import StackNavigation
 /// How stacks break the rules of IDs, and how two lists of stacks differ: the wording that
 /// verification and the reading of a session export share.
 package enum StackComparison {
-  /// A message when a stack holds an ID twice or an ID not below its next generation.
+  /// A message when a stack holds an ID twice or an ID not below its next generation, or when a
+  /// presented destination holds anything but `#0` alone with next ID 1.
   package static func idProblem(_ stack: StackRecord) -> String? {
+    if let problem = presentationProblem(stack) { return problem }
     var seen = Set<StackElementID>()
     for element in stack.elements {
       guard seen.insert(element.id).inserted else {
@@ -16,6 +18,15 @@ package enum StackComparison {
       }
     }
     return nil
+  }
+
+  /// A message when `stack` is a presented destination that holds anything but `#0` alone with
+  /// next ID 1 (see ``StackRecord/isPresentation``).
+  package static func presentationProblem(_ stack: StackRecord) -> String? {
+    guard stack.isPresentation, stack.nextID != 1 || stack.ids != [0] else { return nil }
+    return "the presentation `\(StorageError.printable(stack.path))` holds "
+      + "\(stack.ids.map { "#\($0.generation)" }) with next ID \(stack.nextID.generation), "
+      + "not #0 alone with next ID 1"
   }
 
   /// A short description of how `found` differs from `expected`: a stack `found` has and

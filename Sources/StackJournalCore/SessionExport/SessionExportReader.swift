@@ -297,6 +297,7 @@ package struct SessionExportReader {
             + "differ only in how their characters are composed (NFC and NFD); a state has one "
             + "stack at a path")
       }
+      if let problem = StackComparison.presentationProblem(stack) { throw malformed(problem) }
       var ids = Set<StackElementID>()
       for element in stack.elements where !ids.insert(element.id).inserted {
         throw malformed(

@@ -47,6 +47,13 @@ package struct StackRebuild: Sendable {
     let stacks = try stored.decode(
       [StackRecord].self, snapshot.stacks,
       "stacks of the snapshot at \(snapshot.sequence) of \(session)")
+    if let problem = stacks.lazy.compactMap(StackComparison.presentationProblem).first {
+      throw StorageError(
+        code: .invalidData,
+        message: "The snapshot at \(snapshot.sequence) of session \(session) is damaged: "
+          + "\(problem). Run `\(stored.verifyCommand)`.",
+        path: stored.path)
+    }
     self.init(session: session, from: snapshot.sequence, stacks: stacks, stored: stored)
   }
 

@@ -24,7 +24,8 @@ enum BenchmarkCommand {
         --keep DIR    `instructions` writes its journals into DIR, a new directory, and
                       leaves them (benchmarks/append-pages.py reads them)
         --state NAME,…  the features `instructions` runs: article (the bench's own, the
-                      default), shop (written with @Reducer and a @Reducer enum Path)
+                      default), shop (written with @Reducer and a @Reducer enum Path),
+                      shopAlerts (the shop with alerts open over it and its products)
         --plain       `instructions` sends the same actions to a plain Store, no journal
         --seconds S   how long each measured part of `service` runs (default 10)
       """

@@ -119,6 +119,39 @@ import Testing
         "\(backend.name) at sequence \(sequence)")
     }
 
+    // A fork at a moment the alert is open starts with it, and dismissing it there works.
+    let alertOpen = try #require(moments.firstIndex { $0["path[#1].numberFact.alert"] != nil })
+    let fork = try await RecordingStore.fork(
+      session, at: .sequence(Int64(alertOpen)), into: "seed-alert-fork", journal: journal
+    ) {
+      CounterStackFeature()
+    }
+    let forkState = await fork.state
+    #expect(forkState == states[Int64(alertOpen)], "\(backend.name)")
+    #expect(
+      Self.presented(in: try await journal.headStacks(session: "seed-alert-fork"))
+        == moments[alertOpen], "\(backend.name)")
+    try await fork.send(.path(.element(id: 1, action: .numberFact(.alert(.dismiss))))).finish()
+    let forkHead = try await journal.headStacks(session: "seed-alert-fork")
+    #expect(Self.presented(in: forkHead)["path[#1].numberFact.alert"] == nil, "\(backend.name)")
+
+    // An export imported into another journal holds the same moments.
+    if let sqlite = journal as? SQLiteJournal {
+      var export = Data()
+      _ = try await SessionExporter().export(session, of: sqlite) { export.append($0) }
+      let directory = try TemporaryDirectory()
+      let file = directory.path("seed-alert.ndjson")
+      try export.write(to: URL(fileURLWithPath: file))
+      let other = try SQLiteJournal(path: directory.path("copy.sqlite"))
+      _ = try SessionImporter().importSession(
+        SessionExportFile.read(path: file), as: "copy", into: other)
+      for sequence in 0...head {
+        let copied = try await other.stacks(session: "copy", at: sequence)
+        #expect(copied == (try await journal.stacks(session: session, at: sequence)))
+      }
+      try other.close()
+    }
+
     // A reopened session continues from the open alert: dismissing it works and is journaled.
     guard backend.canReopen else { return }
     let reopened = try await backend.reopen()

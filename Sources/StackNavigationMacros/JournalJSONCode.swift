@@ -133,13 +133,23 @@ enum JournalJSONCode {
       if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.lazy) }) {
         return nil
       }
-      if !variable.attributes.isEmpty { return nil }
+      // A presentation (`@Presents`, `@PresentationState`) is written through its wrapper, as
+      // its synthesized `Encodable` writes it: that is where the journal finds what it presents.
+      // Any other attribute may change the encoding.
+      let isPresentation = isPresentationWrapper(variable.attributes)
+      if !variable.attributes.isEmpty, !isPresentation { return nil }
       for binding in variable.bindings {
         if isComputed(binding) { continue }
         guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self),
           let key = asciiName(identifier.identifier)
         else { return nil }
-        members.append((key, "self.\(identifier.identifier.trimmed.text)"))
+        let name = identifier.identifier.trimmed.text
+        if isPresentation {
+          guard !name.hasPrefix("`") else { return nil }
+          members.append((key, "self._\(name)"))
+        } else {
+          members.append((key, "self.\(name)"))
+        }
       }
     }
     let body =
@@ -147,6 +157,17 @@ enum JournalJSONCode {
       + sorted(members).map { "try json._member(\"\($0.key)\", \($0.value))" }
       + ["json._endObject()"]
     return body.joined(separator: "\n    ")
+  }
+
+  /// Whether a property's attributes are one `@Presents` or `@PresentationState`, without
+  /// arguments.
+  private static func isPresentationWrapper(_ attributes: AttributeListSyntax) -> Bool {
+    guard attributes.count == 1, case .attribute(let attribute) = attributes.first,
+      attribute.arguments == nil
+    else { return false }
+    let name = attribute.attributeName.trimmedDescription
+    return ["Presents", "PresentationState", "StackNavigation.Presents",
+      "StackNavigation.PresentationState"].contains(name)
   }
 
   /// Whether a property is computed: a getter's body, or `get`/`set` accessors (`willSet` and

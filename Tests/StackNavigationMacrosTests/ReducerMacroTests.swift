@@ -554,6 +554,34 @@ private func compileCleanly(
         """)
   }
 
+  @Test func writesAPresentationThroughItsWrapper() throws {
+    // `@Presents` is written as its synthesized `Encodable` writes it, through the wrapper (the
+    // journal finds what is presented there); the state's JSON stays what `JSONEncoder` writes.
+    let compilation = try compileCleanly(
+      """
+      import Foundation
+
+      @ObservableState
+      struct Screen: Equatable, Codable {
+        var count = 0
+        @Presents var alert: AlertState<Never>?
+        @PresentationState var sheet: Int?
+      }
+      """)
+    #expect(
+      compilation.expansion("ObservableState", .extension, on: "Screen") == """
+        extension Screen: StackNavigation._JournalJSONWritable {
+          func _writeJournalJSON(to json: inout StackNavigation._JournalJSON) throws {
+            try json._object(self)
+            try json._member("alert", self._alert)
+            try json._member("count", self.count)
+            try json._member("sheet", self._sheet)
+            json._endObject()
+          }
+        }
+        """)
+  }
+
   @Test func whatAStrangerWritesStillCompiles() throws {
     // Private and backticked properties, a property named as the writer's parameter, generic
     // types, payloads that are not `Encodable`, an indirect enum: the generated writers compile

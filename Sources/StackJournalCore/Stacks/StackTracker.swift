@@ -33,6 +33,11 @@ public final class StackTracker: @unchecked Sendable {
     var value: TypedStack
     /// The IDs of the elements with stacks nested in them.
     var hasNested: Set<StackElementID>
+    /// The paths of the presentations inside each element that has no stack nested in it
+    /// (under `#0` for a presentation: those inside what it presents). An element equal to
+    /// its previous value presents what it presented: these records are carried over, not
+    /// walked for.
+    var presented: [StackElementID: [String]] = [:]
   }
 
   /// What one action did to the stacks, before it is accepted.

@@ -9,6 +9,8 @@ final class StackWalk: StackVisitor {
     var dirty = false
     /// Whether a stack was met inside.
     var hasNested = false
+    /// The paths of the presentations met inside, outside every stack met inside.
+    var presented: [String] = []
   }
 
   let previous: [String: StackTracker.Tracked]
@@ -78,11 +80,13 @@ final class StackWalk: StackVisitor {
     // Read once: binding `old` in the loop would copy it for every element.
     let oldElements = old?.record.elements ?? []
     let oldHasNested = old?.hasNested ?? []
+    let oldPresented = old?.presented ?? [:]
     let oldNextID = old?.record.nextID
     let equal = oldStack == nil ? nil : ElementEquality.comparator(for: Element.self)
     var elements: [StoredElement] = []
     elements.reserveCapacity(ids.count)
     var hasNested: Set<StackElementID> = []
+    var presented: [StackElementID: [String]] = [:]
     var oldIndexByID: [StackElementID: Int]?
     var differs = old == nil || old?.record.nextID != stack.nextID || oldIDs != ids
 
@@ -119,6 +123,11 @@ final class StackWalk: StackVisitor {
           {
             let oldElement = oldElements[oldIndex]
             guard oldHasNested.contains(id) else {
+              // Equal: it presents what it presented.
+              if let paths = oldPresented[id] {
+                carry(paths)
+                presented[id] = paths
+              }
               elements.append(oldElement)
               continue
             }
@@ -126,6 +135,7 @@ final class StackWalk: StackVisitor {
             // if so.
             let frame = try walkNested(element.pointee, at: elementPath, userInfo: userInfo)
             if frame.hasNested { hasNested.insert(id) }
+            if !frame.presented.isEmpty { presented[id] = frame.presented }
             if frame.dirty {
               let encoded = try encode(element.pointee, id: id).element
               if encoded != oldElement { differs = true }
@@ -140,6 +150,7 @@ final class StackWalk: StackVisitor {
           if mayHoldStacks {
             let frame = try walkNested(element.pointee, at: elementPath, userInfo: userInfo)
             if frame.hasNested { hasNested.insert(id) }
+            if !frame.presented.isEmpty { presented[id] = frame.presented }
           }
           if let oldIndex, oldElements[oldIndex] == encoded {
             elements.append(oldElements[oldIndex])
@@ -153,7 +164,8 @@ final class StackWalk: StackVisitor {
     if differs { frames.last?.dirty = true }
     current[path] = StackTracker.Tracked(
       record: StackRecord(path: path, nextID: stack.nextID, elements: elements),
-      codingPath: components, value: TypedStackValue(stack: stack), hasNested: hasNested)
+      codingPath: components, value: TypedStackValue(stack: stack), hasNested: hasNested,
+      presented: presented)
   }
 
   /// Adds a route to the stack of its array, whose IDs are the routes' positions: encoded only
@@ -211,10 +223,16 @@ final class StackWalk: StackVisitor {
       ElementEquality.equal(equal, oldRoutes[position], route)
     {
       stored = oldElement
+      if old?.hasNested.contains(id) != true, let paths = old?.presented[id] {
+        // Equal: it presents what it presented.
+        carry(paths)
+        tracked.presented[id] = paths
+      }
       if old?.hasNested.contains(id) == true {
         // Equal, but stacks nested in it may have moved their next ID: walk, encode only if so.
         let frame = try walkNested(route.screen, at: screenPath, userInfo: userInfo)
         if frame.hasNested { tracked.hasNested.insert(id) }
+        if !frame.presented.isEmpty { tracked.presented[id] = frame.presented }
         if frame.dirty {
           let encoded = try encode(route, id: id).element
           if encoded != oldElement {
@@ -228,6 +246,7 @@ final class StackWalk: StackVisitor {
       if mayHoldStacks {
         let frame = try walkNested(route.screen, at: screenPath, userInfo: userInfo)
         if frame.hasNested { tracked.hasNested.insert(id) }
+        if !frame.presented.isEmpty { tracked.presented[id] = frame.presented }
       }
       if let oldElement, oldElement == encoded {
         stored = oldElement
@@ -252,7 +271,6 @@ final class StackWalk: StackVisitor {
     codingPath: [any CodingKey],
     userInfo: [CodingUserInfoKey: Any]
   ) throws {
-    frames.last?.hasNested = true
     let components = codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
     let path = StackPath.render(components, parents: idsByCodingPath)
     guard current[path] == nil else {
@@ -266,6 +284,7 @@ final class StackWalk: StackVisitor {
     let oldElement = old?.record.elements.first
     var stored: StoredElement
     var hasNested: Set<StackElementID> = []
+    var inside: [String] = []
     var differs = false
     if let oldElement, let oldValue = (old?.value as? TypedPresentedValue<State>)?.value,
       let equal = ElementEquality.comparator(for: State.self),
@@ -276,6 +295,7 @@ final class StackWalk: StackVisitor {
         // Equal, but stacks inside it may have moved their next ID: walk, encode only if so.
         let frame = try walkNested(presented, at: codingPath, userInfo: userInfo)
         if frame.hasNested { hasNested.insert(0) }
+        inside = frame.presented
         if frame.dirty {
           let encoded = try encode(presented, id: 0).element
           if encoded != oldElement {
@@ -283,12 +303,17 @@ final class StackWalk: StackVisitor {
             stored = encoded
           }
         }
+      } else if let paths = old?.presented[0] {
+        // Equal: it presents what it presented.
+        carry(paths)
+        inside = paths
       }
     } else {
       let (encoded, mayHoldStacks) = try encode(presented, id: 0)
       if mayHoldStacks {
         let frame = try walkNested(presented, at: codingPath, userInfo: userInfo)
         if frame.hasNested { hasNested.insert(0) }
+        inside = frame.presented
       }
       if let oldElement, oldElement == encoded {
         stored = oldElement
@@ -298,9 +323,26 @@ final class StackWalk: StackVisitor {
       }
     }
     if differs || old == nil { frames.last?.dirty = true }
+    // The element that holds it is walked again only when a stack is inside; otherwise its
+    // records are carried over while it stays equal.
+    if hasNested.isEmpty {
+      frames.last?.presented.append(path)
+      frames.last?.presented.append(contentsOf: inside)
+    } else {
+      frames.last?.hasNested = true
+    }
     current[path] = StackTracker.Tracked(
       record: .presented(at: path, stored), codingPath: components,
-      value: TypedPresentedValue(value: presented), hasNested: hasNested)
+      value: TypedPresentedValue(value: presented), hasNested: hasNested,
+      presented: inside.isEmpty ? [:] : [0: inside])
+  }
+
+  /// Carries over the records of presentations at `paths` from the previous walk: they are
+  /// inside an element equal to its previous value.
+  private func carry(_ paths: [String]) {
+    for path in paths {
+      if let record = previous[path] { current[path] = record }
+    }
   }
 
   private func walkNested<Element: Encodable>(

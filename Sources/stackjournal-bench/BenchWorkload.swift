@@ -48,8 +48,10 @@ enum BenchState: String, CaseIterable, Sendable {
   case article
   /// ``ShopApp``: `@Reducer` features and a `@Reducer enum Path`, nested structs.
   case shop
-  /// ``ShopApp`` with alerts that stay open over it and over every product screen
-  /// (``ShopAlertsWorkload``).
+  /// ``ShopApp`` with two alerts open that no action touches: over the shop and over the
+  /// bottom-most product (``ShopAlertsWorkload``).
+  case shopAlert
+  /// ``ShopApp`` with alerts open over it and over every product screen, pushed ones included.
   case shopAlerts
 }
 

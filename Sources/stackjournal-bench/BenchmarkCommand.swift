@@ -25,7 +25,9 @@ enum BenchmarkCommand {
                       leaves them (benchmarks/append-pages.py reads them)
         --state NAME,…  the features `instructions` runs: article (the bench's own, the
                       default), shop (written with @Reducer and a @Reducer enum Path),
-                      shopAlerts (the shop with alerts open over it and its products)
+                      shopAlert (the shop with an alert open over it and one over a
+                      product, which no action touches), shopAlerts (alerts open over it
+                      and over every product)
         --plain       `instructions` sends the same actions to a plain Store, no journal
         --seconds S   how long each measured part of `service` runs (default 10)
       """

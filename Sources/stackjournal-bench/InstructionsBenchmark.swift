@@ -29,8 +29,16 @@ extension Benchmark {
           sizes = try await record(ShopWorkload.self, depth: depth, options: options) {
             directory.path("shop-depth-\(depth).sqlite")
           }
+        case .shopAlert:
+          sizes = try await record(
+            ShopAlertsWorkload<OneAlertOverTheStack>.self, depth: depth, options: options
+          ) {
+            directory.path("shop-alert-depth-\(depth).sqlite")
+          }
         case .shopAlerts:
-          sizes = try await record(ShopAlertsWorkload.self, depth: depth, options: options) {
+          sizes = try await record(
+            ShopAlertsWorkload<AlertOverEveryProduct>.self, depth: depth, options: options
+          ) {
             directory.path("shop-alerts-depth-\(depth).sqlite")
           }
         }

@@ -19,9 +19,14 @@ extension Benchmark {
       try await ServiceComparison<RecordWorkload>(depth: depth, seconds: options.seconds).run()
     case .shop:
       try await ServiceComparison<ShopWorkload>(depth: depth, seconds: options.seconds).run()
+    case .shopAlert:
+      try await ServiceComparison<ShopAlertsWorkload<OneAlertOverTheStack>>(
+        depth: depth, seconds: options.seconds
+      ).run()
     case .shopAlerts:
-      try await ServiceComparison<ShopAlertsWorkload>(depth: depth, seconds: options.seconds)
-        .run()
+      try await ServiceComparison<ShopAlertsWorkload<AlertOverEveryProduct>>(
+        depth: depth, seconds: options.seconds
+      ).run()
     }
   }
 }

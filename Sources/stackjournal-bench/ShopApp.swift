@@ -289,10 +289,28 @@ struct ShopWorkload: BenchWorkload {
   }
 }
 
-/// ``ShopWorkload``'s actions on a shop whose alerts stay open: one over the whole shop and one
-/// over every product screen, pushed ones included. What it costs beyond ``ShopWorkload`` is
-/// what keeping presentations journaled costs an action that leaves them as they are.
-struct ShopAlertsWorkload: BenchWorkload {
+/// Where ``ShopAlertsWorkload`` keeps alerts open.
+protocol AlertPlacement {
+  /// Whether every product screen, pushed ones included, has an alert open; otherwise only the
+  /// bottom-most product of the initial stack has one, which no action touches.
+  static var everyProduct: Bool { get }
+}
+
+/// An alert over the whole shop and one over the bottom-most product, both left alone.
+enum OneAlertOverTheStack: AlertPlacement {
+  static let everyProduct = false
+}
+
+/// An alert over the whole shop and one over every product screen.
+enum AlertOverEveryProduct: AlertPlacement {
+  static let everyProduct = true
+}
+
+/// ``ShopWorkload``'s actions on a shop whose alerts stay open (``AlertPlacement`` says where).
+/// What it costs beyond ``ShopWorkload`` is what keeping presentations journaled costs an action
+/// that leaves them as they are (and, over every product, one that changes a screen with an alert
+/// open).
+struct ShopAlertsWorkload<Placement: AlertPlacement>: BenchWorkload {
   private var base: ShopWorkload
 
   init(depth: Int, seed: UInt64) {
@@ -303,7 +321,7 @@ struct ShopAlertsWorkload: BenchWorkload {
 
   static func screens(of state: ShopApp.State) -> [any Encodable] { Array(state.path) }
 
-  static let notice = AlertState<Never> { TextState("Prices shown include VAT.") }
+  static var notice: AlertState<Never> { AlertState { TextState("Prices shown include VAT.") } }
 
   mutating func initialState() -> ShopApp.State {
     var state = base.initialState()
@@ -312,6 +330,7 @@ struct ShopAlertsWorkload: BenchWorkload {
       if case .product(var product) = state.path[id: id] {
         product.alert = Self.notice
         state.path[id: id] = .product(product)
+        if !Placement.everyProduct { break }
       }
     }
     return state
@@ -319,7 +338,7 @@ struct ShopAlertsWorkload: BenchWorkload {
 
   mutating func nextAction(for state: ShopApp.State) -> ShopApp.Action {
     let action = base.nextAction(for: state)
-    guard case .openProduct(var product) = action else { return action }
+    guard Placement.everyProduct, case .openProduct(var product) = action else { return action }
     product.alert = Self.notice
     return .openProduct(product)
   }

@@ -7,7 +7,7 @@ import Foundation
 /// states and deltas are embedded as JSON, so `jq` reads them.
 ///
 /// ```
-/// {"kind":"header","format":"stackjournal-session","formatVersion":1,"schemaVersion":1,…}
+/// {"kind":"header","format":"stackjournal-session","formatVersion":2,"schemaVersion":5,…}
 /// {"kind":"snapshot","sequence":0,"version":1,"recordedAt":"…","state":{…},"stacks":[…]}
 /// {"kind":"entry","sequence":1,"recordedAt":"…","type":"pushCounterTapped","version":1,…}
 /// ```
@@ -15,7 +15,11 @@ public struct SessionExportHeader: Sendable, Equatable {
   /// The value of the header's `format` field.
   public static let format = "stackjournal-session"
   /// The newest line format this build reads and the one it writes.
-  public static let currentFormatVersion = 1
+  ///
+  /// Format 2 may mark stacks and stack changes `"presentation": true` (presented destinations,
+  /// see `StackRecord.isPresentation`); a build that reads format 1 only would take them for
+  /// stacks, so it refuses the file instead. Format 1 files hold none and are read as before.
+  public static let currentFormatVersion = 2
 
   /// The version of the line format.
   public var formatVersion: Int

@@ -147,12 +147,15 @@ final class TypedRoutesValue<Screen: Encodable>: TypedStack {
   }
 }
 
-/// What a presentation presented when last seen, typed.
+/// What a presentation presented when last seen, typed, with the comparison of its type (looked
+/// up once, when it was first presented: a presentation left alone is compared every step).
 final class TypedPresentedValue<State>: TypedStack {
   let value: State
+  let equal: ElementEquality.Comparator<State>?
 
-  init(value: State) {
+  init(value: State, equal: ElementEquality.Comparator<State>?) {
     self.value = value
+    self.equal = equal
   }
 }
 

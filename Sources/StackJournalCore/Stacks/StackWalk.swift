@@ -25,6 +25,7 @@ final class StackWalk: StackVisitor {
   init(previous: [String: StackTracker.Tracked], encoder: SortedJSONEncoder) {
     self.previous = previous
     self.encoder = encoder
+    current.reserveCapacity(previous.count)
   }
 
   /// Whether values that write their own JSON are walked through their writers
@@ -124,7 +125,7 @@ final class StackWalk: StackVisitor {
             let oldElement = oldElements[oldIndex]
             guard oldHasNested.contains(id) else {
               // Equal: it presents what it presented.
-              if let paths = oldPresented[id] {
+              if !oldPresented.isEmpty, let paths = oldPresented[id] {
                 carry(paths)
                 presented[id] = paths
               }
@@ -282,12 +283,13 @@ final class StackWalk: StackVisitor {
     }
     let old = previous[path].flatMap { $0.record.isPresentation ? $0 : nil }
     let oldElement = old?.record.elements.first
+    let oldValue = old?.value as? TypedPresentedValue<State>
+    let equal = oldValue == nil ? ElementEquality.comparator(for: State.self) : oldValue?.equal
     var stored: StoredElement
     var hasNested: Set<StackElementID> = []
     var inside: [String] = []
     var differs = false
-    if let oldElement, let oldValue = (old?.value as? TypedPresentedValue<State>)?.value,
-      let equal = ElementEquality.comparator(for: State.self),
+    if let oldElement, let oldValue = oldValue?.value, let equal,
       ElementEquality.equal(equal, oldValue, presented)
     {
       stored = oldElement
@@ -333,7 +335,7 @@ final class StackWalk: StackVisitor {
     }
     current[path] = StackTracker.Tracked(
       record: .presented(at: path, stored), codingPath: components,
-      value: TypedPresentedValue(value: presented), hasNested: hasNested,
+      value: TypedPresentedValue(value: presented, equal: equal), hasNested: hasNested,
       presented: inside.isEmpty ? [:] : [0: inside])
   }
 

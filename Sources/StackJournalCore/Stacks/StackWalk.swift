@@ -33,7 +33,7 @@ final class StackWalk: StackVisitor {
   var walksWriters = true
 
   func run<S: Encodable>(_ state: S) throws {
-    try walk(state, at: [], userInfo: [stackVisitorUserInfoKey: self])
+    try walk(state, at: [], userInfo: [stackVisitorUserInfoKey: StackVisitorBox(self)])
   }
 
   private func walk<T: Encodable>(

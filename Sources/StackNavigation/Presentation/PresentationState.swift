@@ -189,7 +189,7 @@ extension PresentationState: Encodable where State: Encodable {
   /// the journal finds the presented destinations of a state.
   public func encode(to encoder: any Encoder) throws {
     if let presented = wrappedValue {
-      if let visitor = encoder.userInfo[stackVisitorUserInfoKey] as? any StackVisitor {
+      if let visitor = stackVisitor(in: encoder.userInfo) {
         try visitor.visit(
           presented: presented, codingPath: encoder.codingPath, userInfo: encoder.userInfo)
         return

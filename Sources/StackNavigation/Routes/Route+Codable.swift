@@ -18,7 +18,7 @@ extension Route: Encodable where Screen: Encodable {
   /// the visitor decides what to encode.
   public func encode(to encoder: any Encoder) throws {
     let inArray = encoder.codingPath.last?.intValue != nil
-    if inArray, let visitor = encoder.userInfo[stackVisitorUserInfoKey] as? any StackVisitor {
+    if inArray, let visitor = stackVisitor(in: encoder.userInfo) {
       try visitor.visit(self, codingPath: encoder.codingPath, userInfo: encoder.userInfo)
       return
     }

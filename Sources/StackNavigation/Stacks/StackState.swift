@@ -350,7 +350,7 @@ extension StackState: Encodable where Element: Encodable {
   /// itself to the visitor instead and encodes nothing: that is how the journal finds the
   /// stacks of a state.
   public func encode(to encoder: any Encoder) throws {
-    if let visitor = encoder.userInfo[stackVisitorUserInfoKey] as? any StackVisitor {
+    if let visitor = stackVisitor(in: encoder.userInfo) {
       try visitor.visit(self, codingPath: encoder.codingPath, userInfo: encoder.userInfo)
       return
     }

@@ -67,5 +67,27 @@ package final class StackEncounter {
 package let stackEncounterUserInfoKey = CodingUserInfoKey(
   rawValue: "StackJournal.StackEncounter")!
 
-/// The key under which an encoder's `userInfo` carries a ``StackVisitor``.
+/// The key under which an encoder's `userInfo` carries a ``StackVisitor``, itself or in a
+/// ``StackVisitorBox``.
 public let stackVisitorUserInfoKey = CodingUserInfoKey(rawValue: "StackJournal.StackVisitor")!
+
+/// A ``StackVisitor`` as an encoder's `userInfo` may carry it: behind a final class, so that a
+/// value looking for one casts to a class. Casting `Any` to `any StackVisitor` looks the
+/// conformance up at run time, which cost a few thousand instructions per stack and presentation
+/// of every action recorded.
+public final class StackVisitorBox: @unchecked Sendable {
+  /// The visitor.
+  public let visitor: any StackVisitor
+
+  /// Boxes `visitor`.
+  public init(_ visitor: any StackVisitor) {
+    self.visitor = visitor
+  }
+}
+
+/// The visitor `userInfo` carries under ``stackVisitorUserInfoKey``, boxed or not.
+package func stackVisitor(in userInfo: [CodingUserInfoKey: Any]) -> (any StackVisitor)? {
+  guard let value = userInfo[stackVisitorUserInfoKey] else { return nil }
+  if let box = value as? StackVisitorBox { return box.visitor }
+  return value as? any StackVisitor
+}

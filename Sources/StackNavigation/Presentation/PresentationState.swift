@@ -19,14 +19,16 @@ public struct PresentationState<State> {
     init(state: State?) { self.state = state }
   }
 
-  private var storage: Storage
+  /// `nil` while nothing is presented: a feature holds a presentation that presents nothing most
+  /// of the time, and copying it then retains nothing.
+  private var storage: Storage?
   /// The identity of the child `ifLet` last saw presented, so that a child replaced by another
   /// reducer meanwhile has its effects cancelled.
   var presentedIdentity: ChildIdentity?
 
   /// Presents `wrappedValue`, or nothing.
   public init(wrappedValue: State?) {
-    self.storage = Storage(state: wrappedValue)
+    self.storage = wrappedValue.map { Storage(state: $0) }
   }
 
   /// The projected value, as `$destination` gives it.
@@ -36,10 +38,14 @@ public struct PresentationState<State> {
 
   /// The presented state, or `nil`.
   public var wrappedValue: State? {
-    get { storage.state }
+    get { storage?.state }
     set {
+      guard let newValue else {
+        storage = nil
+        return
+      }
       if isKnownUniquelyReferenced(&storage) {
-        storage.state = newValue
+        storage?.state = newValue
       } else {
         storage = Storage(state: newValue)
       }

@@ -138,6 +138,7 @@ let package = Package(
         .embedInCode("0001_initial.sql"),
         .embedInCode("0002_committed_append.sql"),
         .embedInCode("0003_checked_stack_changes.sql"),
+        .embedInCode("0004_presented_destinations.sql"),
       ]
     ),
     .target(

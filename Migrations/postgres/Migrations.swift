@@ -11,5 +11,6 @@ public enum EmbeddedPostgresMigrations {
     ("0001_initial.sql", PackageResources._001_initial_sql),
     ("0002_committed_append.sql", PackageResources._002_committed_append_sql),
     ("0003_checked_stack_changes.sql", PackageResources._003_checked_stack_changes_sql),
+    ("0004_presented_destinations.sql", PackageResources._004_presented_destinations_sql),
   ]
 }

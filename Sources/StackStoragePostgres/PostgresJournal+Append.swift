@@ -100,7 +100,7 @@
         let path = psql.serverInfo?[.detail] ?? ""
         return StorageError(
           code: .inconsistentDelta,
-          message: "The change to the stack `\(StorageError.printable(path))` "
+          message: "The change to the stack or presentation `\(StorageError.printable(path))` "
             + "\(StorageError.printable(message)). The delta does not match the session's stack "
             + "rows; nothing was written. Reopen the session to record from its head.",
           underlying: psql)

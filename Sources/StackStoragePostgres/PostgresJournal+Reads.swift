@@ -125,13 +125,15 @@
       var head: Int64 = 0
       var records: [StackRecord] = []
       for row in rows {
-        let (rowHead, path, nextID, id, caseName, state) = try row.decode(
-          (Int64, String?, Int64?, Int64?, String?, String?).self)
+        let (rowHead, path, nextID, isPresentation, id, caseName, state) = try row.decode(
+          (Int64, String?, Int64?, Bool?, Int64?, String?, String?).self)
         head = rowHead
         guard let path, let nextID else { continue }
         if records.last?.path != path {
           records.append(
-            StackRecord(path: path, nextID: StackElementID(generation: Int(nextID)), elements: []))
+            StackRecord(
+              path: path, nextID: StackElementID(generation: Int(nextID)), elements: [],
+              isPresentation: isPresentation ?? false))
         }
         if let id, let state {
           records[records.count - 1].elements.append(

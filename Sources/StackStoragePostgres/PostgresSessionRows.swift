@@ -127,11 +127,11 @@
       """
     }
 
-    /// The session's head and its stack rows: head, path, next ID, element ID, case name,
-    /// state, by path and position.
+    /// The session's head and its stack rows: head, path, next ID, whether it is a
+    /// presentation, element ID, case name, state, by path and position.
     func headStacks(_ session: SessionID) -> PostgresQuery {
       """
-      SELECT s.head_sequence, r.path, r.next_id, r.id, r.case_name, r.state
+      SELECT s.head_sequence, r.path, r.next_id, r.presentation, r.id, r.case_name, r.state
       FROM \(unescaped: tables.sessions) s
       LEFT JOIN LATERAL (
         \(stackRows.elements(of: "s.id"))

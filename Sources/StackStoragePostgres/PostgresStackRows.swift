@@ -12,11 +12,11 @@
     let tables: PostgresTables
 
     /// The stacks of `session` with their elements, one row per element and one for a stack
-    /// without any: path, next ID, element ID, case name, state and position (the element's
-    /// columns `NULL` for an empty stack).
+    /// without any: path, next ID, whether it is a presentation, element ID, case name, state and
+    /// position (the element's columns `NULL` for an empty stack).
     func elements(of session: SQLFragment) -> SQLFragment {
       """
-      SELECT st.path, st.next_id, e.id, e.case_name, e.state, e.position
+      SELECT st.path, st.next_id, st.presentation, e.id, e.case_name, e.state, e.position
         FROM \(unescaped: tables.stacks) st
         LEFT JOIN \(unescaped: tables.stackElements) e
           ON e.session = st.session AND e.path = st.path
@@ -35,8 +35,10 @@
     /// Inserts the row of a stack of an imported session.
     func insert(_ session: SessionID, _ stack: StackRecord) -> PostgresQuery {
       """
-      INSERT INTO \(unescaped: tables.stacks) (session, path, next_id)
-      VALUES (\(session.rawValue), \(stack.path), \(Int64(stack.nextID.generation)))
+      INSERT INTO \(unescaped: tables.stacks) (session, path, next_id, presentation)
+      VALUES (
+        \(session.rawValue), \(stack.path), \(Int64(stack.nextID.generation)),
+        \(stack.isPresentation))
       """
     }
 

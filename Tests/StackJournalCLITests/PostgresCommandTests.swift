@@ -60,12 +60,16 @@ final class PostgresCommandTests: CLITestCase {
   func testShowGivesTheSameStacksAtEverySequenceOnBothBackends() throws {
     let (file, head) = try recordBoth()
     XCTAssertGreaterThan(head, 40)
+    var alertsShown = 0
     for sequence in 0...head {
       let arguments = ["show", "same", "--at", String(sequence), "--json"]
       let sqlite = try timeless(arguments, db: file)
       XCTAssertEqual(sqlite, try timeless(arguments, db: url), "show --at \(sequence)")
       XCTAssertTrue(sqlite.contains("\"stacks\""), sqlite)
+      if sqlite.contains("\"kind\":\"alert\"") { alertsShown += 1 }
     }
+    // The demo's fact alert was open at some of those moments, and both backends showed it.
+    XCTAssertGreaterThan(alertsShown, 0)
     // The same moment found by time on each backend: its own last entry.
     let now = ISO8601DateFormatter().string(from: Date().addingTimeInterval(1))
     let atTime = try runCLI(["show", "same", "--at-time", now, "--json", "--db", url])
@@ -191,15 +195,21 @@ final class PostgresCommandTests: CLITestCase {
     XCTAssertEqual(try dryRun.jsonObject()["currentVersion"] as? Int, 0)
     XCTAssertEqual(
       try dryRun.jsonObject()["pending"] as? [String],
-      ["0001_initial.sql", "0002_committed_append.sql", "0003_checked_stack_changes.sql"])
+      [
+        "0001_initial.sql", "0002_committed_append.sql", "0003_checked_stack_changes.sql",
+        "0004_presented_destinations.sql",
+      ])
     assertOneLineError(
       try runCLI(["sessions", "--db", url]), contains: "There is no StackJournal journal")
     let applied = try runCLI(["migrate", "--json", "--db", url])
     XCTAssertEqual(applied.status, 0, applied.stderr)
     XCTAssertEqual(
       try applied.jsonObject()["applied"] as? [String],
-      ["0001_initial.sql", "0002_committed_append.sql", "0003_checked_stack_changes.sql"])
-    XCTAssertEqual(try applied.jsonObject()["version"] as? Int, 3)
+      [
+        "0001_initial.sql", "0002_committed_append.sql", "0003_checked_stack_changes.sql",
+        "0004_presented_destinations.sql",
+      ])
+    XCTAssertEqual(try applied.jsonObject()["version"] as? Int, 4)
     XCTAssertEqual(try runCLI(["sessions", "--db", url]).status, 0)
     let again = try runCLI(["migrate", "--db", url])
     XCTAssertTrue(again.stdout.contains("Up to date: nothing to migrate."), again.stdout)

@@ -52,11 +52,18 @@
       let start = try XCTUnwrap(initial.range(of: "CREATE FUNCTION apply_stack_change"))
       let end = try XCTUnwrap(
         initial.range(of: "\n$$;", range: start.upperBound..<initial.endIndex))
+      let createSession = try XCTUnwrap(initial.range(of: "CREATE FUNCTION create_session("))
+      let createSessionEnd = try XCTUnwrap(
+        initial.range(of: "\n$$;", range: createSession.upperBound..<initial.endIndex))
       _ = try await execute([
         "DROP PROCEDURE \(schema).append_entry_committed",
         "SET search_path TO \(schema)",
         "CREATE OR REPLACE"
           + initial[initial.index(start.lowerBound, offsetBy: 6)..<end.upperBound],
+        "CREATE OR REPLACE"
+          + initial[
+            initial.index(createSession.lowerBound, offsetBy: 6)..<createSessionEnd.upperBound],
+        "ALTER TABLE \(schema).stacks DROP COLUMN presentation",
         "DELETE FROM \(schema).schema_migrations WHERE version >= 2",
       ])
       await assertStorageError(.olderSchema) {
@@ -74,6 +81,82 @@
       XCTAssertEqual(headSequenceResult1, 2)
       let verifyStorageResult = try await migrated.verifyStorage(session: nil, maxProblemsPerSession: 5).isClean
       XCTAssertTrue(verifyStorageResult)
+    }
+
+    /// A journal of schema version 3, with stacks and entries, migrates to version 4 keeping
+    /// every entry and row (each a stack), and then journals presentations.
+    func testAVersion3JournalKeepsEveryEntryAndThenJournalsPresentations() async throws {
+      let element = StoredElement(id: 0, caseName: "screen", state: #"{"screen":{"n":0}}"#)
+      let stacks = [StackRecord(path: "path", nextID: 1, elements: [element])]
+      let state = EncodedState(json: Data("{}".utf8), stacks: stacks)
+      let journal = try await PostgresJournal(url: url)
+      _ = try await journal.createSession("old", initial: state, version: 1)
+      for number in 1...3 {
+        _ = try await journal.append(
+          session: "old", expectedSequence: Int64(number - 1),
+          JournalEntryDraft(
+            type: "tick", version: 1, payload: Data("\(number)".utf8), state: state))
+      }
+      journal.close()
+      // Back to version 3: version 3's apply_stack_change, version 1's create_session, no
+      // `presentation` column, no record of version 4.
+      let schema = location.schema
+      func function(_ file: Int, _ name: String) throws -> String {
+        let text = String(decoding: EmbeddedPostgresMigrations.files[file].bytes, as: UTF8.self)
+        let start = try XCTUnwrap(text.range(of: "FUNCTION \(name)("))
+        let end = try XCTUnwrap(text.range(of: "\n$$;", range: start.upperBound..<text.endIndex))
+        return "CREATE OR REPLACE " + text[start.lowerBound..<end.upperBound]
+      }
+      _ = try await execute([
+        "SET search_path TO \(schema)",
+        try function(2, "apply_stack_change"),
+        try function(0, "create_session"),
+        "ALTER TABLE \(schema).stacks DROP COLUMN presentation",
+        "DELETE FROM \(schema).schema_migrations WHERE version >= 4",
+      ])
+      let entries = "SELECT sequence || ' ' || type || ' ' || payload || ' ' || delta "
+        + "FROM \(schema).journal ORDER BY sequence"
+      let before = try await execute([entries])[0]
+      XCTAssertEqual(before.count, 3)
+      await assertStorageError(.olderSchema) {
+        try await PostgresJournal(url: url, options: .init(readOnly: true))
+      }
+
+      let migrated = try await PostgresJournal(url: url)
+      defer { migrated.close() }
+      XCTAssertEqual(migrated.schemaVersion, 4)
+      XCTAssertEqual(migrated.schemaVersion, PostgresJournal.latestSchemaVersion)
+      let after = try await execute([
+        entries, "SELECT path || ' ' || presentation::text FROM \(schema).stacks",
+      ])
+      XCTAssertEqual(after[0], before)
+      XCTAssertEqual(after[1], ["path false"])
+      let headStacks = try await migrated.headStacks(session: "old")
+      XCTAssertEqual(headStacks, stacks)
+
+      // An alert presented over `#0`, then dismissed.
+      let alert = StoredElement(id: 0, caseName: nil, state: #"{"title":"Sure?"}"#)
+      let presented = stacks + [.presented(at: "path[#0].screen.alert", alert)]
+      _ = try await migrated.append(
+        session: "old", expectedSequence: 3,
+        JournalEntryDraft(
+          type: "alert", version: 1, payload: Data("4".utf8),
+          state: EncodedState(json: Data("{}".utf8), stacks: presented)))
+      let presentedStacks = try await migrated.headStacks(session: "old")
+      XCTAssertEqual(presentedStacks, presented)
+      let rows = try await execute([
+        "SELECT path || ' ' || presentation::text FROM \(schema).stacks ORDER BY path"
+      ])
+      XCTAssertEqual(rows[0], ["path false", "path[#0].screen.alert true"])
+      _ = try await migrated.append(
+        session: "old", expectedSequence: 4,
+        JournalEntryDraft(type: "dismiss", version: 1, payload: Data("5".utf8), state: state))
+      let dismissedStacks = try await migrated.headStacks(session: "old")
+      XCTAssertEqual(dismissedStacks, stacks)
+      let atFour = try await migrated.stacks(session: "old", at: 4)
+      XCTAssertEqual(atFour, presented)
+      let verified = try await migrated.verifyStorage(session: nil, maxProblemsPerSession: 5)
+      XCTAssertTrue(verified.isClean, "\(verified)")
     }
 
     func testASchemaThatIsNotOursIsRefusedAndLeftUnchanged() async throws {

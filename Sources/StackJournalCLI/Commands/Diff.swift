@@ -10,7 +10,12 @@ extension StackJournalCommand {
       usage: "stackjournal diff [--db <path>] <session> <from> <to> [--json]",
       discussion: """
         Compares the stacks at FROM and at TO: elements pushed, popped and changed, with the \
-        fields of a changed element's state that differ. Needs no app code.
+        fields of a changed element's state that differ; then what was presented, dismissed or \
+        changed where (an alert over an element, a sheet at the root). Needs no app code.
+
+        --json prints {"session", "from", "to", "stacks": […], "presentations": [{"path", \
+        "change" ("presented", "dismissed" or "changed"), "before", "after"}]}, "before" and \
+        "after" as `show --json` prints a presentation, or null.
         """)
 
     @OptionGroup var database: DatabaseOptions
@@ -67,22 +72,79 @@ extension StackJournalCommand {
         try await journal.requireSequence(to, session: session, option: "TO")
         let before = try await journal.stacks(session: session, at: from)
         let after = try await journal.stacks(session: session, at: to)
-        let changes = StackChangeBetweenMoments.compare(before, after)
+        let changes = StackChangeBetweenMoments.compare(
+          before.filter { !$0.isPresentation }, after.filter { !$0.isPresentation })
+        let presentations = PresentationChangeBetweenMoments.compare(before, after)
         try output.print {
           JSONValue.object([
             ("session", .string(session.rawValue)), ("from", .int(from)), ("to", .int(to)),
             ("stacks", .array(changes.map(\.json))),
+            ("presentations", .array(presentations.map(\.json))),
           ])
         } text: { out in
           out.line(out.styled("Session \(session): sequence \(from) → \(to)", .bold))
-          guard !changes.isEmpty else {
+          guard !changes.isEmpty || !presentations.isEmpty else {
             out.line("The stacks are the same.")
             return
           }
           for change in changes { change.lines(on: out).forEach(out.line) }
+          if !presentations.isEmpty {
+            out.line(out.styled("presented", .bold))
+            for change in presentations { out.line("  " + change.line) }
+          }
         }
       }
     }
+  }
+}
+
+/// How what is presented at one place differs between two moments.
+struct PresentationChangeBetweenMoments {
+  var path: String
+  var before: ShownPresentation?
+  var after: ShownPresentation?
+
+  static func compare(_ before: [StackRecord], _ after: [StackRecord])
+    -> [PresentationChangeBetweenMoments]
+  {
+    let old = Dictionary(
+      ShownPresentation.all(in: before).map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+    let new = Dictionary(
+      ShownPresentation.all(in: after).map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+    let oldRecords = Dictionary(
+      before.filter(\.isPresentation).map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+    let newRecords = Dictionary(
+      after.filter(\.isPresentation).map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+    return Set(old.keys).union(new.keys).sorted().compactMap { path in
+      guard oldRecords[path] != newRecords[path] else { return nil }
+      return PresentationChangeBetweenMoments(path: path, before: old[path], after: new[path])
+    }
+  }
+
+  /// `presented`, `dismissed` or `changed`.
+  var change: String {
+    before == nil ? "presented" : after == nil ? "dismissed" : "changed"
+  }
+
+  /// `presented alert "Saved" over #1 of path  (path[#1].alert)`; a change shows what was
+  /// presented before.
+  var line: String {
+    switch (before, after) {
+    case (nil, let after?): "presented " + after.line
+    case (let before?, nil): "dismissed " + before.line
+    case (let before?, let after?):
+      "changed " + after.line + " (was \(before.what): \(before.state.compact))"
+    case (nil, nil): path
+    }
+  }
+
+  var json: JSONValue {
+    .object([
+      ("path", .string(path)),
+      ("change", .string(change)),
+      ("before", before?.json ?? .null),
+      ("after", after?.json ?? .null),
+    ])
   }
 }
 

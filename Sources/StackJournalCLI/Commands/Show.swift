@@ -15,9 +15,14 @@ extension StackJournalCommand {
         snapshot and the journal's deltas, without the app's code. --at-time picks the last \
         entry recorded at or before TIME, which is \(TimeExpression.accepted).
 
+        Then what is presented, and where: an alert with its title over a stack's element, a \
+        sheet at the root, an alert inside a presented sheet.
+
         --json prints {"session", "sequence", "time", "stacks": [{"path", "kind" ("stack" or \
         "routes"), "nextID", "elements": [{"id", "case", "state", "route"? {"style", \
-        "embedInNavigationView", "screen"}}]}]}.
+        "embedInNavigationView", "screen"}}]}], "presentations": [{"path", "kind" ("alert", \
+        "confirmationDialog" or "destination"), "case", "title", "over" ({"stack", "id"} or \
+        null), "inside" (the path of the presentation it is inside, or null), "state"}]}.
         """)
 
     @OptionGroup var database: DatabaseOptions
@@ -59,7 +64,8 @@ extension StackJournalCommand {
             ("sequence", .int(sequence)),
             ("headSequence", .int(info.headSequence)),
             ("time", .string(TimeFormat.iso(recordedAt))),
-            ("stacks", .array(stacks.map(StackRendering.stackJSON))),
+            ("stacks", .array(stacks.filter { !$0.isPresentation }.map(StackRendering.stackJSON))),
+            ("presentations", .array(ShownPresentation.all(in: stacks).map(\.json))),
           ])
         } text: { out in
           let moment =
@@ -69,6 +75,7 @@ extension StackJournalCommand {
             out.styled("Session \(session) at sequence \(sequence)", .bold)
               + " (\(moment), recorded \(TimeFormat.display(recordedAt)) UTC)")
           StackRendering.lines(stacks, on: out).forEach(out.line)
+          ShownPresentation.lines(stacks, on: out).forEach(out.line)
         }
       }
     }

@@ -148,9 +148,10 @@ struct ReportPage {
     ])
   }
 
-  /// `[path, nextID, ids, pushed, popped, changed, removed, kind]` per change, elements as
-  /// `show --json` prints them (`{"id", "case", "state"}`, and `"route"` for a coordinator's
-  /// route), `kind` as `show --json` gives it for the stack (`stack` or `routes`).
+  /// `[path, nextID, ids, pushed, popped, changed, removed, kind, presented]` per change,
+  /// elements as `show --json` prints them (`{"id", "case", "state"}`, and `"route"` for a
+  /// coordinator's route), `kind` `stack`, `routes` or `presentation`, and `presented` what a
+  /// presentation's change presents, as ``StackRendering/stackJSON(_:)`` gives it, or null.
   static func changesJSON(_ delta: StackDelta) -> JSONValue {
     .array(
       delta.changes.map { change in
@@ -162,7 +163,8 @@ struct ReportPage {
           .array(change.popped.map { .int($0.generation) }),
           .array(change.changed.map(StackRendering.elementJSON)),
           .int(change.removed ? 1 : 0),
-          .string(StackRendering.kind(nextID: change.nextID)),
+          .string(StackRendering.kind(of: change)),
+          StackRendering.presentedJSON(of: change),
         ])
       })
   }

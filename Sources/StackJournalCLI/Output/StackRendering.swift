@@ -146,19 +146,44 @@ enum StackRendering {
   }
 
   /// `{"path": "path", "kind": "stack", "nextID": 3, "elements": […]}`; `kind` is `routes` for a
-  /// coordinator's routes, whose IDs are positions.
+  /// coordinator's routes, whose IDs are positions, and `presentation` for a presented
+  /// destination, which adds `"presented"`: what it presents, as ``ShownPresentation/json``
+  /// gives it (without the moment's other presentations, so `inside` is null).
   static func stackJSON(_ stack: StackRecord) -> JSONValue {
-    .object([
+    var members: [(String, JSONValue)] = [
       ("path", .string(stack.path)),
-      ("kind", .string(kind(nextID: stack.nextID))),
+      ("kind", .string(kind(of: stack))),
       ("nextID", .int(stack.nextID.generation)),
       ("elements", .array(stack.elements.map(elementJSON))),
-    ])
+    ]
+    if stack.isPresentation { members.append(("presented", ShownPresentation(stack).json)) }
+    return .object(members)
+  }
+
+  /// What a change to a presentation presents after it (``stackJSON(_:)``'s `presented`), or
+  /// null for a stack's change and a dismissal.
+  static func presentedJSON(of change: StackChange) -> JSONValue {
+    let elements = change.pushed + change.changed
+    guard change.isPresentation, !change.removed, !elements.isEmpty else { return .null }
+    return ShownPresentation(
+      StackRecord(
+        path: change.path, nextID: change.nextID, elements: elements, isPresentation: true)
+    ).json
   }
 
   /// `routes` for a coordinator's routes (a stack that hands out no ID), `stack` otherwise.
   static func kind(nextID: StackElementID) -> String {
     nextID == .routesNextID ? "routes" : "stack"
+  }
+
+  /// ``kind(nextID:)``, or `presentation` for a presented destination.
+  static func kind(of stack: StackRecord) -> String {
+    stack.isPresentation ? "presentation" : kind(nextID: stack.nextID)
+  }
+
+  /// ``kind(nextID:)``, or `presentation` for a change to a presented destination.
+  static func kind(of change: StackChange) -> String {
+    change.isPresentation ? "presentation" : kind(nextID: change.nextID)
   }
 
   /// Whether a stored stack is a coordinator's routes: its IDs are the routes' positions and it
@@ -179,8 +204,9 @@ enum StackRendering {
     path.isEmpty ? "(root)" : path
   }
 
-  /// The lines of stacks for people.
-  static func lines(_ stacks: [StackRecord], on terminal: Terminal) -> [String] {
+  /// The lines of stacks for people; presentations are left to ``ShownPresentation``.
+  static func lines(_ records: [StackRecord], on terminal: Terminal) -> [String] {
+    let stacks = records.filter { !$0.isPresentation }
     guard !stacks.isEmpty else { return ["(no stacks)"] }
     var lines: [String] = []
     for stack in stacks {
@@ -207,6 +233,7 @@ enum StackRendering {
   /// of the log does not have.
   static func summary(_ delta: StackDelta) -> String {
     delta.changes.map { change in
+      if change.isPresentation { return presentationSummary(change) }
       var parts: [String] = []
       if change.removed {
         parts.append("removed")
@@ -226,11 +253,28 @@ enum StackRendering {
     }.joined(separator: "; ")
   }
 
-  /// The JSON of a delta, with element states unwrapped.
+  /// What a change to a presentation did, for people: `presented alert "Saved" over #1 of
+  /// path`, `dismissed what was presented over #1 of path`, `changed the settings presented at
+  /// the root`. Without the moment's other presentations, "inside" is not told.
+  static func presentationSummary(_ change: StackChange) -> String {
+    let record = StackRecord(
+      path: change.path, nextID: change.nextID, elements: change.pushed + change.changed,
+      isPresentation: true)
+    let shown = ShownPresentation(record)
+    if change.removed { return "dismissed what was presented \(shown.whereText) (\(change.path))" }
+    if change.pushed.isEmpty, change.changed.isEmpty {
+      return "\(change.path): IDs \(change.ids.map(\.description).joined(separator: " "))"
+    }
+    let verb = change.pushed.isEmpty ? "changed what is presented:" : "presented"
+    return "\(verb) \(shown.what) \(shown.whereText) (\(change.path))"
+  }
+
+  /// The JSON of a delta, with element states unwrapped; a change to a presentation is marked
+  /// `"presentation": true` and says what it presents (``ShownPresentation/json``).
   static func deltaJSON(_ delta: StackDelta) -> JSONValue {
     .array(
       delta.changes.map { change in
-        .object([
+        var members: [(String, JSONValue)] = [
           ("path", .string(change.path)),
           ("nextID", .int(change.nextID.generation)),
           ("ids", .array(change.ids.map { .int($0.generation) })),
@@ -238,7 +282,11 @@ enum StackRendering {
           ("popped", .array(change.popped.map { .int($0.generation) })),
           ("changed", .array(change.changed.map(elementJSON))),
           ("removed", .bool(change.removed)),
-        ])
+          ("presentation", .bool(change.isPresentation)),
+        ]
+        let presented = presentedJSON(of: change)
+        if case .null = presented {} else { members.append(("presented", presented)) }
+        return .object(members)
       })
   }
 

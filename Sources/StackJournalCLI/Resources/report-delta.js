@@ -1,8 +1,9 @@
 'use strict';
 // The time-travel page of `stackjournal report`. Everything it shows comes from the JSON block
 // `journal-data`, which the command wrote from the journal: the stacks at the first moment (as
-// `show --at` rebuilds them) and each entry's stack delta. The page applies the deltas in order;
-// every text from the journal reaches the page through `textContent`, never as markup.
+// `show --at` rebuilds them, presented destinations among them) and each entry's stack delta.
+// The page applies the deltas in order; every text from the journal reaches the page through
+// `textContent`, never as markup.
 //
 // The script is written in parts, one file each, that `ReportAssets` (Output/ReportPage.swift)
 // joins in the order it lists into the one script the page carries: this file at the top level,
@@ -16,9 +17,22 @@
 function applyChanges(stacks, changes) {
   const result = stacks.slice();
   for (const change of changes) {
-    const [path, nextID, ids, pushed, popped, changed, removed, kind] = change;
+    const [path, nextID, ids, pushed, popped, changed, removed, kind, presented] = change;
     const index = result.findIndex((stack) => stack.path === path);
-    const where = 'the change to the stack ' + JSON.stringify(path);
+    const isPresentation = kind === 'presentation';
+    const where = 'the change to the ' + (isPresentation ? 'presentation ' : 'stack ')
+      + JSON.stringify(path);
+    // A presentation's change meets a presentation or nothing, a stack's a stack or nothing;
+    // a presentation holds #0 alone, with next ID 1.
+    if (index >= 0 && (result[index].kind === 'presentation') !== isPresentation) {
+      throw new Error(where + (isPresentation
+        ? ' changes it as a presentation, but it is a stack'
+        : ' changes it as a stack, but it is a presentation'));
+    }
+    if (isPresentation && !removed && (nextID !== 1 || ids.length !== 1 || ids[0] !== 0)) {
+      throw new Error(where + ' leaves it holding ' + JSON.stringify(ids) + ' with next ID #'
+        + nextID + ', not #0 alone with next ID 1');
+    }
     const byID = new Map();
     if (index >= 0) for (const item of result[index].elements) byID.set(item.id, item);
     const pop = (id) => {
@@ -57,6 +71,9 @@ function applyChanges(stacks, changes) {
       return item;
     });
     const stack = { path: path, kind: kind, nextID: nextID, elements: elements };
+    if (isPresentation) {
+      stack.presented = presented || (index >= 0 ? result[index].presented : null);
+    }
     if (index >= 0) {
       result[index] = stack;
     } else {

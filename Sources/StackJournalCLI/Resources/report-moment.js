@@ -56,7 +56,40 @@ function parentOf(path) {
 
 let moment = null; // what render() draws: stacks, highlights, children
 
+// What a presentation presents, as people read it: `alert "Saved"`, `settings`.
+function presentedWhat(presented) {
+  if (!presented) return 'destination';
+  const title = presented.title === null ? '' : ' ' + JSON.stringify(presented.title);
+  if (presented.kind === 'alert') return 'alert' + title;
+  if (presented.kind === 'confirmationDialog') return 'confirmation dialog' + title;
+  return presented.case === null ? 'destination' : presented.case;
+}
+
+// Where it is: over the element its path names last, or at the root.
+function presentedWhere(path) {
+  const parent = parentOf(path);
+  return parent ? 'over #' + parent.id + ' of ' + stackName(parent.path) : 'at the root';
+}
+
+// A presented destination: what it presents and where, drawn inside the element it is over.
+function presentationView(stack) {
+  const box = el('section', 'stack presentation');
+  box.dataset.path = stack.path;
+  const head = el('div', 'stack-head');
+  head.appendChild(el('h3', 'stack-path', 'presented: ' + presentedWhat(stack.presented)));
+  head.appendChild(el('span', 'stack-info', presentedWhere(stack.path) + ' · ' + stack.path));
+  const change = moment.changes.get(stack.path);
+  if (change && change.created) head.appendChild(el('span', 'stack-note', 'presented now'));
+  box.appendChild(head);
+  const details = el('details');
+  details.appendChild(el('summary', null, 'what is presented'));
+  details.appendChild(el('pre', null, pretty(stack.presented ? stack.presented.state : null)));
+  box.appendChild(details);
+  return box;
+}
+
 function stackView(stack, sequence) {
+  if (stack.kind === 'presentation') return presentationView(stack);
   const box = el('section', 'stack');
   box.dataset.path = stack.path;
   const head = el('div', 'stack-head');
@@ -105,6 +138,7 @@ function render() {
       const poppedIDs = new Set(change[4]);
       const info = changes.get(change[0]) || {
         created: false, pushed: new Set(), changed: new Map(), popped: [],
+        presentation: change[7] === 'presentation',
       };
       info.created = info.created || (!change[6] && !old);
       for (const pushed of change[3]) info.pushed.add(pushed.id);
@@ -165,7 +199,7 @@ function render() {
       const gone = el('section', 'stack');
       const head = el('div', 'stack-head');
       head.appendChild(el('h3', 'stack-path', stackName(path)));
-      head.appendChild(el('span', 'stack-note', 'stack removed'));
+      head.appendChild(el('span', 'stack-note', info.presentation ? 'dismissed' : 'stack removed'));
       gone.appendChild(head);
       container.appendChild(gone);
     }

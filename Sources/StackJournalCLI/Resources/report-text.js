@@ -59,6 +59,14 @@ function effectsOf(entry) {
   const effects = [];
   for (const change of entry[4]) {
     const name = stackName(change[0]);
+    if (change[7] === 'presentation') {
+      const where = presentedWhere(change[0]);
+      if (change[6]) effects.push(['pop', 'dismissed what was presented ' + where]);
+      else if (change[3].length > 0) {
+        effects.push(['push', 'presented ' + presentedWhat(change[8]) + ' ' + where]);
+      } else effects.push(['change', 'changed ' + presentedWhat(change[8]) + ' ' + where]);
+      continue;
+    }
     if (change[6]) {
       effects.push(['pop', name + ' removed']);
       continue;

@@ -16,19 +16,41 @@
 public struct PresentationState<State> {
   private final class Storage: @unchecked Sendable {
     var state: State?
-    init(state: State?) { self.state = state }
+    var identity: ChildIdentity?
+    init(state: State?, identity: ChildIdentity?) {
+      self.state = state
+      self.identity = identity
+    }
   }
 
-  /// `nil` while nothing is presented: a feature holds a presentation that presents nothing most
-  /// of the time, and copying it then retains nothing.
+  /// What is presented and the identity of the child `ifLet` last saw presented, behind one
+  /// reference, copied on write; `nil` while nothing is presented and no identity is kept. A
+  /// feature holds a presentation that presents nothing most of the time, and copying it then
+  /// copies one word and retains nothing.
   private var storage: Storage?
-  /// The identity of the child `ifLet` last saw presented, so that a child replaced by another
-  /// reducer meanwhile has its effects cancelled.
-  var presentedIdentity: ChildIdentity?
 
   /// Presents `wrappedValue`, or nothing.
   public init(wrappedValue: State?) {
-    self.storage = wrappedValue.map { Storage(state: $0) }
+    self.storage = wrappedValue.map { Storage(state: $0, identity: nil) }
+  }
+
+  /// Writes what is presented and the identity, sharing no storage another copy still holds.
+  private mutating func set(state: State?, identity: ChildIdentity?) {
+    if state == nil, identity == nil {
+      storage = nil
+    } else if isKnownUniquelyReferenced(&storage) {
+      storage?.state = state
+      storage?.identity = identity
+    } else {
+      storage = Storage(state: state, identity: identity)
+    }
+  }
+
+  /// The identity of the child `ifLet` last saw presented, so that a child replaced by another
+  /// reducer meanwhile has its effects cancelled.
+  var presentedIdentity: ChildIdentity? {
+    get { storage?.identity }
+    set { set(state: storage?.state, identity: newValue) }
   }
 
   /// The projected value, as `$destination` gives it.
@@ -39,17 +61,7 @@ public struct PresentationState<State> {
   /// The presented state, or `nil`.
   public var wrappedValue: State? {
     get { storage?.state }
-    set {
-      guard let newValue else {
-        storage = nil
-        return
-      }
-      if isKnownUniquelyReferenced(&storage) {
-        storage?.state = newValue
-      } else {
-        storage = Storage(state: newValue)
-      }
-    }
+    set { set(state: newValue, identity: storage?.identity) }
   }
 
   /// The presentation itself, for `ifLet(\.$destination, …)`.

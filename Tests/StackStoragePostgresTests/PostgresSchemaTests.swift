@@ -88,7 +88,8 @@
     func testAVersion3JournalKeepsEveryEntryAndThenJournalsPresentations() async throws {
       let element = StoredElement(id: 0, caseName: "screen", state: #"{"screen":{"n":0}}"#)
       let stacks = [StackRecord(path: "path", nextID: 1, elements: [element])]
-      let state = EncodedState(json: Data("{}".utf8), stacks: stacks)
+      let json = Data(#"{"path":{"elements":[{"id":0,"state":{"screen":{"n":0}}}],"nextID":1}}"#.utf8)
+      let state = EncodedState(json: json, stacks: stacks)
       let journal = try await PostgresJournal(url: url)
       _ = try await journal.createSession("old", initial: state, version: 1)
       for number in 1...3 {
@@ -141,7 +142,7 @@
         session: "old", expectedSequence: 3,
         JournalEntryDraft(
           type: "alert", version: 1, payload: Data("4".utf8),
-          state: EncodedState(json: Data("{}".utf8), stacks: presented)))
+          state: EncodedState(json: json, stacks: presented)))
       let presentedStacks = try await migrated.headStacks(session: "old")
       XCTAssertEqual(presentedStacks, presented)
       let rows = try await execute([

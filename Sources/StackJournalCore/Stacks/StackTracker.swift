@@ -37,7 +37,26 @@ public final class StackTracker: @unchecked Sendable {
     /// (under `#0` for a presentation: those inside what it presents). An element equal to
     /// its previous value presents what it presented: these records are carried over, not
     /// walked for.
-    var presented: [StackElementID: [String]] = [:]
+    var presented = PresentedPaths()
+  }
+
+  /// The paths of the presentations inside some elements, by element ID: a list searched in
+  /// order, as few elements present anything (a table hashed every element's ID on every step).
+  struct PresentedPaths {
+    private var entries: [(id: StackElementID, paths: [String])] = []
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    subscript(id: StackElementID) -> [String]? {
+      get {
+        for entry in entries where entry.id == id { return entry.paths }
+        return nil
+      }
+      set {
+        entries.removeAll { $0.id == id }
+        if let newValue { entries.append((id, newValue)) }
+      }
+    }
   }
 
   /// What one action did to the stacks, before it is accepted.

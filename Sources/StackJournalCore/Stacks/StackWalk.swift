@@ -81,13 +81,13 @@ final class StackWalk: StackVisitor {
     // Read once: binding `old` in the loop would copy it for every element.
     let oldElements = old?.record.elements ?? []
     let oldHasNested = old?.hasNested ?? []
-    let oldPresented = old?.presented ?? [:]
+    let oldPresented = old?.presented ?? StackTracker.PresentedPaths()
     let oldNextID = old?.record.nextID
     let equal = oldStack == nil ? nil : ElementEquality.comparator(for: Element.self)
     var elements: [StoredElement] = []
     elements.reserveCapacity(ids.count)
     var hasNested: Set<StackElementID> = []
-    var presented: [StackElementID: [String]] = [:]
+    var presented = StackTracker.PresentedPaths()
     var oldIndexByID: [StackElementID: Int]?
     var differs = old == nil || old?.record.nextID != stack.nextID || oldIDs != ids
 
@@ -289,6 +289,8 @@ final class StackWalk: StackVisitor {
     var hasNested: Set<StackElementID> = []
     var inside: [String] = []
     var differs = false
+    /// Left as it was: its record and value are kept as they are.
+    var unchanged = false
     if let oldElement, let oldValue = oldValue?.value, let equal,
       ElementEquality.equal(equal, oldValue, presented)
     {
@@ -305,10 +307,13 @@ final class StackWalk: StackVisitor {
             stored = encoded
           }
         }
-      } else if let paths = old?.presented[0] {
+      } else {
         // Equal: it presents what it presented.
-        carry(paths)
-        inside = paths
+        unchanged = true
+        if let paths = old?.presented[0] {
+          carry(paths)
+          inside = paths
+        }
       }
     } else {
       let (encoded, mayHoldStacks) = try encode(presented, id: 0)
@@ -333,10 +338,15 @@ final class StackWalk: StackVisitor {
     } else {
       frames.last?.hasNested = true
     }
-    current[path] = StackTracker.Tracked(
+    if unchanged, let old {
+      current[path] = old
+      return
+    }
+    var tracked = StackTracker.Tracked(
       record: .presented(at: path, stored), codingPath: components,
-      value: TypedPresentedValue(value: presented, equal: equal), hasNested: hasNested,
-      presented: inside.isEmpty ? [:] : [0: inside])
+      value: TypedPresentedValue(value: presented, equal: equal), hasNested: hasNested)
+    if !inside.isEmpty { tracked.presented[0] = inside }
+    current[path] = tracked
   }
 
   /// Carries over the records of presentations at `paths` from the previous walk: they are

@@ -52,7 +52,8 @@ final class ReportBrowserTests: CLITestCase {
   /// The stacks as the page drew them: every stack section (nested ones too), its cards bottom
   /// first, each card's ID, case and the state in its expandable part.
   private static let drawnStacks = """
-    JSON.stringify([...document.querySelectorAll('#stacks section.stack[data-path]')].map((s) => {
+    JSON.stringify([...document.querySelectorAll(
+      '#stacks section.stack[data-path]:not(.presentation)')].map((s) => {
       const info = s.querySelector(':scope > .stack-head .stack-info').textContent;
       const cards = [...s.querySelector(':scope > .deck').children]
         .filter((c) => c.classList.contains('card') && !c.classList.contains('popped'));
@@ -73,10 +74,30 @@ final class ReportBrowserTests: CLITestCase {
     }).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
     """
 
+  /// What is presented as the page drew it: each presentation's path, its heading and where it
+  /// says it is.
+  private static let drawnPresentations = """
+    JSON.stringify([...document.querySelectorAll('#stacks section.presentation')].map((s) => ({
+      path: s.dataset.path,
+      what: s.querySelector(':scope > .stack-head .stack-path').textContent,
+      where: s.querySelector(':scope > .stack-head .stack-info').textContent,
+    })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
+    """
+
   private func show(_ session: String, db: String, at sequence: Int) throws -> NSArray {
+    try showJSON(session, db: db, at: sequence).stacks
+  }
+
+  private func showJSON(_ session: String, db: String, at sequence: Int) throws -> (
+    stacks: NSArray, presentations: [[String: Any]]
+  ) {
     let result = try runCLI(["show", session, "--at", String(sequence), "--db", db, "--json"])
     XCTAssertEqual(result.status, 0, result.stderr)
-    return try XCTUnwrap(try result.jsonObject()["stacks"] as? NSArray)
+    let object = try result.jsonObject()
+    return (
+      try XCTUnwrap(object["stacks"] as? NSArray),
+      try XCTUnwrap(object["presentations"] as? [[String: Any]])
+    )
   }
 
   private func parse(_ text: String?) throws -> Any {
@@ -91,17 +112,39 @@ final class ReportBrowserTests: CLITestCase {
     let tab = try open(session, db: path)
     XCTAssertEqual(try tab.string("document.title"), "StackJournal · \(session)")
     var compared = 0
+    var presentedAt = 0
     for sequence in 0...head {
       try select(sequence, in: tab)
-      let expected = try show(session, db: path, at: sequence)
+      let (expected, presentations) = try showJSON(session, db: path, at: sequence)
       let state = try XCTUnwrap(
         try parse(try tab.string("JSON.stringify(\(Self.stateJSON))")) as? NSDictionary)
-      XCTAssertEqual(state["stacks"] as? NSArray, expected, "rebuilt stacks at \(sequence)")
+      let rebuilt = try XCTUnwrap(state["stacks"] as? [NSDictionary])
+      XCTAssertEqual(
+        rebuilt.filter { $0["kind"] as? String != "presentation" } as NSArray, expected,
+        "rebuilt stacks at \(sequence)")
       let drawn = try XCTUnwrap(try parse(try tab.string(Self.drawnStacks)) as? NSArray)
       XCTAssertEqual(drawn, expected, "cards drawn at \(sequence)")
+      // What is presented: where `show` says, titled as it says.
+      let drawnPresented = try XCTUnwrap(
+        try parse(try tab.string(Self.drawnPresentations)) as? [[String: String]])
+      XCTAssertEqual(
+        drawnPresented.map { $0["path"] }, presentations.map { $0["path"] as? String },
+        "presentations drawn at \(sequence)")
+      for (drawn, shown) in zip(drawnPresented, presentations) {
+        if let title = shown["title"] as? String {
+          XCTAssertTrue(drawn["what"]?.contains(title) == true, "\(drawn) at \(sequence)")
+        }
+        if let over = shown["over"] as? [String: Any], let id = over["id"] as? Int {
+          XCTAssertTrue(
+            drawn["where"]?.hasPrefix("over #\(id) of \(over["stack"] ?? "")") == true,
+            "\(drawn) at \(sequence)")
+        }
+      }
+      if !presentations.isEmpty { presentedAt += 1 }
       compared += 1
     }
     XCTAssertEqual(compared, head + 1)
+    XCTAssertGreaterThan(presentedAt, 0, "the demo's alert was open at some moments")
     XCTAssertGreaterThan(head, 50)
   }
 

@@ -22,7 +22,13 @@ final class ShowCommandTests: CLITestCase {
       let stacks = try XCTUnwrap(document["stacks"] as? [[String: Any]])
 
       let restored = try await replayer.restore(session: SessionID(session), at: .sequence(sequence))
-      let expected = try StateEncoding.encode(restored.state).stacks
+      let records = try StateEncoding.encode(restored.state).stacks
+      let expected = records.filter { !$0.isPresentation }
+      // What is presented is listed apart from the stacks, where the restored state presents it.
+      let presentations = try XCTUnwrap(document["presentations"] as? [[String: Any]])
+      XCTAssertEqual(
+        presentations.map { $0["path"] as? String },
+        records.filter(\.isPresentation).map(\.path), "at \(sequence)")
       XCTAssertEqual(stacks.count, expected.count, "at \(sequence)")
       for (stack, record) in zip(stacks, expected) {
         XCTAssertEqual(stack["path"] as? String, record.path)

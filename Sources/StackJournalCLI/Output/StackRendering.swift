@@ -160,6 +160,17 @@ enum StackRendering {
     return .object(members)
   }
 
+  /// `{"id": 0, "case": …, "state": …}` of what a presentation holds: the case and state as
+  /// ``ShownPresentation`` reads them.
+  static func presentedElementJSON(_ element: StoredElement) -> JSONValue {
+    let shown = ShownPresentation(
+      StackRecord(path: "", nextID: 1, elements: [element], isPresentation: true))
+    return .object([
+      ("id", .int(element.id.generation)), ("case", .optional(shown.caseName)),
+      ("state", shown.state),
+    ])
+  }
+
   /// What a change to a presentation presents after it (``stackJSON(_:)``'s `presented`), or
   /// null for a stack's change and a dismissal.
   static func presentedJSON(of change: StackChange) -> JSONValue {
@@ -273,14 +284,20 @@ enum StackRendering {
   /// `"presentation": true` and says what it presents (``ShownPresentation/json``).
   static func deltaJSON(_ delta: StackDelta) -> JSONValue {
     .array(
-      delta.changes.map { change in
+      delta.changes.map { (change: StackChange) -> JSONValue in
+        // What a presentation holds is read by ``ShownPresentation``, not as a stack's element
+        // (an alert's one `title` member is not an enum's case).
+        func element(_ stored: StoredElement) -> JSONValue {
+          change.isPresentation
+            ? StackRendering.presentedElementJSON(stored) : StackRendering.elementJSON(stored)
+        }
         var members: [(String, JSONValue)] = [
           ("path", .string(change.path)),
           ("nextID", .int(change.nextID.generation)),
           ("ids", .array(change.ids.map { .int($0.generation) })),
-          ("pushed", .array(change.pushed.map(elementJSON))),
+          ("pushed", .array(change.pushed.map(element))),
           ("popped", .array(change.popped.map { .int($0.generation) })),
-          ("changed", .array(change.changed.map(elementJSON))),
+          ("changed", .array(change.changed.map(element))),
           ("removed", .bool(change.removed)),
           ("presentation", .bool(change.isPresentation)),
         ]

@@ -50,12 +50,13 @@ final class StatsAndMigrateTests: CLITestCase {
     XCTAssertEqual(
       dryRun.stdout,
       """
-      Schema of \(blank): version 0; this build: version 4.
+      Schema of \(blank): version 0; this build: version 5.
       Would apply (dry run, nothing changed):
         0001_initial.sql
         0002_clustered_rows.sql
         0003_time_without_index.sql
         0004_journal_by_number.sql
+        0005_presented_destinations.sql
 
       """)
     XCTAssertEqual(try fileBytes(blank), before)
@@ -64,9 +65,9 @@ final class StatsAndMigrateTests: CLITestCase {
       migrated["applied"] as? [String],
       [
         "0001_initial.sql", "0002_clustered_rows.sql", "0003_time_without_index.sql",
-        "0004_journal_by_number.sql",
+        "0004_journal_by_number.sql", "0005_presented_destinations.sql",
       ])
-    XCTAssertEqual(migrated["version"] as? Int, 4)
+    XCTAssertEqual(migrated["version"] as? Int, 5)
     XCTAssertEqual(try runCLI(["sessions", "--db", blank]).stdout, "No sessions in \(blank).\n")
   }
 
@@ -81,6 +82,9 @@ final class StatsAndMigrateTests: CLITestCase {
     XCTAssertEqual(path4["nextID"] as? Int ?? path4["nextId"] as? Int, 5, "\(path4.keys)")
     let shown = try runCLI(["show", session, "--at", "8", "--db", path, "--json"]).jsonObject()
     XCTAssertEqual(json["stacks"] as? NSArray, shown["stacks"] as? NSArray)
+    // The fact's alert is open at 8: the replayed state presents it where the journal says.
+    XCTAssertEqual(json["presentations"] as? NSArray, shown["presentations"] as? NSArray)
+    XCTAssertEqual((json["presentations"] as? [Any])?.count, 1)
 
     let text = try runCLI(["demo-app", "replay", session, "--db", path])
     XCTAssertEqual(text.status, 0, text.stderr)

@@ -91,7 +91,11 @@ extension StackJournalCommand {
             ("skipped", .array(restored.skipped.map { .string($0.description) })),
             ("issues", .array(restored.replayIssues.map(JSONValue.string))),
             ("state", JSONValue(lenient: String(decoding: encoded.json, as: UTF8.self))),
-            ("stacks", .array(encoded.stacks.map(StackRendering.stackJSON))),
+            (
+              "stacks",
+              .array(encoded.stacks.filter { !$0.isPresentation }.map(StackRendering.stackJSON))
+            ),
+            ("presentations", .array(ShownPresentation.all(in: encoded.stacks).map(\.json))),
           ])
         } text: { out in
           out.line(

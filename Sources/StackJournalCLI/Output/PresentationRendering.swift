@@ -65,6 +65,15 @@ struct ShownPresentation {
     }.max { $0.count < $1.count }
   }
 
+  /// What `change`, a presentation's change, presents after it: what it pushes or changes, at its
+  /// path (nothing for a dismissal).
+  init(_ change: StackChange) {
+    self.init(
+      StackRecord(
+        path: change.path, nextID: change.nextID, elements: change.pushed + change.changed,
+        isPresentation: true))
+  }
+
   /// The kind of an alert's or a dialog's JSON, `nil` for anything else.
   private static func kind(of value: JSONValue) -> Kind? {
     guard case .object(let members) = value, case .string? = value["title"] else { return nil }

@@ -174,12 +174,9 @@ enum StackRendering {
   /// What a change to a presentation presents after it (``stackJSON(_:)``'s `presented`), or
   /// null for a stack's change and a dismissal.
   static func presentedJSON(of change: StackChange) -> JSONValue {
-    let elements = change.pushed + change.changed
-    guard change.isPresentation, !change.removed, !elements.isEmpty else { return .null }
-    return ShownPresentation(
-      StackRecord(
-        path: change.path, nextID: change.nextID, elements: elements, isPresentation: true)
-    ).json
+    guard change.isPresentation, !change.removed, !(change.pushed + change.changed).isEmpty
+    else { return .null }
+    return ShownPresentation(change).json
   }
 
   /// `routes` for a coordinator's routes (a stack that hands out no ID), `stack` otherwise.
@@ -268,10 +265,7 @@ enum StackRendering {
   /// path`, `dismissed what was presented over #1 of path`, `changed the settings presented at
   /// the root`. Without the moment's other presentations, "inside" is not told.
   static func presentationSummary(_ change: StackChange) -> String {
-    let record = StackRecord(
-      path: change.path, nextID: change.nextID, elements: change.pushed + change.changed,
-      isPresentation: true)
-    let shown = ShownPresentation(record)
+    let shown = ShownPresentation(change)
     if change.removed { return "dismissed what was presented \(shown.whereText) (\(change.path))" }
     if change.pushed.isEmpty, change.changed.isEmpty {
       return "\(change.path): IDs \(change.ids.map(\.description).joined(separator: " "))"

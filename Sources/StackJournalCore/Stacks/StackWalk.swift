@@ -68,13 +68,7 @@ final class StackWalk: StackVisitor {
     let path = StackPath.render(components, parents: idsByCodingPath)
     let ids = stack.ids
     idsByCodingPath[components] = ids
-    guard current[path] == nil else {
-      throw StorageError(
-        code: .duplicateStackPath,
-        message: "Two stacks of the state have the same path `\(path)`. Rename one of the "
-          + "properties or dictionary keys that lead to them so their paths differ."
-      )
-    }
+    guard current[path] == nil else { throw Self.samePath(path) }
     let old = previous[path]
     let oldStack = (old?.value as? TypedStackValue<Element>)?.stack
     let oldIDs = old?.record.ids ?? []
@@ -184,13 +178,7 @@ final class StackWalk: StackVisitor {
     let id = StackElementID(generation: position)
     var tracked: StackTracker.Tracked
     if position == 0 {
-      guard current[path] == nil else {
-        throw StorageError(
-          code: .duplicateStackPath,
-          message: "Two stacks of the state have the same path `\(path)`. Rename one of the "
-            + "properties or dictionary keys that lead to them so their paths differ."
-        )
-      }
+      guard current[path] == nil else { throw Self.samePath(path) }
       tracked = StackTracker.Tracked(
         record: StackRecord(path: path, nextID: .routesNextID, elements: []),
         codingPath: components,
@@ -274,13 +262,7 @@ final class StackWalk: StackVisitor {
   ) throws {
     let components = codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
     let path = StackPath.render(components, parents: idsByCodingPath)
-    guard current[path] == nil else {
-      throw StorageError(
-        code: .duplicateStackPath,
-        message: "Two stacks or presentations of the state have the same path `\(path)`. Rename "
-          + "one of the properties or dictionary keys that lead to them so their paths differ."
-      )
-    }
+    guard current[path] == nil else { throw Self.samePath(path) }
     let old = previous[path].flatMap { $0.record.isPresentation ? $0 : nil }
     let oldElement = old?.record.elements.first
     let oldValue = old?.value as? TypedPresentedValue<State>
@@ -347,6 +329,15 @@ final class StackWalk: StackVisitor {
       value: TypedPresentedValue(value: presented, equal: equal), hasNested: hasNested)
     if !inside.isEmpty { tracked.presented[0] = inside }
     current[path] = tracked
+  }
+
+  /// The error of a second stack or presentation at a path one was already met at.
+  private static func samePath(_ path: String) -> StorageError {
+    StorageError(
+      code: .duplicateStackPath,
+      message: "Two stacks or presentations of the state have the same path `\(path)`. Rename "
+        + "one of the properties or dictionary keys that lead to them so their paths differ."
+    )
   }
 
   /// Carries over the records of presentations at `paths` from the previous walk: they are

@@ -35,6 +35,8 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
     .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
+    // SyncUps' models tag their IDs (`Tagged<Self, UUID>`); only that test example uses it.
+    .package(url: "https://github.com/pointfreeco/swift-tagged", from: "0.10.0"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -59,6 +61,7 @@ let package = Package(
         .product(name: "DependenciesMacros", package: "swift-dependencies"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+        .product(name: "XCTestDynamicOverlay", package: "xctest-dynamic-overlay"),
         "StackNavigationMacros",
       ]
     ),
@@ -226,6 +229,23 @@ let package = Package(
     .testTarget(
       name: "ThirdPartyExampleTests",
       dependencies: ["StackNavigation", "StackNavigationTesting"]
+    ),
+    // The Composable Architecture's SyncUps app (1.9.3) and its unit tests, as TCA writes them,
+    // in upstream's Swift 5 mode with complete concurrency checking; views kept out on Linux.
+    .target(
+      name: "SyncUps",
+      dependencies: [
+        "StackNavigation",
+        .product(name: "Tagged", package: "swift-tagged"),
+      ],
+      path: "Tests/SyncUps/SyncUps",
+      swiftSettings: [.swiftLanguageMode(.v5), .enableExperimentalFeature("StrictConcurrency")]
+    ),
+    .testTarget(
+      name: "SyncUpsTests",
+      dependencies: ["SyncUps", "StackNavigation", "StackNavigationTesting"],
+      path: "Tests/SyncUps/SyncUpsTests",
+      swiftSettings: [.swiftLanguageMode(.v5), .enableExperimentalFeature("StrictConcurrency")]
     ),
     .testTarget(
       name: "StackNavigationMacrosTests",

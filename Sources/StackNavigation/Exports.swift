@@ -12,6 +12,8 @@
 @_exported import DependenciesMacros
 @_exported import IdentifiedCollections
 @_exported import IssueReporting
+// `XCTFail` in app code, as the Composable Architecture's features call it.
+@_exported import XCTestDynamicOverlay
 
 #if !canImport(Darwin)
   /// Nanoseconds per second, which Apple's platforms import from Dispatch and Linux does not:

@@ -35,6 +35,32 @@
 public macro Reducer() =
   #externalMacro(module: "StackNavigationMacros", type: "ReducerMacro")
 
+/// ``Reducer()`` on an enum of features, with the conformances to give the `State` and `Action`
+/// enums it generates: `@Reducer(state: .equatable, .codable, action: .codable)`.
+@attached(
+  member, names: named(State), named(Action), named(Body), named(body), named(CaseScope),
+  named(scope))
+@attached(memberAttribute)
+@attached(extension, conformances: Reducer, CaseReducer)
+public macro Reducer(state: _SynthesizedConformance..., action: _SynthesizedConformance...) =
+  #externalMacro(module: "StackNavigationMacros", type: "ReducerMacro")
+
+/// A conformance ``Reducer(state:action:)`` gives the `State` or `Action` enum it generates.
+public struct _SynthesizedConformance: Sendable {
+  /// `Codable`.
+  public static let codable = Self()
+  /// `Decodable`.
+  public static let decodable = Self()
+  /// `Encodable`.
+  public static let encodable = Self()
+  /// `Equatable`.
+  public static let equatable = Self()
+  /// `Hashable`.
+  public static let hashable = Self()
+  /// `Sendable`.
+  public static let sendable = Self()
+}
+
 /// Marks a feature's state as the Composable Architecture's article writes it.
 ///
 /// There is no view layer to notify here, so it adds no members: `Equatable`, `Codable` and

@@ -15,15 +15,6 @@ struct MacroDiagnostic: DiagnosticMessage {
       """,
     id: "reducerOnUnsupportedType")
 
-  static func caseNotAReducer(_ name: String) -> MacroDiagnostic {
-    MacroDiagnostic(
-      message: """
-        '@Reducer' enum case '\(name)' must hold exactly one feature reducer, unlabeled, \
-        as in 'case \(name)(\(name.prefix(1).uppercased() + name.dropFirst())Feature)'
-        """,
-      id: "caseNotAReducer")
-  }
-
   static func memberAlreadyDeclared(_ name: String) -> MacroDiagnostic {
     MacroDiagnostic(
       message: """

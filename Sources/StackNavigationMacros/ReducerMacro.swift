@@ -106,10 +106,33 @@ extension ReducerMacro: MemberMacro {
     guard let enumDecl = declaration.as(EnumDeclSyntax.self),
       let cases = try? FeatureCase.cases(of: enumDecl)
     else { return [] }
-    return generatedMembers(for: enumDecl, cases: cases)
+    return generatedMembers(
+      for: enumDecl, cases: cases,
+      stateConformances: synthesizedConformances(in: node, label: "state"),
+      actionConformances: synthesizedConformances(in: node, label: "action"))
   }
 
-  static func generatedMembers(for enumDecl: EnumDeclSyntax, cases: [FeatureCase]) -> [DeclSyntax] {
+  /// The protocols `@Reducer(state: .equatable, .codable, action: .sendable)` names for one of
+  /// its labels, capitalized as the protocols are (`Equatable`, `Codable`).
+  static func synthesizedConformances(in node: AttributeSyntax, label: String) -> [String] {
+    guard case let .argumentList(arguments) = node.arguments,
+      let start = arguments.firstIndex(where: { $0.label?.text == label })
+    else { return [] }
+    var names: [String] = []
+    for argument in arguments[start...] {
+      if argument.label != nil, argument.label?.text != label { break }
+      if let member = argument.expression.as(MemberAccessExprSyntax.self) {
+        let name = member.declName.baseName.text
+        names.append(name.prefix(1).uppercased() + name.dropFirst())
+      }
+    }
+    return names
+  }
+
+  static func generatedMembers(
+    for enumDecl: EnumDeclSyntax, cases: [FeatureCase],
+    stateConformances: [String] = [], actionConformances: [String] = []
+  ) -> [DeclSyntax] {
     let access = accessModifier(of: enumDecl)
     let name = enumDecl.name.trimmed.text
     func lines(_ items: [String], indent: Int) -> String {
@@ -118,7 +141,7 @@ extension ReducerMacro: MemberMacro {
     // Continuation lines carry their final indentation: an interpolated string is not re-indented.
     // Each case's paths as closures: case key paths would be instantiated, with their generic
     // arguments resolved by name, each time the body is built (once per action).
-    let features = cases.filter { $0.ephemeralAction == nil }
+    let features = cases.filter(\.isFeature)
     let scopes = features.map {
       """
       StackNavigation.Scope(
@@ -151,6 +174,8 @@ extension ReducerMacro: MemberMacro {
           case let .\($0.name)(state):
               return .\($0.name)(state)
           """
+          : !$0.isFeature
+          ? $0.stateOnlyScope
           : """
           case .\($0.name):
               return .\($0.name)(
@@ -165,15 +190,15 @@ extension ReducerMacro: MemberMacro {
       @CasePaths.CasePathable
       @dynamicMemberLookup
       @StackNavigation._JournalCaseNamed
-      \(raw: access)enum State: StackNavigation.CaseReducerState {
+      \(raw: access)enum State: \(raw: (["StackNavigation.CaseReducerState"] + stateConformances).joined(separator: ", ")) {
         \(raw: access)typealias StateReducer = \(raw: name)
-        \(raw: lines(cases.map { "case \($0.name)(\($0.stateType))" }, indent: 2))
+        \(raw: lines(cases.map { "case \($0.name)\($0.stateClause)" }, indent: 2))
       }
       """,
       """
       @CasePaths.CasePathable
       @StackNavigation._JournalCaseNamed
-      \(raw: access)enum Action {
+      \(raw: access)enum Action\(raw: actionConformances.isEmpty ? "" : ": " + actionConformances.joined(separator: ", ")) {
         \(raw: lines(cases.map { "case \($0.name)(\($0.actionType))" }, indent: 2))
       }
       """,
@@ -190,8 +215,8 @@ extension ReducerMacro: MemberMacro {
       """
       \(raw: access)enum CaseScope {
         \(raw: lines(cases.map {
-          $0.ephemeralAction != nil
-            ? "case \($0.name)(\($0.feature))"
+          !$0.isFeature
+            ? "case \($0.name)\($0.stateClause)"
             : "case \($0.name)(StackNavigation.ScopedStore<\($0.feature).State, \($0.feature).Action>)"
         }, indent: 2))
       }
@@ -220,20 +245,48 @@ extension ReducerMacro: MemberMacro {
   }
 }
 
-/// One case of a `@Reducer` enum: its name and the feature reducer it holds.
+/// One case of a `@Reducer` enum: its name and the feature reducer it holds, or the alert or
+/// dialog it shows, or the state it holds alone.
 struct FeatureCase {
   let name: String
   let feature: String
   /// For `case alert(AlertState<Alert>)` (or `ConfirmationDialogState`): the action type its
   /// buttons send (`Alert`). Such a case holds the state itself and runs no reducer.
   var ephemeralAction: String? = nil
+  /// For a case that holds state and no feature (`case meeting(Meeting, syncUp: SyncUp)`, or
+  /// `case empty`): its parameters' labels and its parameter clause as written. Its action case
+  /// holds `Never` and it runs no reducer, as in the Composable Architecture.
+  var stateOnly: (labels: [String?], clause: String)? = nil
 
-  /// The type the `State` enum's case holds.
-  var stateType: String { ephemeralAction == nil ? "\(feature).State" : feature }
+  /// Whether the case runs a feature's reducer.
+  var isFeature: Bool { ephemeralAction == nil && stateOnly == nil }
+  /// What follows the case's name in the `State` enum: `(Feature.State)`, `(AlertState<A>)`, or
+  /// a state-only case's own clause.
+  var stateClause: String {
+    if let stateOnly { return stateOnly.clause }
+    return ephemeralAction == nil ? "(\(feature).State)" : "(\(feature))"
+  }
   /// The type the `Action` enum's case holds.
-  var actionType: String { ephemeralAction ?? "\(feature).Action" }
+  var actionType: String {
+    if stateOnly != nil { return "Swift.Never" }
+    return ephemeralAction ?? "\(feature).Action"
+  }
+  /// A state-only case in `scope(_:state:)`: its values handed on as they are.
+  var stateOnlyScope: String {
+    guard let labels = stateOnly?.labels, !labels.isEmpty else {
+      return "case .\(name):\n      return .\(name)"
+    }
+    let values = labels.indices.map { "v\($0)" }
+    let arguments = zip(labels, values).map { label, value in
+      label.map { "\($0): \(value)" } ?? value
+    }
+    return """
+      case let .\(name)(\(values.joined(separator: ", "))):
+          return .\(name)(\(arguments.joined(separator: ", ")))
+      """
+  }
 
-  /// The enum's cases, or the diagnostics that say which case is not `case name(Feature)`.
+  /// The enum's cases, or the diagnostics that say which member the macro would generate.
   static func cases(of enumDecl: EnumDeclSyntax) throws -> [FeatureCase] {
     var cases: [FeatureCase] = []
     var diagnostics: [Diagnostic] = []
@@ -246,28 +299,26 @@ struct FeatureCase {
       guard let caseDecl = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
       for element in caseDecl.elements {
         let name = element.name.trimmed.text
-        guard
-          let parameters = element.parameterClause?.parameters,
-          parameters.count == 1,
-          let parameter = parameters.first,
-          parameter.firstName == nil,
-          parameter.defaultValue == nil,
-          isFeatureType(parameter.type)
-        else {
-          if let parameters = element.parameterClause?.parameters, parameters.count == 1,
-            let parameter = parameters.first, parameter.firstName == nil,
-            let action = ephemeralAction(of: parameter.type)
-          {
+        let parameters = element.parameterClause?.parameters
+        if let parameters, parameters.count == 1, let parameter = parameters.first,
+          parameter.firstName == nil, parameter.defaultValue == nil
+        {
+          if let action = ephemeralAction(of: parameter.type) {
             cases.append(
               FeatureCase(
                 name: name, feature: parameter.type.trimmedDescription, ephemeralAction: action))
             continue
           }
-          diagnostics.append(
-            Diagnostic(node: Syntax(element), message: MacroDiagnostic.caseNotAReducer(name)))
-          continue
+          if isFeatureType(parameter.type) {
+            cases.append(FeatureCase(name: name, feature: parameter.type.trimmedDescription))
+            continue
+          }
         }
-        cases.append(FeatureCase(name: name, feature: parameter.type.trimmedDescription))
+        let labels = parameters.map { $0.map { $0.firstName.flatMap { $0.text == "_" ? nil : $0.text } } } ?? []
+        cases.append(
+          FeatureCase(
+            name: name, feature: "",
+            stateOnly: (labels, element.parameterClause?.trimmedDescription ?? "")))
       }
     }
     if !diagnostics.isEmpty { throw DiagnosticsError(diagnostics: diagnostics) }
@@ -285,7 +336,8 @@ struct FeatureCase {
   }
 
   /// A named type (`CounterFeature`, `Features.Counter`, `Wrapper<Int>`): what can be a reducer.
-  /// Tuples, optionals, arrays, functions and existentials cannot; nor can an alert or a dialog.
+  /// Tuples, optionals, arrays, functions and existentials cannot (such a case holds state
+  /// alone); nor can an alert or a dialog.
   static func isFeatureType(_ type: TypeSyntax) -> Bool {
     if ephemeralAction(of: type) != nil { return false }
     if let identifier = type.as(IdentifierTypeSyntax.self) {

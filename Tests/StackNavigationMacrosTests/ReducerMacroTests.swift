@@ -327,41 +327,55 @@ private func compileCleanly(
         == "@CasePaths.CasePathable @StackNavigation._JournalCaseNamed")
   }
 
-  @Test func caseWithoutAFeatureIsDiagnosed() throws {
-    let compilation = try MacroCompiler.compile(
+  @Test func casesThatHoldStateAloneRunNoReducer() throws {
+    // As in the Composable Architecture: a case that does not hold exactly one feature, unlabeled,
+    // holds state alone (SyncUps' `case meeting(Meeting, syncUp: SyncUp)`), its action case holds
+    // `Never`, and a scoped store's case hands its values on as they are.
+    let compilation = try compileCleanly(
       features + """
-        @Reducer
+        struct Meeting: Equatable { var title = "" }
+
+        @Reducer(state: .equatable, .hashable, action: .equatable)
         enum Path {
           case home
           case pair(AddFeature, DetailFeature)
-          case labeled(feature: AddFeature)
-          case tuple((AddFeature, DetailFeature))
-          case fine(AddFeature)
+          case meeting(Meeting, syncUp: Int)
+          case tuple((Int, String))
+          case add(AddFeature)
+        }
+        extension AddFeature.State: Hashable {}
+        extension DetailFeature.State: Hashable {}
+        extension Meeting: Hashable {}
+        extension AddFeature.Action: Equatable {}
+
+        func check(_ store: ScopedStore<Path.State, Path.Action>, state: Path.State) -> String {
+          switch Path.scope(store, state: state) {
+          case .home: return "home"
+          case let .pair(add, detail): return "\\(add)\\(detail)"
+          case let .meeting(meeting, syncUp: id): return "\\(meeting.title)\\(id)"
+          case let .tuple(pair): return pair.1
+          case let .add(store): return "\\(store)"
+          }
+        }
+        let meeting: Path.State = .meeting(Meeting(title: "Design"), syncUp: 7)
+        let same = meeting == .meeting(Meeting(title: "Design"), syncUp: 7)
+        let hashes: Set<Path.State> = [.home, meeting]
+        func never(_ action: Path.Action) -> Bool {
+          if case .meeting(let never) = action { switch never {} }
+          return action == .add(.titleChanged(""))
         }
         """)
-    #expect(compilation.status != 0)
-    // The features take the first 14 lines; the enum starts on line 15.
-    #expect(
-      compilation.diagnostics == [
-        .init(
-          line: 16, column: 8, severity: "error",
-          message: "'@Reducer' enum case 'home' must hold exactly one feature reducer, "
-            + "unlabeled, as in 'case home(HomeFeature)'"),
-        .init(
-          line: 17, column: 8, severity: "error",
-          message: "'@Reducer' enum case 'pair' must hold exactly one feature reducer, "
-            + "unlabeled, as in 'case pair(PairFeature)'"),
-        .init(
-          line: 18, column: 8, severity: "error",
-          message: "'@Reducer' enum case 'labeled' must hold exactly one feature reducer, "
-            + "unlabeled, as in 'case labeled(LabeledFeature)'"),
-        .init(
-          line: 19, column: 8, severity: "error",
-          message: "'@Reducer' enum case 'tuple' must hold exactly one feature reducer, "
-            + "unlabeled, as in 'case tuple(TupleFeature)'"),
-      ])
-    // Nothing is generated for the broken enum.
-    #expect(compilation.expansion("Reducer", .extension, on: "Path") == "")
+    let members = try #require(compilation.expansion("Reducer", .member, on: "Path"))
+    #expect(members.contains("enum State: StackNavigation.CaseReducerState, Equatable, Hashable {"))
+    #expect(members.contains("case meeting(Meeting, syncUp: Int)"))
+    #expect(members.contains("enum Action: Equatable {"))
+    #expect(members.contains("case meeting(Swift.Never)"))
+    #expect(members.contains("case home(Swift.Never)"))
+    #expect(members.contains("case let .meeting(v0, v1):"))
+    #expect(members.contains("return .meeting(v0, syncUp: v1)"))
+    // Only the feature runs a reducer.
+    #expect(!members.contains("DetailFeature()"))
+    #expect(members.contains("AddFeature()"))
   }
 
   @Test func enumThatDeclaresItsOwnStateIsDiagnosed() throws {

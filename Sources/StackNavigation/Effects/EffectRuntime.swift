@@ -20,6 +20,9 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   }
 
   private let registry = LockIsolated(Registry())
+  /// The work of `withTaskCancellation(id:)` inside this store's effects, cancelled by the same
+  /// IDs as the effects.
+  private let taskCancellations = TaskCancellations()
 
   /// What `@Dependency(\.dismiss)` does in work that no stack element or route dismisses itself:
   /// nothing for a store (dismissing there is a mistake it reports), the test store's own
@@ -71,10 +74,12 @@ final class EffectRuntime<Action: Sendable>: Sendable {
         let token = register(ids: ids, tag: tag)
         // Not detached: the work keeps the sender's task-local values (issue reporters, test
         // context), except the dismissal of an element, which each element installs itself.
-        let task = Task(priority: priority) { [registry, rootDismiss] in
+        let task = Task(priority: priority) { [registry, rootDismiss, taskCancellations] in
           registry.withValue { $0.running[token]?.hasBegun = true }
-          await DismissHandler.$current.withValue(rootDismiss) {
-            await work(Send(send: deliver))
+          await TaskCancellations.$current.withValue(taskCancellations) {
+            await DismissHandler.$current.withValue(rootDismiss) {
+              await work(Send(send: deliver))
+            }
           }
           registry.withValue { _ = $0.running.removeValue(forKey: token) }
         }
@@ -138,6 +143,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   /// Cancels the work running under an ID; it no longer counts as running.
   func cancel(id: EffectID) {
     cancel(where: { $0.contains(id) })
+    taskCancellations.cancel(where: { $0 == id })
   }
 
   /// Cancels the work running under an ID where the cancellation was asked, and under the same
@@ -146,6 +152,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   func cancelDescendants(of id: EffectID) {
     guard let asked = id.featureID else { return cancel(id: id) }
     cancel(where: { $0.contains { $0.isWithin(asked) } })
+    taskCancellations.cancel(where: { $0.isWithin(asked) })
   }
 
   /// Cancels the work whose cancellation IDs satisfy a predicate; it no longer counts as running.
@@ -168,6 +175,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
       return registry.running.values.compactMap { $0.task } + registry.untracked
     }
     for task in cancelled { task.cancel() }
+    taskCancellations.cancelAll()
   }
 
   /// Stops counting the running work as running, without cancelling it: the actions it sends

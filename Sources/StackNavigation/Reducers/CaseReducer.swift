@@ -28,6 +28,23 @@ public protocol CaseReducerState {
   associatedtype StateReducer: CaseReducer where StateReducer.State == Self
 }
 
+extension CasePathable where Self: CaseReducerState {
+  /// Reads a case of an enum reducer's state, and changes what it holds in place while it is
+  /// that case: `state.path[id: id]?.detail?.syncUp.title = "Design"`, as the Composable
+  /// Architecture's features write it. Setting `nil`, or a case the state is not, changes
+  /// nothing.
+  public subscript<Value>(
+    dynamicMember keyPath: KeyPath<Self.AllCasePaths, AnyCasePath<Self, Value>>
+  ) -> Value? {
+    get { Self.allCasePaths[keyPath: keyPath].extract(from: self) }
+    set {
+      let casePath = Self.allCasePaths[keyPath: keyPath]
+      guard let newValue, casePath.extract(from: self) != nil else { return }
+      self = casePath.embed(newValue)
+    }
+  }
+}
+
 extension Reducer {
   /// Integrates a navigation stack of an enum of features, `@Reducer enum Path`: the
   /// destination is the enum's own body.

@@ -166,7 +166,9 @@ extension TestStore {
         """, at: here)
     }
     state = after
-    for _ in 0..<10 { await Task.yield() }
+    // Time for the effects this action started to run, as the Composable Architecture's test
+    // store gives them after each received action (an `ImmediateClock` sleep takes as long).
+    await Task.megaYield()
   }
 
   /// Waits until an action arrives (when exhaustive) or a matching one (when not), or reports

@@ -162,7 +162,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     await runtime.waitUntilBegun()
     // Time for the effects just started to run up to their first suspension, as the
     // Composable Architecture's store gives them.
-    for _ in 0..<20 { await Task.yield() }
+    await Task.megaYield()
     return TestStoreTask(tasks: tasks, timeout: timeout)
   }
 
@@ -221,6 +221,18 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     defer { self.exhaustivity = previous }
     self.exhaustivity = exhaustivity
     return try operation()
+  }
+
+  /// Runs asynchronous `operation` (sends, receives, a clock advanced) with the store at another
+  /// exhaustivity, then puts the old one back.
+  public func withExhaustivity<R>(
+    _ exhaustivity: Exhaustivity,
+    operation: () async throws -> R
+  ) async rethrows -> R {
+    let previous = self.exhaustivity
+    defer { self.exhaustivity = previous }
+    self.exhaustivity = exhaustivity
+    return try await operation()
   }
 
   // Not an `isolated deinit`, and no hop to the main thread: either runs without the releasing

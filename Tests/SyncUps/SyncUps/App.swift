@@ -1,6 +1,15 @@
-import ComposableArchitecture
-import SwiftUI
+// The Composable Architecture's SyncUps at tag 1.9.3 (Examples/SyncUps/SyncUps/App.swift),
+// as TCA writes it, with these changes for Linux:
+// * `import ComposableArchitecture` is `import StackNavigation`;
+// * the app's `@main` scene is kept out where SwiftUI is missing (so is `import SwiftUI`, and Foundation is imported instead).
+import StackNavigation
+#if canImport(SwiftUI)
+  import SwiftUI
+#else
+  import Foundation
+#endif
 
+#if canImport(SwiftUI)
 @main
 struct SyncUpsApp: App {
   let store = Store(initialState: AppFeature.State()) {
@@ -27,3 +36,4 @@ struct SyncUpsApp: App {
     }
   }
 }
+#endif

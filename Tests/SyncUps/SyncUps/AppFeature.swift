@@ -1,5 +1,14 @@
-import ComposableArchitecture
-import SwiftUI
+// The Composable Architecture's SyncUps at tag 1.9.3 (Examples/SyncUps/SyncUps/AppFeature.swift),
+// as TCA writes it, with these changes for Linux:
+// * `import ComposableArchitecture` is `import StackNavigation`;
+// * `AppView` and `import SwiftUI` are kept out where SwiftUI is missing, and Foundation is imported instead;
+// * `URL.documentsDirectory` is Darwin's: elsewhere the file is in FileManager's document directory.
+import StackNavigation
+#if canImport(SwiftUI)
+  import SwiftUI
+#else
+  import Foundation
+#endif
 
 @Reducer
 struct AppFeature {
@@ -102,6 +111,7 @@ struct AppFeature {
   }
 }
 
+#if canImport(SwiftUI)
 struct AppView: View {
   @Bindable var store: StoreOf<AppFeature>
 
@@ -122,7 +132,13 @@ struct AppView: View {
     }
   }
 }
+#endif
 
 extension URL {
-  static let syncUps = Self.documentsDirectory.appending(component: "sync-ups.json")
+  #if canImport(Darwin)
+    static let syncUps = Self.documentsDirectory.appending(component: "sync-ups.json")
+  #else
+    static let syncUps = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+      .appending(component: "sync-ups.json")
+  #endif
 }

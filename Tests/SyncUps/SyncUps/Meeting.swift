@@ -1,6 +1,15 @@
-import ComposableArchitecture
-import SwiftUI
+// The Composable Architecture's SyncUps at tag 1.9.3 (Examples/SyncUps/SyncUps/Meeting.swift),
+// as TCA writes it, with these changes for Linux:
+// * `import ComposableArchitecture` is `import StackNavigation`;
+// * `MeetingView` and `import SwiftUI` are kept out where SwiftUI is missing, and Foundation is imported instead.
+import StackNavigation
+#if canImport(SwiftUI)
+  import SwiftUI
+#else
+  import Foundation
+#endif
 
+#if canImport(SwiftUI)
 struct MeetingView: View {
   let meeting: Meeting
   let syncUp: SyncUp
@@ -25,3 +34,4 @@ struct MeetingView: View {
     .padding()
   }
 }
+#endif

@@ -1,5 +1,12 @@
+// The Composable Architecture's SyncUps at tag 1.9.3 (Examples/SyncUps/SyncUps/Models.swift),
+// as TCA writes it, with these changes for Linux:
+// * `Theme`'s colors and `import SwiftUI` are kept out where SwiftUI is missing, and Foundation is imported instead.
 import IdentifiedCollections
-import SwiftUI
+#if canImport(SwiftUI)
+  import SwiftUI
+#else
+  import Foundation
+#endif
 import Tagged
 
 struct SyncUp: Equatable, Identifiable, Codable {
@@ -46,6 +53,7 @@ enum Theme: String, CaseIterable, Equatable, Identifiable, Codable {
 
   var id: Self { self }
 
+#if canImport(SwiftUI)
   var accentColor: Color {
     switch self {
     case .bubblegum, .buttercup, .lavender, .orange, .periwinkle, .poppy, .seafoam, .sky, .tan,
@@ -57,6 +65,7 @@ enum Theme: String, CaseIterable, Equatable, Identifiable, Codable {
   }
 
   var mainColor: Color { Color(self.rawValue) }
+#endif
 
   var name: String { self.rawValue.capitalized }
 }

@@ -1,6 +1,17 @@
-import ComposableArchitecture
-import Speech
-import SwiftUI
+// The Composable Architecture's SyncUps at tag 1.9.3 (Examples/SyncUps/SyncUps/RecordMeeting.swift),
+// as TCA writes it, with these changes for Linux:
+// * `import ComposableArchitecture` is `import StackNavigation`;
+// * the views and `import SwiftUI` are kept out where SwiftUI is missing, and Foundation is imported instead;
+// * `import Speech` only where Apple's Speech framework is (SpeechStandIns.swift names its two types elsewhere).
+import StackNavigation
+#if canImport(Speech)
+  import Speech
+#endif
+#if canImport(SwiftUI)
+  import SwiftUI
+#else
+  import Foundation
+#endif
 
 @Reducer
 struct RecordMeeting {
@@ -148,6 +159,7 @@ struct RecordMeeting {
   }
 }
 
+#if canImport(SwiftUI)
 struct RecordMeetingView: View {
   @Bindable var store: StoreOf<RecordMeeting>
 
@@ -190,6 +202,7 @@ struct RecordMeetingView: View {
     .task { await store.send(.onTask).finish() }
   }
 }
+#endif
 
 extension AlertState where Action == RecordMeeting.Action.Alert {
   static func endMeeting(isDiscardable: Bool) -> Self {
@@ -231,6 +244,7 @@ extension AlertState where Action == RecordMeeting.Action.Alert {
   }
 }
 
+#if canImport(SwiftUI)
 struct MeetingHeaderView: View {
   let secondsElapsed: Int
   let durationRemaining: Duration
@@ -271,7 +285,9 @@ struct MeetingHeaderView: View {
     return Double(self.secondsElapsed) / Double(self.totalDuration.components.seconds)
   }
 }
+#endif
 
+#if canImport(SwiftUI)
 struct MeetingProgressViewStyle: ProgressViewStyle {
   var theme: Theme
 
@@ -288,7 +304,9 @@ struct MeetingProgressViewStyle: ProgressViewStyle {
     }
   }
 }
+#endif
 
+#if canImport(SwiftUI)
 struct MeetingTimerView: View {
   let syncUp: SyncUp
   let speakerIndex: Int
@@ -325,7 +343,9 @@ struct MeetingTimerView: View {
       .padding(.horizontal)
   }
 }
+#endif
 
+#if canImport(SwiftUI)
 struct SpeakerArc: Shape {
   let totalSpeakers: Int
   let speakerIndex: Int
@@ -355,7 +375,9 @@ struct SpeakerArc: Shape {
     Angle(degrees: self.startAngle.degrees + self.degreesPerSpeaker - 1)
   }
 }
+#endif
 
+#if canImport(SwiftUI)
 struct MeetingFooterView: View {
   let syncUp: SyncUp
   var nextButtonTapped: () -> Void
@@ -378,7 +400,9 @@ struct MeetingFooterView: View {
     .padding([.bottom, .horizontal])
   }
 }
+#endif
 
+#if canImport(SwiftUI)
 #Preview {
   NavigationStack {
     RecordMeetingView(
@@ -388,3 +412,4 @@ struct MeetingFooterView: View {
     )
   }
 }
+#endif

@@ -1,5 +1,13 @@
-import ComposableArchitecture
-import SwiftUI
+// The Composable Architecture's SyncUps at tag 1.9.3 (Examples/SyncUps/SyncUps/SyncUpDetail.swift),
+// as TCA writes it, with these changes for Linux:
+// * `import ComposableArchitecture` is `import StackNavigation`;
+// * `SyncUpDetailView`, its preview and `import SwiftUI` are kept out where SwiftUI is missing, and Foundation is imported instead.
+import StackNavigation
+#if canImport(SwiftUI)
+  import SwiftUI
+#else
+  import Foundation
+#endif
 
 @Reducer
 struct SyncUpDetail {
@@ -118,6 +126,7 @@ struct SyncUpDetail {
   }
 }
 
+#if canImport(SwiftUI)
 struct SyncUpDetailView: View {
   @Bindable var store: StoreOf<SyncUpDetail>
 
@@ -214,6 +223,7 @@ struct SyncUpDetailView: View {
     }
   }
 }
+#endif
 
 extension AlertState where Action == SyncUpDetail.Destination.Alert {
   static let deleteSyncUp = Self {
@@ -268,6 +278,7 @@ extension AlertState where Action == SyncUpDetail.Destination.Alert {
   }
 }
 
+#if canImport(SwiftUI)
 #Preview {
   NavigationStack {
     SyncUpDetailView(
@@ -277,3 +288,4 @@ extension AlertState where Action == SyncUpDetail.Destination.Alert {
     )
   }
 }
+#endif

@@ -1,6 +1,16 @@
-import ComposableArchitecture
-import SwiftUI
-import SwiftUINavigation
+// The Composable Architecture's SyncUps at tag 1.9.3 (Examples/SyncUps/SyncUps/SyncUpForm.swift),
+// as TCA writes it, with these changes for Linux:
+// * `import ComposableArchitecture` is `import StackNavigation`;
+// * the views, the slider's `Duration.minutes`, `import SwiftUI` and `import SwiftUINavigation` are kept out where SwiftUI is missing, and Foundation is imported instead.
+import StackNavigation
+#if canImport(SwiftUI)
+  import SwiftUI
+#else
+  import Foundation
+#endif
+#if canImport(SwiftUI)
+  import SwiftUINavigation
+#endif
 
 @Reducer
 struct SyncUpForm {
@@ -60,6 +70,7 @@ struct SyncUpForm {
   }
 }
 
+#if canImport(SwiftUI)
 struct SyncUpFormView: View {
   @Bindable var store: StoreOf<SyncUpForm>
   @FocusState var focus: SyncUpForm.State.Field?
@@ -99,7 +110,9 @@ struct SyncUpFormView: View {
     .bind($store.focus, to: $focus)
   }
 }
+#endif
 
+#if canImport(SwiftUI)
 struct ThemePicker: View {
   @Binding var selection: Theme
 
@@ -119,14 +132,18 @@ struct ThemePicker: View {
     }
   }
 }
+#endif
 
+#if canImport(SwiftUI)
 extension Duration {
   fileprivate var minutes: Double {
     get { Double(self.components.seconds / 60) }
     set { self = .seconds(newValue * 60) }
   }
 }
+#endif
 
+#if canImport(SwiftUI)
 #Preview {
   NavigationStack {
     SyncUpFormView(
@@ -136,3 +153,4 @@ extension Duration {
     )
   }
 }
+#endif

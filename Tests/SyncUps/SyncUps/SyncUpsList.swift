@@ -1,5 +1,13 @@
-import ComposableArchitecture
-import SwiftUI
+// The Composable Architecture's SyncUps at tag 1.9.3 (Examples/SyncUps/SyncUps/SyncUpsList.swift),
+// as TCA writes it, with these changes for Linux:
+// * `import ComposableArchitecture` is `import StackNavigation`;
+// * the views, previews and `import SwiftUI` are kept out where SwiftUI is missing, and Foundation is imported instead.
+import StackNavigation
+#if canImport(SwiftUI)
+  import SwiftUI
+#else
+  import Foundation
+#endif
 
 @Reducer
 struct SyncUpsList {
@@ -91,6 +99,7 @@ struct SyncUpsList {
   }
 }
 
+#if canImport(SwiftUI)
 struct SyncUpsListView: View {
   @Bindable var store: StoreOf<SyncUpsList>
 
@@ -137,6 +146,7 @@ struct SyncUpsListView: View {
     }
   }
 }
+#endif
 
 extension AlertState where Action == SyncUpsList.Destination.Alert {
   static let dataFailedToLoad = Self {
@@ -158,6 +168,7 @@ extension AlertState where Action == SyncUpsList.Destination.Alert {
   }
 }
 
+#if canImport(SwiftUI)
 struct CardView: View {
   let syncUp: SyncUp
 
@@ -178,7 +189,9 @@ struct CardView: View {
     .foregroundColor(self.syncUp.theme.accentColor)
   }
 }
+#endif
 
+#if canImport(SwiftUI)
 struct TrailingIconLabelStyle: LabelStyle {
   func makeBody(configuration: Configuration) -> some View {
     HStack {
@@ -187,11 +200,15 @@ struct TrailingIconLabelStyle: LabelStyle {
     }
   }
 }
+#endif
 
+#if canImport(SwiftUI)
 extension LabelStyle where Self == TrailingIconLabelStyle {
   static var trailingIcon: Self { Self() }
 }
+#endif
 
+#if canImport(SwiftUI)
 #Preview {
   SyncUpsListView(
     store: Store(initialState: SyncUpsList.State()) {
@@ -207,7 +224,9 @@ extension LabelStyle where Self == TrailingIconLabelStyle {
     }
   )
 }
+#endif
 
+#if canImport(SwiftUI)
 #Preview("Load data failure") {
   SyncUpsListView(
     store: Store(initialState: SyncUpsList.State()) {
@@ -218,7 +237,9 @@ extension LabelStyle where Self == TrailingIconLabelStyle {
   )
   .previewDisplayName("Load data failure")
 }
+#endif
 
+#if canImport(SwiftUI)
 #Preview("Card") {
   CardView(
     syncUp: SyncUp(
@@ -231,3 +252,4 @@ extension LabelStyle where Self == TrailingIconLabelStyle {
     )
   )
 }
+#endif

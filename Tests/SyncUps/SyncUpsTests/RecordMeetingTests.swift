@@ -1,4 +1,8 @@
-import ComposableArchitecture
+// The Composable Architecture's SyncUps at tag 1.9.3 (Examples/SyncUps/SyncUpsTests/RecordMeetingTests.swift),
+// as TCA writes it, with these changes for Linux:
+// * `import ComposableArchitecture` is `import StackNavigation`;
+// * `fulfillment(of:)` gets `timeout: 10`: Linux's XCTest has no default timeout.
+import StackNavigation
 import XCTest
 
 @testable import SyncUps
@@ -79,7 +83,7 @@ final class RecordMeetingTests: XCTestCase {
     #if swift(>=5.10)
       nonisolated(unsafe) let `self` = self
     #endif
-    await self.fulfillment(of: [dismissed])
+    await self.fulfillment(of: [dismissed], timeout: 10)
     await onTask.cancel()
   }
 
@@ -140,7 +144,7 @@ final class RecordMeetingTests: XCTestCase {
     #if swift(>=5.10)
       nonisolated(unsafe) let `self` = self
     #endif
-    await self.fulfillment(of: [dismissed])
+    await self.fulfillment(of: [dismissed], timeout: 10)
     await onTask.cancel()
   }
 
@@ -177,7 +181,7 @@ final class RecordMeetingTests: XCTestCase {
     #if swift(>=5.10)
       nonisolated(unsafe) let `self` = self
     #endif
-    await self.fulfillment(of: [dismissed])
+    await self.fulfillment(of: [dismissed], timeout: 10)
     await onTask.cancel()
   }
 
@@ -207,7 +211,7 @@ final class RecordMeetingTests: XCTestCase {
     #if swift(>=5.10)
       nonisolated(unsafe) let `self` = self
     #endif
-    await self.fulfillment(of: [dismissed])
+    await self.fulfillment(of: [dismissed], timeout: 10)
     await task.cancel()
   }
 
@@ -260,7 +264,7 @@ final class RecordMeetingTests: XCTestCase {
     #if swift(>=5.10)
       nonisolated(unsafe) let `self` = self
     #endif
-    await self.fulfillment(of: [dismissed])
+    await self.fulfillment(of: [dismissed], timeout: 10)
     await onTask.cancel()
   }
 
@@ -331,7 +335,7 @@ final class RecordMeetingTests: XCTestCase {
     #if swift(>=5.10)
       nonisolated(unsafe) let `self` = self
     #endif
-    await self.fulfillment(of: [dismissed])
+    await self.fulfillment(of: [dismissed], timeout: 10)
     await onTask.cancel()
   }
 
@@ -367,7 +371,7 @@ final class RecordMeetingTests: XCTestCase {
     #if swift(>=5.10)
       nonisolated(unsafe) let `self` = self
     #endif
-    await self.fulfillment(of: [dismissed])
+    await self.fulfillment(of: [dismissed], timeout: 10)
     await onTask.cancel()
   }
 }

@@ -1,4 +1,7 @@
-import ComposableArchitecture
+// The Composable Architecture's SyncUps at tag 1.9.3 (Examples/SyncUps/SyncUps/Dependencies/DataManager.swift),
+// as TCA writes it, with these changes for Linux:
+// * `import ComposableArchitecture` is `import StackNavigation`.
+import StackNavigation
 import Foundation
 
 @DependencyClient

@@ -1,5 +1,10 @@
+// The Composable Architecture's SyncUps at tag 1.9.3 (Examples/SyncUps/SyncUps/Dependencies/OpenSettings.swift),
+// as TCA writes it, with these changes for Linux:
+// * `import UIKit` and the live value that opens UIKit's settings only where UIKit is; elsewhere the live value does nothing.
 import Dependencies
-import UIKit
+#if canImport(UIKit)
+  import UIKit
+#endif
 
 extension DependencyValues {
   var openSettings: @Sendable () async -> Void {
@@ -10,10 +15,14 @@ extension DependencyValues {
   private enum OpenSettingsKey: DependencyKey {
     typealias Value = @Sendable () async -> Void
 
-    static let liveValue: @Sendable () async -> Void = {
-      await MainActor.run {
-        UIApplication.shared.open(URL(string: UIApplication.openSettingsURLString)!)
+    #if canImport(UIKit)
+      static let liveValue: @Sendable () async -> Void = {
+        await MainActor.run {
+          UIApplication.shared.open(URL(string: UIApplication.openSettingsURLString)!)
+        }
       }
-    }
+    #else
+      static let liveValue: @Sendable () async -> Void = {}
+    #endif
   }
 }

@@ -1,5 +1,11 @@
-import ComposableArchitecture
-@preconcurrency import Speech
+// The Composable Architecture's SyncUps at tag 1.9.3 (Examples/SyncUps/SyncUps/Dependencies/SpeechRecognizer.swift),
+// as TCA writes it, with these changes for Linux:
+// * `import ComposableArchitecture` is `import StackNavigation`;
+// * `import Speech`, the live client and the initializers from Speech's types only where Apple's Speech framework is; elsewhere the live client reports speech recognition as restricted, as a device without a recognizer does.
+import StackNavigation
+#if canImport(Speech)
+  @preconcurrency import Speech
+#endif
 
 @DependencyClient
 struct SpeechClient {
@@ -14,6 +20,7 @@ struct SpeechClient {
 }
 
 extension SpeechClient: DependencyKey {
+#if canImport(Speech)
   static var liveValue: SpeechClient {
     let speech = Speech()
     return SpeechClient(
@@ -30,6 +37,16 @@ extension SpeechClient: DependencyKey {
       }
     )
   }
+#else
+  /// Linux has no speech recognizer: the live client says so, as a device without one does.
+  static var liveValue: SpeechClient {
+    SpeechClient(
+      authorizationStatus: { .restricted },
+      requestAuthorization: { .restricted },
+      startTask: { _ in .finished() }
+    )
+  }
+#endif
 
   static var previewValue: SpeechClient {
     let isRecording = ActorIsolated(false)
@@ -119,6 +136,7 @@ struct Transcription: Equatable {
   var formattedString: String
 }
 
+#if canImport(Speech)
 extension SpeechRecognitionResult {
   init(_ speechRecognitionResult: SFSpeechRecognitionResult) {
     self.bestTranscription = Transcription(speechRecognitionResult.bestTranscription)
@@ -190,3 +208,4 @@ private actor Speech {
     }
   }
 }
+#endif

@@ -158,8 +158,14 @@ public actor Store<State: Sendable, Action: Sendable> {
       state = newState
       // `.none` starts nothing: no closure for its actions to come back through.
       if !effect.operations.isEmpty {
-        let started = runtime.start(effect) { [weak self] action in
-          await self?.receiveFromEffect(action)
+        // An action an effect sends back is processed with the dependencies of this send, not
+        // with those the effect runs under: inside them a presented child's or a stack
+        // element's scope would name the cancellation IDs of the reducers above it wrongly, and
+        // a child that dismissed itself would keep its other effects running.
+        let started = withEscapedDependencies { dependencies in
+          runtime.start(effect) { [weak self] action in
+            await dependencies.yield { await self?.receiveFromEffect(action) }
+          }
         }
         queue.append(contentsOf: started.immediate)
         tasks.append(contentsOf: started.tasks)

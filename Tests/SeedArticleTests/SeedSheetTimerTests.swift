@@ -1,0 +1,99 @@
+// The seed's settings sheet (SeedPresentationTests.swift) run by a `Store` and by a
+// `RecordingStore` on an SQLite file: its timer runs while it is presented, and when it closes
+// itself through `@Dependency(\.dismiss)` the timer stops, so nothing more reaches the store or
+// the journal however far the clock goes.
+import ConcurrencyExtras
+import Foundation
+import StackJournalTestSupport
+import StackNavigation
+import StackRestoration
+import StackStorage
+import Testing
+
+@Suite struct SeedSheetTimerTests {
+  /// Waits (at most two seconds) until `condition` holds.
+  static func eventually(_ condition: () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(2)
+    while ContinuousClock.now < deadline {
+      if await condition() { return true }
+      try? await Task.sleep(for: .milliseconds(2))
+    }
+    return await condition()
+  }
+
+  /// The sheet's flow: present it, start its timer, let it tick once, close it, then advance the
+  /// clock five more seconds. Returns the actions the store saw after the sheet closed.
+  static func runTheSheet(
+    clock: TestClock<Duration>,
+    send: @escaping (CounterStackFeature.Action) async throws -> Void,
+    state: @escaping () async -> CounterStackFeature.State,
+    seen: LockIsolated<[String]>
+  ) async throws -> [String] {
+    try await send(.settingsButtonTapped)
+    try await send(.destination(.presented(.settings(.onAppear))))
+    await clock.advance(by: .seconds(1))
+    #expect(await eventually { await state().destination?.settings?.ticks == 1 })
+    try await send(.destination(.presented(.settings(.closeButtonTapped))))
+    #expect(await eventually { await state().destination == nil })
+    let closed = seen.value.count
+    await clock.advance(by: .seconds(5))
+    try await Task.sleep(for: .milliseconds(50))
+    return Array(seen.value.dropFirst(closed))
+  }
+
+  @Test func aStoresSheetThatClosesItselfStopsItsTimer() async throws {
+    let clock = TestClock()
+    let seen = LockIsolated<[String]>([])
+    let store = Store(initialState: CounterStackFeature.State(path: [.counter(.init(count: 1))])) {
+      CounterStackFeature().dependency(\.continuousClock, clock)
+    } observer: { transition in
+      seen.withValue { $0.append(String(describing: transition.action)) }
+    }
+    let after = try await Self.runTheSheet(
+      clock: clock, send: { try await store.send($0) }, state: { await store.state },
+      seen: seen)
+    #expect(after == [])
+    #expect(await store.state.destination == nil)
+    // Nothing runs any more: the timer went with the sheet.
+    let finished = LockIsolated(false)
+    let waiting = Task {
+      await store.waitForEffects()
+      finished.setValue(true)
+    }
+    #expect(await Self.eventually { finished.value })
+    waiting.cancel()
+  }
+
+  @Test func aRecordedSheetThatClosesItselfJournalsNoMoreTicks() async throws {
+    let directory = try TemporaryDirectory()
+    let journal = try SQLiteJournal(path: directory.path("sheet.sqlite"))
+    let clock = TestClock()
+    let seen = LockIsolated<[String]>([])
+    let store = try await RecordingStore.open(
+      session: "sheet", journal: journal,
+      initialState: CounterStackFeature.State(path: [.counter(.init(count: 1))]),
+      reducer: { CounterStackFeature().dependency(\.continuousClock, clock) },
+      onRecorded: { _, transition in
+        seen.withValue { $0.append(String(describing: transition.action)) }
+      })
+    let after = try await Self.runTheSheet(
+      clock: clock, send: { try await store.send($0) }, state: { await store.state },
+      seen: seen)
+    #expect(after == [])
+    let head = await store.sequence
+    // Presented, started, one tick, closed, dismissed itself: five entries and no more.
+    #expect(head == 5)
+    var types: [String] = []
+    try await journal.entries(session: "sheet", after: 0, through: nil) { entry in
+      types.append(entry.type)
+      return true
+    }
+    #expect(types.last == "destination.dismiss")
+    // Every moment restores without an incomplete replay.
+    let replayer = Replayer(journal: journal) { CounterStackFeature() }
+    for sequence in 0...head {
+      let restored = try await replayer.restore(session: "sheet", at: .sequence(sequence))
+      #expect(restored.skipped.isEmpty, "at \(sequence)")
+    }
+  }
+}

@@ -153,11 +153,14 @@ struct PreparedDeltaAppend: Sendable {
 
   /// The session's head, read, once it is found to be the expected one; otherwise
   /// ``StorageError/Code/sequenceConflict``.
-  func requireHead(_ db: Database, in journal: SQLiteJournal) throws -> HeadRecord {
+  func requireHead(_ db: Database, in journal: SQLiteJournal) throws
+    -> SessionRows.HeadRecord
+  {
     let head = try db.first(
-      HeadRecord.sql, .head, in: journal.appendStatements, .text(session.rawValue)
+      SessionRows.HeadRecord.sql, .head, in: journal.appendStatements, .text(session.rawValue)
     ) { row in
-      HeadRecord(number: row.integer(0), headSequence: row.integer(1), lastLatestAt: row.text(2))
+      SessionRows.HeadRecord(
+        number: row.integer(0), headSequence: row.integer(1), lastLatestAt: row.text(2))
     }
     guard let head else { throw journal.stored.unknownSession(session) }
     guard head.headSequence == expected else {

@@ -89,7 +89,7 @@ extension SQLiteJournal {
     return sequence
   }
 
-  private func entry(_ record: EntryRecord, session: SessionID) throws -> JournalEntry {
+  private func entry(_ record: JournalRows.EntryRecord, session: SessionID) throws -> JournalEntry {
     let place = "entry \(record.sequence) of session \(session)"
     let (version, payload) = try upcasting.upcast(
       Data(record.payload.utf8), kind: .action, type: record.type, version: record.version,

@@ -408,3 +408,95 @@ struct SessionKeys {
   /// Every key of the session.
   var all: (low: Int64, high: Int64) { range(from: 1, through: Self.maximumSequence) }
 }
+
+// MARK: - Records
+
+extension JournalRows {
+  /// A row of the `journal` table exactly as stored: times as text, payload and delta as JSON text.
+  struct EntryRecord: StoredRowRecord {
+    var sequence: Int64
+    var recordedAt: String
+    /// The latest time of this entry and the ones before it (see ``JournalRows``).
+    var latestAt: String
+    var type: String
+    var version: Int
+    var payload: String
+    var delta: String
+
+    /// The columns to select.
+    static let columns = "sequence, recorded_at, latest_at, type, version, payload, delta"
+  }
+
+  /// The sequence and delta of a journal row: what rebuilding stacks reads.
+  struct DeltaRecord: StoredRowRecord {
+    var sequence: Int64
+    var delta: String
+  }
+
+  /// A journal row's sequence and times: what finding an entry by time reads (see
+  /// ``JournalRows/lastEntry(_:session:atOrBefore:)``).
+  struct EntryTimeRecord: StoredRowRecord {
+    var sequence: Int64
+    var recordedAt: String
+    var latestAt: String
+
+    /// The columns to select.
+    static let columns = "sequence, recorded_at, latest_at"
+  }
+
+  /// The first and last sequence of a session's entries.
+  struct SequenceBounds: StoredRowRecord {
+    var first: Int64?
+    var last: Int64?
+  }
+
+  /// A session's journal rows in a range: how many, which sequences, how many bytes; what a
+  /// compaction drops.
+  struct EntrySpan: StoredRowRecord {
+    var count: Int64
+    var first: Int64?
+    var last: Int64?
+    var bytes: Int64
+  }
+
+  /// The first and last times of a journal.
+  struct TimeSpan: StoredRowRecord {
+    var first: String?
+    var last: String?
+  }
+
+  /// How many entries were recorded in one interval, numbered from the epoch.
+  struct ActivityBucket: StoredRowRecord {
+    var bucket: Int64
+    var entries: Int64
+  }
+}
+
+// MARK: - Records read by every table
+
+/// A row read into a record by column names: the snake_case columns of the schema
+/// (`recorded_at`) fill the camelCase properties (`recordedAt`), so a record lists its columns
+/// once, as properties, and no query depends on the order of its SELECT list.
+protocol StoredRowRecord: Decodable, FetchableRecord {}
+
+extension StoredRowRecord {
+  static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy {
+    .convertFromSnakeCase
+  }
+}
+
+/// The stored bytes and row count of one session in one table.
+struct SessionBytes: StoredRowRecord {
+  var session: String
+  var bytes: Int64
+  var rows: Int
+}
+
+/// How many rows of a session a table holds in a range, from which sequence, in which payload
+/// versions: what an export's header tells.
+struct VersionSpan: StoredRowRecord {
+  var first: Int64?
+  var count: Int64
+  var low: Int?
+  var high: Int?
+}

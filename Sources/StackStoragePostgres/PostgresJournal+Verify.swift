@@ -5,7 +5,7 @@
 
   extension PostgresJournal {
     /// Checks the journal's recorded migrations against this build's and each session (one, or
-    /// all when `session` is `nil`) as `JournalVerifier` checks an SQLite file's: sequences
+    /// all when `session` is `nil`) as SQLite's `verifyStorage` checks a file's: sequences
     /// from the oldest snapshot to the head with no gap; every delta applies to the stacks
     /// before it and keeps IDs below the next generation; every snapshot's stacks equal the
     /// stacks rebuilt at its sequence and agree with its state; the stack rows equal those at

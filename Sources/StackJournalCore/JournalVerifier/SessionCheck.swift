@@ -50,8 +50,10 @@ package struct StoredSnapshotRow: Sendable {
   }
 }
 
-/// One session's check by ``JournalVerifier``: reads its snapshots and entries in sequence order
-/// and walks them with a ``DeltaWalk``, collecting problems instead of stopping at the first.
+/// One session's check, on every backend, by
+/// ``InspectableJournal/verifyStorage(session:maxProblemsPerSession:)``: reads its snapshots and
+/// entries in sequence order and walks them with a ``DeltaWalk``, collecting problems instead of
+/// stopping at the first.
 package struct SessionCheck {
   /// The largest sequence a journal holds. Appends never come near it; a row beyond it was put
   /// there by hand, and is reported instead of being counted on (the next entry after it, or

@@ -105,7 +105,9 @@ package protocol SessionExportSource {
   /// The file path errors name, when the journal is a file.
   var exportErrorPath: String? { get }
 
-  /// The session's rows checked as ``JournalVerifier`` checks them (one problem is enough).
+  /// The session's rows checked as
+  /// ``InspectableJournal/verifyStorage(session:maxProblemsPerSession:)`` checks them (one
+  /// problem is enough).
   func exportCheck(_ session: SessionID) async throws -> SessionVerification
   /// The export's header: the session, its head, its oldest snapshot, its row counts and
   /// payload versions.

@@ -6,7 +6,7 @@ extension SQLiteJournal: SessionExportSource {
 
   package func exportCheck(_ session: SessionID) throws -> SessionVerification {
     try read("checking session \(session) before exporting it") { db in
-      try JournalVerifier(maxProblemsPerSession: 1).verifySession(session, db, stored)
+      try SQLiteVerification.verifySession(session, db, stored, maxProblems: 1)
     }
   }
 

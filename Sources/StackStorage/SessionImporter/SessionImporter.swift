@@ -99,7 +99,7 @@ public struct SessionImporter: Sendable {
     }
     try StackRows.insert(headStacks, db, session: session.rawValue)
     headStacks = []
-    let check = try JournalVerifier(maxProblemsPerSession: 1).verifySession(session, db, stored)
+    let check = try SQLiteVerification.verifySession(session, db, stored, maxProblems: 1)
     if let problem = check.problems.first {
       throw StorageError(
         code: .inconsistentDelta,

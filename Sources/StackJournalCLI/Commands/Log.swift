@@ -112,7 +112,7 @@ extension StackJournalCommand {
         try await journal.journalRows(session: session, matching: query) { row in
           try printer.print(row)
           last = max(last, row.sequence)
-          if printer.count % SQLiteJournal.pageSizeForFlush == 0 { Terminal.standardOutput.flush() }
+          if printer.count % Printer.entriesPerFlush == 0 { Terminal.standardOutput.flush() }
           return true
         }
         if !follow {
@@ -160,13 +160,11 @@ extension StackJournalCommand {
   }
 }
 
-extension SQLiteJournal {
-  /// How many entries `log` prints between flushes.
-  static let pageSizeForFlush = 256
-}
-
 /// Prints journal entries for people, as NDJSON or inside one JSON document.
 struct Printer {
+  /// How many entries `log` prints between flushes.
+  static let entriesPerFlush = 256
+
   enum Format {
     case text
     case json

@@ -120,37 +120,17 @@
     }
 
     package func exportPage(_ session: SessionID, after: Int64, through: Int64, limit: Int)
-      async throws -> (snapshots: [ExportRow], entries: [ExportRow])
+      async throws -> (snapshots: [StoredSnapshotRow], entries: [JournalRow])
     {
-      var entries: [ExportRow] = []
-      for row in try await rows(
+      let entries = try await rows(
         "exporting session \(session)",
-        entryRows.exportPage(session, after: after, through: through, limit: limit))
-      {
-        let (sequence, recordedAt, type, version, payload, delta) = try row.decode(
-          (Int64, String, String, Int32, String, String).self)
-        entries.append(
-          ExportRow(
-            sequence: sequence,
-            line: .entry(
-              sequence: sequence, recordedAt: recordedAt, type: type, version: Int(version),
-              payload: payload, delta: delta)))
-      }
+        entryRows.storedPage(session, after: after, through: through, limit: limit)
+      ).map(PostgresJournalRows.row)
       let last = entries.last?.sequence ?? through
-      var snapshots: [ExportRow] = []
-      for row in try await rows(
+      let snapshots = try await rows(
         "exporting session \(session)",
-        snapshotRows.exportPage(session, after: after, through: last))
-      {
-        let (sequence, version, recordedAt, state, stacks) = try row.decode(
-          (Int64, Int32, String, String, String).self)
-        snapshots.append(
-          ExportRow(
-            sequence: sequence,
-            line: .snapshot(
-              sequence: sequence, version: Int(version), recordedAt: recordedAt, state: state,
-              stacks: stacks)))
-      }
+        snapshotRows.storedPage(session, after: after, through: last)
+      ).map(PostgresSnapshotRows.row)
       return (snapshots, entries)
     }
   }

@@ -201,19 +201,20 @@ struct Printer {
 
   mutating func print(_ row: JournalRow) throws {
     let delta = try row.decodedDelta()
+    let recordedAt = try row.recordedDate()
     switch format {
     case .text:
       let change = StackRendering.summary(delta)
       out.line(
         out.styled(StackRendering.padLeft(String(row.sequence), sequenceWidth), .cyan) + "  "
-          + out.styled(TimeFormat.display(row.recordedAt), .dim) + "  "
+          + out.styled(TimeFormat.display(recordedAt), .dim) + "  "
           + StackRendering.pad(row.type, Self.typeWidth) + "  "
           + (change.isEmpty ? "" : out.styled(change, .yellow) + "  ")
           + out.styled(ActionDump.text(ofPayload: row.payload), .dim))
     case .json, .ndjson:
       let value = JSONValue.object([
         ("sequence", .int(row.sequence)),
-        ("time", .string(TimeFormat.iso(row.recordedAt))),
+        ("time", .string(TimeFormat.iso(recordedAt))),
         ("type", .string(row.type)),
         ("version", .int(row.version)),
         ("payload", JSONValue(lenient: row.payload)),

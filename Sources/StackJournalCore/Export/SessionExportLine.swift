@@ -1,17 +1,25 @@
 import Foundation
 
-/// One line of a session export after the header: a snapshot or a journal entry, with its JSON
-/// members as text. The exporter writes lines as ``text``; the reader yields them checked.
+/// One line of a session export after the header: a snapshot or a journal entry, the rows a
+/// journal stores, with their JSON members as text. The exporter writes lines as ``text``; the
+/// reader yields them checked.
 package enum SessionExportLine: Sendable {
-  case snapshot(sequence: Int64, version: Int, recordedAt: String, state: String, stacks: String)
-  case entry(
-    sequence: Int64, recordedAt: String, type: String, version: Int, payload: String,
-    delta: String)
+  case snapshot(StoredSnapshotRow)
+  case entry(JournalRow)
+
+  /// The sequence of the line's snapshot or entry.
+  package var sequence: Int64 {
+    switch self {
+    case .snapshot(let snapshot): snapshot.sequence
+    case .entry(let entry): entry.sequence
+    }
+  }
 
   /// The payload version of the line.
   package var version: Int {
     switch self {
-    case .snapshot(_, let version, _, _, _), .entry(_, _, _, let version, _, _): version
+    case .snapshot(let snapshot): snapshot.version
+    case .entry(let entry): entry.version
     }
   }
 
@@ -19,14 +27,15 @@ package enum SessionExportLine: Sendable {
   /// are spliced in as they are: they were checked to be JSON when they were stored.
   package var text: String {
     switch self {
-    case .snapshot(let sequence, let version, let recordedAt, let state, let stacks):
-      "{\"kind\":\"snapshot\",\"sequence\":\(sequence),\"version\":\(version),"
-        + "\"recordedAt\":\(JSONText.literal(recordedAt)),\"state\":\(state),"
-        + "\"stacks\":\(stacks)}\n"
-    case .entry(let sequence, let recordedAt, let type, let version, let payload, let delta):
-      "{\"kind\":\"entry\",\"sequence\":\(sequence),"
-        + "\"recordedAt\":\(JSONText.literal(recordedAt)),\"type\":\(JSONText.literal(type)),"
-        + "\"version\":\(version),\"payload\":\(payload),\"delta\":\(delta)}\n"
+    case .snapshot(let row):
+      "{\"kind\":\"snapshot\",\"sequence\":\(row.sequence),\"version\":\(row.version),"
+        + "\"recordedAt\":\(JSONText.literal(row.recordedAt)),\"state\":\(row.state),"
+        + "\"stacks\":\(row.stacks)}\n"
+    case .entry(let row):
+      "{\"kind\":\"entry\",\"sequence\":\(row.sequence),"
+        + "\"recordedAt\":\(JSONText.literal(row.recordedAt)),"
+        + "\"type\":\(JSONText.literal(row.type)),"
+        + "\"version\":\(row.version),\"payload\":\(row.payload),\"delta\":\(row.delta)}\n"
     }
   }
 }

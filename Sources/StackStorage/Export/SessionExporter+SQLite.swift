@@ -46,26 +46,11 @@ extension SessionExporter {
   /// through `db`.
   static func page(
     _ db: Database, _ session: SessionID, after: Int64, through: Int64, limit: Int
-  ) throws -> (snapshots: [ExportRow], entries: [ExportRow]) {
+  ) throws -> (snapshots: [StoredSnapshotRow], entries: [JournalRow]) {
     let entries = try JournalRows.page(
       db, session: session, after: after, through: through, limit: limit)
     let last = entries.last?.sequence ?? through
     let snapshots = try SnapshotRows.page(db, session: session, after: after, through: last)
-    return (
-      snapshots.map {
-        ExportRow(
-          sequence: $0.sequence,
-          line: .snapshot(
-            sequence: $0.sequence, version: $0.version, recordedAt: $0.recordedAt,
-            state: $0.state, stacks: $0.stacks))
-      },
-      entries.map {
-        ExportRow(
-          sequence: $0.sequence,
-          line: .entry(
-            sequence: $0.sequence, recordedAt: $0.recordedAt, type: $0.type,
-            version: $0.version, payload: $0.payload, delta: $0.delta))
-      }
-    )
+    return (snapshots, entries)
   }
 }

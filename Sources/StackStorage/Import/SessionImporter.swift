@@ -80,19 +80,18 @@ public struct SessionImporter: Sendable {
       var latestAt: String?
       headStacks = try reader.forEachLine(header) { line in
         switch line {
-        case .snapshot(let sequence, let version, let recordedAt, let state, let stacks):
+        case .snapshot(let row):
           try SnapshotRows.insert(
-            db, session: session.rawValue, sequence: sequence, version: version, state: state,
-            stacks: stacks, recordedAt: recordedAt)
+            db, session: session.rawValue, sequence: row.sequence, version: row.version,
+            state: row.state, stacks: row.stacks, recordedAt: row.recordedAt)
           snapshots += 1
-        case .entry(
-          let sequence, let recordedAt, let type, let version, let payload, let delta):
-          let latest = Timestamp.latest(recordedAt, after: latestAt)
+        case .entry(let row):
+          let latest = Timestamp.latest(row.recordedAt, after: latestAt)
           latestAt = latest
           try JournalRows.insert(
-            db, session: session.rawValue, number: number, sequence: sequence,
-            recordedAt: recordedAt, latestAt: latest, type: type, version: version,
-            payload: payload, delta: delta, path: path)
+            db, session: session.rawValue, number: number, sequence: row.sequence,
+            recordedAt: row.recordedAt, latestAt: latest, type: row.type, version: row.version,
+            payload: row.payload, delta: row.delta, path: path)
           entries += 1
         }
       }

@@ -17,7 +17,7 @@ extension SQLiteJournal: SessionExportSource {
   }
 
   package func exportPage(_ session: SessionID, after: Int64, through: Int64, limit: Int) throws
-    -> (snapshots: [ExportRow], entries: [ExportRow])
+    -> (snapshots: [StoredSnapshotRow], entries: [JournalRow])
   {
     try read("exporting session \(session)") { db in
       try SessionExporter.page(db, session, after: after, through: through, limit: limit)

@@ -59,22 +59,26 @@ enum JournalRows {
   /// The entries after `after` through `through`, at most `limit`, in ascending order.
   static func page(
     _ db: Database, session: SessionID, after: Int64, through: Int64, limit: Int
-  ) throws -> [EntryRecord] {
+  ) throws -> [JournalRow] {
     let range = try keys(db, session: session).range(after: after, through: through)
-    return try EntryRecord.fetchAll(
+    return try Row.fetchAll(
       db.cachedStatement(
-        sql: "SELECT \(EntryRecord.columns) FROM journal "
+        sql: "SELECT \(entryColumns) FROM journal "
           + "WHERE key BETWEEN ? AND ? ORDER BY key LIMIT ?"),
-      arguments: [range.low, range.high, limit])
+      arguments: [range.low, range.high, limit]
+    ).map(JournalRow.init)
   }
 
   /// Every entry of the session, in ascending order.
-  static func all(_ db: Database, session: SessionID) throws -> RecordCursor<EntryRecord> {
+  static func all(_ db: Database, session: SessionID) throws
+    -> MapCursor<RowCursor, JournalRow>
+  {
     let range = try keys(db, session: session).all
-    return try EntryRecord.fetchCursor(
+    return try Row.fetchCursor(
       db,
-      sql: "SELECT \(EntryRecord.columns) FROM journal WHERE key BETWEEN ? AND ? ORDER BY key",
-      arguments: [range.low, range.high])
+      sql: "SELECT \(entryColumns) FROM journal WHERE key BETWEEN ? AND ? ORDER BY key",
+      arguments: [range.low, range.high]
+    ).map(JournalRow.init)
   }
 
   /// The deltas of the entries after `after` through `through`, in ascending order.
@@ -235,7 +239,7 @@ enum JournalRows {
   static func page(
     _ db: Database, _ filter: Filter, ascending: Bool, from start: Int64?, after cursor: Int64?,
     limit: Int
-  ) throws -> [EntryRecord] {
+  ) throws -> [JournalRow] {
     var low = start
     var high: Int64?
     if let cursor {
@@ -249,11 +253,12 @@ enum JournalRows {
       }
     }
     let (conditions, arguments) = try filter.condition(db, low: low, high: high)
-    return try EntryRecord.fetchAll(
+    return try Row.fetchAll(
       db.cachedStatement(
-        sql: "SELECT \(EntryRecord.columns) FROM journal "
+        sql: "SELECT \(entryColumns) FROM journal "
           + "WHERE \(conditions) ORDER BY key \(ascending ? "ASC" : "DESC") LIMIT ?"),
-      arguments: StatementArguments(arguments + [limit]))
+      arguments: StatementArguments(arguments + [limit])
+    ).map(JournalRow.init)
   }
 
   /// The first sequence, count and payload versions of the entries after `after` through
@@ -411,21 +416,19 @@ struct SessionKeys {
 
 // MARK: - Records
 
-extension JournalRows {
-  /// A row of the `journal` table exactly as stored: times as text, payload and delta as JSON text.
-  struct EntryRecord: StoredRowRecord {
-    var sequence: Int64
-    var recordedAt: String
-    /// The latest time of this entry and the ones before it (see ``JournalRows``).
-    var latestAt: String
-    var type: String
-    var version: Int
-    var payload: String
-    var delta: String
-
-    /// The columns to select.
-    static let columns = "sequence, recorded_at, latest_at, type, version, payload, delta"
+extension JournalRow {
+  /// A row of the `journal` table exactly as stored, read by column name: times as text, payload
+  /// and delta as JSON text, `latest_at` as ``JournalRows`` keeps it.
+  init(_ row: Row) {
+    self.init(
+      sequence: row["sequence"], recordedAt: row["recorded_at"], latestAt: row["latest_at"],
+      type: row["type"], version: row["version"], payload: row["payload"], delta: row["delta"])
   }
+}
+
+extension JournalRows {
+  /// The columns a ``JournalRow`` is read from.
+  static let entryColumns = "sequence, recorded_at, latest_at, type, version, payload, delta"
 
   /// The sequence and delta of a journal row: what rebuilding stacks reads.
   struct DeltaRecord: StoredRowRecord {

@@ -108,17 +108,12 @@ struct SQLiteSessionRowSource: SessionRowSource {
   }
 
   func snapshot(at sequence: Int64) throws -> StoredSnapshotRow? {
-    try SnapshotRows.snapshot(db, session: session, at: sequence).map {
-      StoredSnapshotRow(state: $0.state, stacks: $0.stacks, recordedAt: $0.recordedAt)
-    }
+    try SnapshotRows.snapshot(db, session: session, at: sequence)
   }
 
-  func entries(_ body: (StoredEntryRow) throws -> Bool) throws {
+  func entries(_ body: (JournalRow) throws -> Bool) throws {
     let entries = try JournalRows.all(db, session: session)
-    while let entry = try entries.next() {
-      let row = StoredEntryRow(
-        sequence: entry.sequence, recordedAt: entry.recordedAt, type: entry.type,
-        payload: entry.payload, delta: entry.delta, latestAt: entry.latestAt)
+    while let row = try entries.next() {
       guard try body(row) else { return }
     }
   }

@@ -17,6 +17,11 @@ public struct JournalEntryDelta: Sendable {
   /// The whole state after the action: needed when ``JournalBackend/snapshotDue(at:)`` says a
   /// snapshot is due at the new sequence, ignored otherwise.
   public var snapshot: EncodedState?
+  /// Encodes the whole state after the action, in place of ``snapshot``: the journal's append
+  /// calls it when, and only when, it finds a snapshot due at the new sequence, before it
+  /// suspends. A ``StackRestoration`` recorder sets it, so the decision is made once per append,
+  /// by the journal. Only code of this package sets it.
+  package var encodeSnapshot: (@Sendable () throws -> EncodedState)?
   /// When the action was recorded; stored with millisecond precision.
   public var recordedAt: Date
   /// Whether `payload` and the snapshot's JSON are what `JSONEncoder` wrote, as a
@@ -63,8 +68,10 @@ public struct JournalEntryDelta: Sendable {
 
 extension JournalEntryDelta {
   /// The payload's text and, when a snapshot is due, the snapshot's state and stacks, as a
-  /// journal stores them. `checked` turns JSON into text or throws; it is not called for what
-  /// ``isEncoderOutput`` vouches for.
+  /// journal stores them: the one place an append decides on its snapshot, from `snapshotDue`
+  /// (``JournalBackend/snapshotDue(at:)`` of the new sequence), encoding the state through
+  /// ``encodeSnapshot`` only then. `checked` turns JSON into text or throws; it is not called
+  /// for what ``isEncoderOutput`` vouches for.
   package func storedTexts(
     snapshotDue: Bool,
     checked: (Data, _ what: String) throws -> String
@@ -75,7 +82,9 @@ extension JournalEntryDelta {
       isEncoderOutput
       ? String(decoding: self.payload, as: UTF8.self)
       : try checked(self.payload, "payload of the `\(type)` action")
-    guard snapshotDue, let snapshot else { return (payload, nil) }
+    guard snapshotDue, let snapshot = try snapshot ?? encodeSnapshot?() else {
+      return (payload, nil)
+    }
     let state =
       isEncoderOutput
       ? String(decoding: snapshot.json, as: UTF8.self)

@@ -6,7 +6,8 @@ extension SQLiteJournal {
   /// returns its sequence.
   ///
   /// In one transaction: checks the head, inserts the entry, applies the delta to the stack rows
-  /// (checking that it fits them) and, when ``snapshotDue(at:)``, writes `entry.snapshot`. Throws
+  /// (checking that it fits them) and, when ``snapshotDue(at:)``, writes the entry's snapshot,
+  /// encoded only then: the append's one decision on a snapshot. Throws
   /// `StorageError.Code.sequenceConflict` or `StorageError.Code.inconsistentDelta`, writing
   /// nothing.
   ///

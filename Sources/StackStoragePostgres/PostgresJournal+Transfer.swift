@@ -34,11 +34,13 @@
       var entries: [(Int64, String, String, Int32, String, String)] = []
       let headStacks = try file.readLines { line in
         switch line {
-        case .snapshot(let sequence, let version, let recordedAt, let state, let stacks):
-          snapshots.append((sequence, Int32(clamping: version), recordedAt, state, stacks))
-        case .entry(let sequence, let recordedAt, let type, let version, let payload, let delta):
+        case .snapshot(let row):
+          snapshots.append(
+            (row.sequence, Int32(clamping: row.version), row.recordedAt, row.state, row.stacks))
+        case .entry(let row):
           entries.append(
-            (sequence, recordedAt, type, Int32(clamping: version), payload, delta))
+            (row.sequence, row.recordedAt, row.type, Int32(clamping: row.version), row.payload,
+              row.delta))
         }
       }
       let header = file.header

@@ -208,7 +208,7 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
 ///
 /// A ``StackTracker`` started from the store's state and the journal's stacks for it computes
 /// each delta from the stacks before and after, encoding only the elements that were pushed or
-/// changed, and the whole state only when the journal, appending, says a snapshot is due.
+/// changed, and the whole state only when the journal is due for a snapshot.
 final class Recorder: @unchecked Sendable {
   let session: SessionID
   let journal: any JournalBackend
@@ -239,21 +239,25 @@ final class Recorder: @unchecked Sendable {
   /// Appends a transition to the journal and returns its sequence. The store calls it for one
   /// transition at a time. Suspends while the journal commits when the journal can (a group
   /// commit's batch), so other stores' appends join the same batch.
-  func record<State: Encodable & Sendable, Action: Encodable>(
+  func record<State: Encodable, Action: Encodable>(
     _ transition: StoreTransition<State, Action>
   ) async throws -> Int64 {
     let type = _JournalCaseName.of(typed: transition.action)
     let expected = head.value
     let payload = try encoding(type) { try encoder.encode(transition.action) }
     let step = try encoding(type) { try tracker.step(to: transition.stateAfter) }
-    var entry = JournalEntryDelta(
-      type: type, version: payloadVersion, payload: payload, delta: step.delta)
-    entry.isEncoderOutput = true
-    // The journal decides whether the new sequence gets a snapshot, and encodes the whole state
-    // through this only then, before `append` suspends.
-    entry.encodeSnapshot = { [self, state = transition.stateAfter, stacks = step.stacks] in
-      EncodedState(json: try encoding(type) { try encoder.encode(state) }, stacks: stacks)
+    // The one decision of the append, asked of the journal here so the whole state is encoded
+    // only when a snapshot is due; the entry tells the journal it was made.
+    var snapshot: EncodedState?
+    if journal.snapshotDue(at: expected + 1) {
+      let json = try encoding(type) { try encoder.encode(transition.stateAfter) }
+      snapshot = EncodedState(json: json, stacks: step.stacks)
     }
+    var entry = JournalEntryDelta(
+      type: type, version: payloadVersion, payload: payload, delta: step.delta,
+      snapshot: snapshot)
+    entry.isEncoderOutput = true
+    entry.snapshotDecided = true
     let sequence = try await journal.append(
       session: session, expectedSequence: expected, entry)
     tracker.accept(step)

@@ -137,7 +137,7 @@ struct PreparedDeltaAppend: Sendable {
     in journal: SQLiteJournal
   ) throws {
     let (payload, snapshot) = try entry.storedTexts(
-      snapshotDue: journal.snapshotDue(at: expected + 1),
+      sequence: expected + 1, snapshotInterval: journal.options.snapshotInterval,
       checked: { try journal.stored.text($0, $1) })
     self.session = session
     self.expected = expected

@@ -246,6 +246,8 @@ final class Recorder: @unchecked Sendable {
     let expected = head.value
     let payload = try encoding(type) { try encoder.encode(transition.action) }
     let step = try encoding(type) { try tracker.step(to: transition.stateAfter) }
+    // The one decision of the append, asked of the journal here so the whole state is encoded
+    // only when a snapshot is due; the entry tells the journal it was made.
     var snapshot: EncodedState?
     if journal.snapshotDue(at: expected + 1) {
       let json = try encoding(type) { try encoder.encode(transition.stateAfter) }
@@ -255,6 +257,7 @@ final class Recorder: @unchecked Sendable {
       type: type, version: payloadVersion, payload: payload, delta: step.delta,
       snapshot: snapshot)
     entry.isEncoderOutput = true
+    entry.snapshotDecided = true
     let sequence = try await journal.append(
       session: session, expectedSequence: expected, entry)
     tracker.accept(step)

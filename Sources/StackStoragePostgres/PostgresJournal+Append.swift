@@ -35,7 +35,8 @@
       _ = try Timestamp.stored(
         entry.recordedAt, "The time of the entry appended to session \(session)")
       let (payload, snapshot) = try entry.storedTexts(
-        snapshotDue: snapshotDue(at: expected + 1), checked: { try stored.text($0, $1) })
+        sequence: expected + 1, snapshotInterval: options.snapshotInterval,
+        checked: { try stored.text($0, $1) })
       return entryRows.append(
         session: session, expected: expected, recordedAt: entry.recordedAt,
         type: entry.type, version: entry.version, payload: payload,

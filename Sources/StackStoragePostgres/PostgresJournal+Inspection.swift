@@ -41,14 +41,11 @@
           entryRows.inspectionPage(
             filter, from: boundary, after: cursor, ascending: ascending, limit: limit))
         for row in rows {
-          let (sequence, recordedAt, type, version, payload, delta) = try row.decode(
-            (Int64, String, String, Int32, String, String).self)
-          let entry = JournalRow(
-            sequence: sequence,
-            recordedAt: try stored.date(
-              recordedAt, "time of entry \(sequence) of session \(session)"),
-            type: type, version: Int(version), payload: payload, delta: delta)
-          cursor = sequence
+          let entry = try PostgresJournalRows.row(row)
+          // A row whose time cannot be read is refused here, as restoring refuses it.
+          _ = try stored.date(
+            entry.recordedAt, "time of entry \(entry.sequence) of session \(session)")
+          cursor = entry.sequence
           remaining -= 1
           guard try body(entry) else { return }
         }

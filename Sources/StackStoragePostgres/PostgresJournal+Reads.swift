@@ -44,15 +44,11 @@
             (Int64?, String?, String?, Int32?, String?, String?).self)
           guard let sequence, let recordedAt, let type, let version, let payload, let delta
           else { return nil }
-          let place = "entry \(sequence) of session \(session)"
-          let (upcastVersion, upcast) = try upcasting.upcast(
-            Data(payload.utf8), kind: .action, type: type, version: Int(version), place: place,
-            path: location.description)
-          return JournalEntry(
-            session: session, sequence: sequence,
-            recordedAt: try stored.date(recordedAt, "time of \(place)"), type: type,
-            version: upcastVersion, payload: upcast,
-            delta: try stored.decode(StackDelta.self, delta, "delta of \(place)"))
+          return try JournalEntry(
+            decoding: JournalRow(
+              sequence: sequence, recordedAt: recordedAt, type: type, version: Int(version),
+              payload: payload, delta: delta),
+            session: session, upcasting: upcasting, stored: stored, path: location.description)
         }, body)
     }
 

@@ -34,11 +34,13 @@
       var entries: [(Int64, String, String, Int32, String, String)] = []
       let headStacks = try file.readLines { line in
         switch line {
-        case .snapshot(let sequence, let version, let recordedAt, let state, let stacks):
-          snapshots.append((sequence, Int32(clamping: version), recordedAt, state, stacks))
-        case .entry(let sequence, let recordedAt, let type, let version, let payload, let delta):
+        case .snapshot(let row):
+          snapshots.append(
+            (row.sequence, Int32(clamping: row.version), row.recordedAt, row.state, row.stacks))
+        case .entry(let row):
           entries.append(
-            (sequence, recordedAt, type, Int32(clamping: version), payload, delta))
+            (row.sequence, row.recordedAt, row.type, Int32(clamping: row.version), row.payload,
+              row.delta))
         }
       }
       let header = file.header
@@ -120,37 +122,17 @@
     }
 
     package func exportPage(_ session: SessionID, after: Int64, through: Int64, limit: Int)
-      async throws -> (snapshots: [ExportRow], entries: [ExportRow])
+      async throws -> (snapshots: [StoredSnapshotRow], entries: [JournalRow])
     {
-      var entries: [ExportRow] = []
-      for row in try await rows(
+      let entries = try await rows(
         "exporting session \(session)",
-        entryRows.exportPage(session, after: after, through: through, limit: limit))
-      {
-        let (sequence, recordedAt, type, version, payload, delta) = try row.decode(
-          (Int64, String, String, Int32, String, String).self)
-        entries.append(
-          ExportRow(
-            sequence: sequence,
-            line: .entry(
-              sequence: sequence, recordedAt: recordedAt, type: type, version: Int(version),
-              payload: payload, delta: delta)))
-      }
+        entryRows.storedPage(session, after: after, through: through, limit: limit)
+      ).map(PostgresJournalRows.row)
       let last = entries.last?.sequence ?? through
-      var snapshots: [ExportRow] = []
-      for row in try await rows(
+      let snapshots = try await rows(
         "exporting session \(session)",
-        snapshotRows.exportPage(session, after: after, through: last))
-      {
-        let (sequence, version, recordedAt, state, stacks) = try row.decode(
-          (Int64, Int32, String, String, String).self)
-        snapshots.append(
-          ExportRow(
-            sequence: sequence,
-            line: .snapshot(
-              sequence: sequence, version: Int(version), recordedAt: recordedAt, state: state,
-              stacks: stacks)))
-      }
+        snapshotRows.storedPage(session, after: after, through: last)
+      ).map(PostgresSnapshotRows.row)
       return (snapshots, entries)
     }
   }

@@ -5,7 +5,7 @@
 
   extension PostgresJournal {
     /// Checks the journal's recorded migrations against this build's and each session (one, or
-    /// all when `session` is `nil`) as `JournalVerifier` checks an SQLite file's: sequences
+    /// all when `session` is `nil`) as SQLite's `verifyStorage` checks a file's: sequences
     /// from the oldest snapshot to the head with no gap; every delta applies to the stacks
     /// before it and keeps IDs below the next generation; every snapshot's stacks equal the
     /// stacks rebuilt at its sequence and agree with its state; the stack rows equal those at
@@ -94,24 +94,19 @@
       let rows = try await journal.rows(
         "reading the snapshot at \(sequence) of session \(session)",
         journal.snapshotRows.snapshot(session, at: sequence))
-      guard let row = rows.first else { return nil }
-      let (state, stacks, recordedAt) = try row.decode((String, String, String).self)
-      return StoredSnapshotRow(state: state, stacks: stacks, recordedAt: recordedAt)
+      return try rows.first.map(PostgresSnapshotRows.row)
     }
 
-    func entries(_ body: (StoredEntryRow) async throws -> Bool) async throws {
+    func entries(_ body: (JournalRow) async throws -> Bool) async throws {
       var cursor: Int64 = -1
       while true {
         let rows = try await journal.rows(
           "verifying the journal of session \(session)",
-          journal.entryRows.checkPage(
+          journal.entryRows.storedPage(
             session, after: cursor, through: head, limit: PostgresJournal.inspectionPageSize))
         for row in rows {
-          let (sequence, recordedAt, type, payload, delta) = try row.decode(
-            (Int64, String, String, String, String).self)
-          cursor = sequence
-          let entry = StoredEntryRow(
-            sequence: sequence, recordedAt: recordedAt, type: type, payload: payload, delta: delta)
+          let entry = try PostgresJournalRows.row(row)
+          cursor = entry.sequence
           guard try await body(entry) else { return }
         }
         if rows.count < PostgresJournal.inspectionPageSize { return }

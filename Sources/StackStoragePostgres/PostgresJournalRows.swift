@@ -129,29 +129,28 @@
     }
 
     /// The entries of `session` after `after` through `through`, at most `limit`, as an export
-    /// writes them: sequence, time, type, version, payload, delta.
-    func exportPage(_ session: SessionID, after: Int64, through: Int64, limit: Int)
+    /// and a check read them: the columns of a ``JournalRow``, read by ``row(_:)``.
+    func storedPage(_ session: SessionID, after: Int64, through: Int64, limit: Int)
       -> PostgresQuery
     {
       """
-      SELECT sequence, recorded_at, type, version, payload, delta
+      SELECT \(unescaped: Self.rowColumns)
       FROM \(unescaped: tables.journal)
       WHERE session = \(session.rawValue) AND sequence > \(after) AND sequence <= \(through)
       ORDER BY sequence LIMIT \(Int64(limit))
       """
     }
 
-    /// The entries of `session` after `cursor` through `head`, at most `limit`, as a check
-    /// reads them: sequence, time, type, payload, delta.
-    func checkPage(_ session: SessionID, after cursor: Int64, through head: Int64, limit: Int)
-      -> PostgresQuery
-    {
-      """
-      SELECT sequence, recorded_at, type, payload, delta
-      FROM \(unescaped: tables.journal)
-      WHERE session = \(session.rawValue) AND sequence > \(cursor) AND sequence <= \(head)
-      ORDER BY sequence LIMIT \(Int64(limit))
-      """
+    /// The columns a ``JournalRow`` is read from, in the order ``row(_:)`` reads them.
+    static let rowColumns = "sequence, recorded_at, type, version, payload, delta"
+
+    /// A journal row exactly as stored, from a statement that selects ``rowColumns``.
+    static func row(_ row: PostgresRow) throws -> JournalRow {
+      let (sequence, recordedAt, type, version, payload, delta) = try row.decode(
+        (Int64, String, String, Int32, String, String).self)
+      return JournalRow(
+        sequence: sequence, recordedAt: recordedAt, type: type, version: Int(version),
+        payload: payload, delta: delta)
     }
 
     /// Inserts entries of an imported session: sequence, time, type, version, payload, delta.
@@ -245,7 +244,7 @@
 
     /// A page of the entries `filter` matches, at most `limit`, in sequence order (newest first
     /// unless `ascending`): from `start` on, or past `cursor` in that order once a page was
-    /// read. Sequence, time, type, version, payload, delta.
+    /// read. The columns of a ``JournalRow``, read by ``row(_:)``.
     func inspectionPage(
       _ filter: JournalFilter, from start: Int64?, after cursor: Int64?, ascending: Bool,
       limit: Int
@@ -255,7 +254,7 @@
       if let cursor { page.add(ascending ? "sequence > \(cursor)" : "sequence < \(cursor)") }
       let order = ascending ? "ASC" : "DESC"
       return """
-        SELECT sequence, recorded_at, type, version, payload, delta \
+        SELECT \(unescaped: Self.rowColumns) \
         FROM \(unescaped: tables.journal) WHERE \(page.condition) \
         ORDER BY sequence \(unescaped: order) LIMIT \(Int64(limit))
         """

@@ -124,22 +124,35 @@
       """
     }
 
-    /// The state, stacks and time of the snapshot at `sequence` of `session`.
+    /// The snapshot at `sequence` of `session`, as a check reads it: the columns of a
+    /// `StoredSnapshotRow`, read by ``row(_:)``.
     func snapshot(_ session: SessionID, at sequence: Int64) -> PostgresQuery {
       """
-      SELECT state, stacks, recorded_at FROM \(unescaped: tables.snapshots)
+      SELECT \(unescaped: Self.rowColumns) FROM \(unescaped: tables.snapshots)
       WHERE session = \(session.rawValue) AND sequence = \(sequence)
       """
     }
 
-    /// The snapshots of `session` after `after` through `through`, as an export writes them:
-    /// sequence, version, time, state, stacks.
-    func exportPage(_ session: SessionID, after: Int64, through: Int64) -> PostgresQuery {
+    /// The snapshots of `session` after `after` through `through`, as an export reads them: the
+    /// columns of a `StoredSnapshotRow`, read by ``row(_:)``.
+    func storedPage(_ session: SessionID, after: Int64, through: Int64) -> PostgresQuery {
       """
-      SELECT sequence, version, recorded_at, state, stacks FROM \(unescaped: tables.snapshots)
+      SELECT \(unescaped: Self.rowColumns) FROM \(unescaped: tables.snapshots)
       WHERE session = \(session.rawValue) AND sequence > \(after) AND sequence <= \(through)
       ORDER BY sequence
       """
+    }
+
+    /// The columns a `StoredSnapshotRow` is read from, in the order ``row(_:)`` reads them.
+    static let rowColumns = "sequence, version, state, stacks, recorded_at"
+
+    /// A snapshot exactly as stored, from a statement that selects ``rowColumns``.
+    static func row(_ row: PostgresRow) throws -> StoredSnapshotRow {
+      let (sequence, version, state, stacks, recordedAt) = try row.decode(
+        (Int64, Int32, String, String, String).self)
+      return StoredSnapshotRow(
+        sequence: sequence, version: Int(version), state: state, stacks: stacks,
+        recordedAt: recordedAt)
     }
 
     /// The sequences of the snapshots of `session`, oldest first.

@@ -77,7 +77,7 @@ final class RawCommit {
   }
 
   /// Commits each row in its own transaction.
-  func insert(_ rows: [JournalRow]) throws {
+  func insert(_ rows: [BaselineRow]) throws {
     for row in rows {
       if stackStatements.isEmpty {
         try insertJournalRow(row)
@@ -90,7 +90,7 @@ final class RawCommit {
     }
   }
 
-  private func insertJournalRow(_ row: JournalRow) throws {
+  private func insertJournalRow(_ row: BaselineRow) throws {
     sqlite3_bind_int64(statement, 1, nextID)
     sqlite3_bind_text(statement, 2, row.session, -1, transient)
     sqlite3_bind_text(statement, 3, row.type, -1, transient)
@@ -102,7 +102,7 @@ final class RawCommit {
     nextID += 1
   }
 
-  private func writeStackRows(_ row: JournalRow) throws {
+  private func writeStackRows(_ row: BaselineRow) throws {
     for change in row.stackDelta.changes {
       if change.removed {
         try step(.deleteStackElements, .text(row.session), .text(change.path))
@@ -190,8 +190,9 @@ final class RawCommit {
 /// SQLite copies a value bound with this destructor before the bind call returns.
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-/// The journal row of one action, as a journal file stored it.
-struct JournalRow {
+/// One action as a journal file stored it, with its session and its delta read: what a baseline
+/// writer inserts (not the core's `JournalRow`, which it is read from).
+struct BaselineRow {
   var session: String
   var type: String
   var payload: String
@@ -205,16 +206,16 @@ struct JournalRow {
     _ path: String,
     session: String,
     sequences: ClosedRange<Int64>
-  ) throws -> [JournalRow] {
+  ) throws -> [BaselineRow] {
     let journal = try SQLiteJournal(path: path, options: .init(readOnly: true))
     defer { try? journal.close() }
-    var rows: [JournalRow] = []
+    var rows: [BaselineRow] = []
     try journal.journalRows(
       session: SessionID(session),
       matching: JournalQuery(fromSequence: sequences.lowerBound, toSequence: sequences.upperBound)
     ) { row in
       rows.append(
-        JournalRow(
+        BaselineRow(
           session: session, type: row.type, payload: row.payload, delta: row.delta,
           stackDelta: try JSONDecoder().decode(StackDelta.self, from: Data(row.delta.utf8))))
       return true

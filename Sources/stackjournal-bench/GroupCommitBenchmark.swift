@@ -46,7 +46,7 @@ extension Benchmark {
       let actions = range.count
       try await groupCost.measure(actions: writers * actions) { try await sendConcurrently(group, actions) }
       try await fullCost.measure(actions: writers * actions) { try await sendConcurrently(full, actions) }
-      let rows = try JournalRow.read(group[0].path, session: "writer-0", sequences: range)
+      let rows = try BaselineRow.read(group[0].path, session: "writer-0", sequences: range)
       try await rawCost.measure(actions: rows.count) { try raw.insert(rows) }
     }
     let statistics = groupJournal.groupCommitStatistics

@@ -119,13 +119,13 @@ struct RecordComparison {
     for range in Rounds.ranges(total: count) {
       let actions = range.count
       try await costs.full.measure(actions: actions) { try await full.send(actions) }
-      let fullRows = try JournalRow.read(full.path, session: "bench", sequences: range)
+      let fullRows = try BaselineRow.read(full.path, session: "bench", sequences: range)
       try await costs.rawFull.measure(actions: fullRows.count) { try rawFull.insert(fullRows) }
       try await costs.rawStackFull.measure(actions: fullRows.count) {
         try rawStackFull.insert(fullRows)
       }
       try await costs.normal.measure(actions: actions) { try await normal.send(actions) }
-      let normalRows = try JournalRow.read(normal.path, session: "bench", sequences: range)
+      let normalRows = try BaselineRow.read(normal.path, session: "bench", sequences: range)
       try await costs.rawNormal.measure(actions: normalRows.count) {
         try rawNormal.insert(normalRows)
       }

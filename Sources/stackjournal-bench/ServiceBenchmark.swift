@@ -62,7 +62,7 @@ struct ServiceComparison<Workload: BenchWorkload> {
     var groupCost = Cost()
     var rawCost = Cost()
     var appCost = Cost()
-    var rows: [JournalRow] = []
+    var rows: [BaselineRow] = []
     for _ in 0..<rounds {
       let before = group.count
       try await groupCost.measure(actions: 0) {
@@ -71,7 +71,7 @@ struct ServiceComparison<Workload: BenchWorkload> {
       groupCost.actions += group.count - before
       if rows.isEmpty {
         // Rows the stores wrote: what the raw writer commits again, one transaction each.
-        rows = try JournalRow.read(path, session: "session-0", sequences: 1...100_000)
+        rows = try BaselineRow.read(path, session: "session-0", sequences: 1...100_000)
         guard !rows.isEmpty else { throw BenchmarkFailure("the stores journaled nothing") }
       }
       var committed = 0

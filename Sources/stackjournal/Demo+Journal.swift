@@ -43,7 +43,7 @@ extension StackJournalTool.Demo {
     if FileManager.default.fileExists(atPath: path) {
       // Its pages (a damaged one would fail the recording half-way) and the session.
       let reader = try SQLiteJournal(path: path, options: .init(readOnly: true))
-      let problems = try JournalVerifier().integrityProblems(reader)
+      let problems = try reader.integrityProblems()
       if !problems.isEmpty {
         throw DemoError(
           "The journal \(path) is damaged (SQLite's integrity check: "

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import StackJournalCLI
+import StackJournalCore
 
 /// JSON text read through the one tokenizer and printed back as written.
 struct JSONValueTests {

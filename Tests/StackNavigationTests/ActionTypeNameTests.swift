@@ -2,9 +2,9 @@ import Testing
 
 @testable import StackNavigation
 
-/// `_JournalCaseName.of` (the journal type of an action, which StackRestoration's `actionTypeName`
-/// returns) spares reflection where it can; these tests hold it to what reflecting every level
-/// gives, on the enums users write and on the package's own stack and router actions.
+/// `_JournalCaseName.of` (the journal type of an action, which a `RecordingStore` records as the
+/// entry's `type`) spares reflection where it can; these tests hold it to what reflecting every
+/// level gives, on the enums users write and on the package's own stack and router actions.
 @Suite struct ActionTypeNameTests {
   enum Counter: Equatable, Sendable {
     case increment

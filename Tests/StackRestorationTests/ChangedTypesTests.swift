@@ -146,7 +146,7 @@ final class ChangedTypesTests: XCTestCase {
     XCTAssertTrue(restored.isComplete)
     let verifyResult = try await replayer.verify(session: "mixed", from: 6).isClean
     XCTAssertTrue(verifyResult)
-    XCTAssertTrue(try JournalVerifier().verify(journal).isClean)
+    XCTAssertTrue(try journal.verifyStorage().isClean)
 
     // The app version that wrote the history still restores it, repair included.
     let original = try await Replayer(journal: journal) { RootFeature() }.restore(session: "mixed")

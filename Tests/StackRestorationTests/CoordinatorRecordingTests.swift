@@ -58,7 +58,7 @@ private func checkRestoresEverySequence<R: Reducer>(
   }
   #expect(try journal.headStacks(session: session) == journal.stacks(session: session, at: head))
   #expect(try await replayer.verify(session: session).isClean)
-  let storage = try JournalVerifier().verify(journal)
+  let storage = try journal.verifyStorage()
   #expect(storage.isClean, "\(storage)")
 }
 

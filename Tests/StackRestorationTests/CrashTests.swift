@@ -51,7 +51,7 @@ final class CrashTests: XCTestCase {
       let journal = try SQLiteJournal(path: path)
       let head = try journal.headSequence(session: "crashy")
       XCTAssertGreaterThanOrEqual(head, acknowledgedHead, "round \(round)")
-      let storage = try JournalVerifier().verify(journal)
+      let storage = try journal.verifyStorage()
       XCTAssertTrue(storage.isClean, "round \(round): \(storage)")
       let replay = try await Replayer(journal: journal) { RootFeature() }.verify(session: "crashy")
       XCTAssertTrue(replay.isClean, "round \(round): \(String(describing: replay.divergence))")

@@ -45,7 +45,7 @@ final class DiskFullTests: XCTestCase {
     try setPageLimit(of: test.journal, toCurrentSize: false)
     try await store.send(.pushCounterTapped(count: 2))
     XCTAssertEqual(try test.journal.headSequence(session: "full"), head + 1)
-    XCTAssertTrue(try JournalVerifier().verify(test.journal).isClean)
+    XCTAssertTrue(try test.journal.verifyStorage().isClean)
     let verifyResult = try await Replayer(journal: test.journal) { RootFeature() }.verify(session: "full").isClean
     XCTAssertTrue(verifyResult)
   }

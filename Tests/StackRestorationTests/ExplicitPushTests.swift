@@ -58,7 +58,7 @@ final class ExplicitPushTests: XCTestCase {
       let verifyResult = try await replayer.verify(session: "explicit").isClean
       XCTAssertTrue(verifyResult, test.name)
       if let sqlite = test.journal as? SQLiteJournal {
-        let storage = try JournalVerifier().verify(sqlite, session: "explicit")
+        let storage = try sqlite.verifyStorage(session: "explicit")
         XCTAssertTrue(storage.isClean, "\(test.name): \(storage.sessions.flatMap(\.problems))")
       }
 

@@ -35,7 +35,7 @@ final class SchemaUpgradeTests: XCTestCase {
     let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: 8))
     XCTAssertEqual(journal.schemaVersion, SQLiteJournal.latestSchemaVersion)
     XCTAssertEqual(try journal.headSequence(session: "old"), oldHead)
-    XCTAssertTrue(try JournalVerifier().verify(journal).isClean)
+    XCTAssertTrue(try journal.verifyStorage().isClean)
     let verifyResult1 = try await replayer(journal).verify(session: "old").isClean
     XCTAssertTrue(verifyResult1)
     let restoreResult1 = try await replayer(journal).restore(session: "old").state
@@ -55,7 +55,7 @@ final class SchemaUpgradeTests: XCTestCase {
     let state = await store.state
     let restoreResult = try await replayer(journal).restore(session: "old").state
     XCTAssertEqual(restoreResult, state)
-    XCTAssertTrue(try JournalVerifier().verify(journal).isClean)
+    XCTAssertTrue(try journal.verifyStorage().isClean)
     let verifyResult = try await replayer(journal).verify(session: "old").isClean
     XCTAssertTrue(verifyResult)
   }
@@ -96,7 +96,7 @@ final class SchemaUpgradeTests: XCTestCase {
     XCTAssertEqual(journal.schemaVersion, SQLiteJournal.latestSchemaVersion)
     let after = try await DatabaseQueue(path: path).read { try Row.fetchAll($0, sql: entries) }
     XCTAssertEqual(after, before)
-    XCTAssertTrue(try JournalVerifier().verify(journal).isClean)
+    XCTAssertTrue(try journal.verifyStorage().isClean)
     XCTAssertEqual(try Self.alerts(in: journal.headStacks(session: "old")), [:])
     let verified = try await replayer(journal).verify(session: "old").isClean
     XCTAssertTrue(verified)
@@ -120,7 +120,7 @@ final class SchemaUpgradeTests: XCTestCase {
     XCTAssertNil(left[id])
     XCTAssertEqual(try Self.alerts(in: journal.headStacks(session: "old")), left)
     XCTAssertEqual(store.sequence, oldHead + 2)
-    XCTAssertTrue(try JournalVerifier().verify(journal).isClean)
+    XCTAssertTrue(try journal.verifyStorage().isClean)
     let verifiedAfter = try await replayer(journal).verify(session: "old").isClean
     XCTAssertTrue(verifiedAfter)
     let restoredAfter = try await replayer(journal).restore(session: "old").state

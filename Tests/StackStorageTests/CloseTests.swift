@@ -40,12 +40,12 @@ final class CloseTests: StorageTestCase {
       try await journal.append(session: "s", expectedSequence: 3, .test("push", state: root))
     }
     await assertStorageError(.closed) { try journal.sessions() }
-    await assertStorageError(.closed) { try JournalRetention().vacuum(journal) }
+    await assertStorageError(.closed) { try journal.vacuum() }
 
     let reopened = try SQLiteJournal(path: path)
     XCTAssertEqual(try reopened.headSequence(session: "s"), 3)
     XCTAssertEqual(try reopened.headStacks(session: "s"), try StateEncoding.encode(root).stacks)
-    XCTAssertTrue(try JournalVerifier().verify(reopened).isClean)
+    XCTAssertTrue(try reopened.verifyStorage().isClean)
   }
 
   /// A pool closes its writer before its readers; a read-only connection closing last would
@@ -122,7 +122,7 @@ final class CloseTests: StorageTestCase {
         try reopened.headSequence(session: SessionID("w\(writer)")),
         Int64(acknowledged.value[writer]), "every acknowledged append of writer \(writer)")
     }
-    XCTAssertTrue(try JournalVerifier().verify(reopened).isClean)
+    XCTAssertTrue(try reopened.verifyStorage().isClean)
   }
 
   func testSuspendedAppendsOfManyTasksShareBatches() async throws {

@@ -141,7 +141,7 @@ final class HeadShapesTests: StorageTestCase {
     XCTAssertEqual(try journal.headSequence(session: decomposed), 2)
     XCTAssertEqual(try journal.headStacks(session: composed).first?.ids, [0, 1])
     XCTAssertEqual(try journal.headStacks(session: decomposed).first?.ids, [0, 1, 2])
-    let report = try JournalVerifier().verify(journal)
+    let report = try journal.verifyStorage()
     XCTAssertTrue(report.isClean, "\(report)")
   }
 

@@ -147,8 +147,8 @@ final class JournalKeyTests: StorageTestCase {
     let b = try await payloads(journal, "b")
     XCTAssertEqual(b.count, 20)
     XCTAssertEqual(try journal.headSequence(session: "b"), 20)
-    XCTAssertEqual(try JournalVerifier().integrityProblems(journal), [])
-    XCTAssertTrue(try JournalVerifier().verify(journal).isClean)
+    XCTAssertEqual(try journal.integrityProblems(), [])
+    XCTAssertTrue(try journal.verifyStorage().isClean)
   }
 
   /// The session number is not a foreign key (a session's deletion would scan the journal): the
@@ -167,7 +167,7 @@ final class JournalKeyTests: StorageTestCase {
     }
     try journal.deleteSession("b")
     XCTAssertEqual(try keys(journal).map { $0[1] }, [1, 1, 1, 3, 3, 3])
-    XCTAssertTrue(try JournalVerifier().verify(journal).isClean)
+    XCTAssertTrue(try journal.verifyStorage().isClean)
 
     try await journal.database.writeWithoutTransaction { db in
       try db.execute(sql: "PRAGMA foreign_keys = OFF")
@@ -177,7 +177,7 @@ final class JournalKeyTests: StorageTestCase {
       try db.execute(sql: "DELETE FROM sessions WHERE id = 'c'")
       try db.execute(sql: "PRAGMA foreign_keys = ON")
     }
-    let verification = try JournalVerifier().verify(journal)
+    let verification = try journal.verifyStorage()
     XCTAssertFalse(verification.isClean)
     XCTAssertEqual(
       verification.fileProblems,

@@ -72,7 +72,7 @@ final class JournalTests: StorageTestCase {
       let headStacksResult2 = try await journal.headStacks(session: session)
       XCTAssertEqual(headStacksResult2, live[10_000])
       if let journal = journal as? SQLiteJournal {
-        XCTAssertEqual(try JournalVerifier().integrityProblems(journal), [])
+        XCTAssertEqual(try journal.integrityProblems(), [])
       }
     }
   }

@@ -29,7 +29,7 @@ final class MigrationTests: StorageTestCase {
           XCTAssertTrue(try db.tableExists(table), table)
         }
       }
-      XCTAssertEqual(try JournalVerifier().integrityProblems(journal), [])
+      XCTAssertEqual(try journal.integrityProblems(), [])
     }
   }
 
@@ -96,7 +96,7 @@ final class MigrationTests: StorageTestCase {
         session: "after-migration", expectedSequence: 0, .test("tabA.push", state: root))
       XCTAssertEqual(
         try journal.headStacks(session: "after-migration"), try StateEncoding.encode(root).stacks)
-      XCTAssertEqual(try JournalVerifier().integrityProblems(journal), [])
+      XCTAssertEqual(try journal.integrityProblems(), [])
     }
   }
 
@@ -245,7 +245,7 @@ final class MigrationTests: StorageTestCase {
         XCTAssertEqual(try journal.headSequence(session: "other"), 2)
         XCTAssertEqual(try journal.headSequence(session: "fixture"), 3)
       }
-      XCTAssertEqual(try JournalVerifier().integrityProblems(journal), [])
+      XCTAssertEqual(try journal.integrityProblems(), [])
       try journal.close()
     }
   }

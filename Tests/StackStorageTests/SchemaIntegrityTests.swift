@@ -30,7 +30,7 @@ final class SchemaIntegrityTests: StorageTestCase {
     XCTAssertEqual(try fileBytes(path), before)
 
     let reader = try SQLiteJournal(path: path, options: .init(readOnly: true))
-    let report = try JournalVerifier().verify(reader)
+    let report = try reader.verifyStorage()
     XCTAssertFalse(report.isClean)
     XCTAssertEqual(
       report.fileProblems,
@@ -51,7 +51,7 @@ final class SchemaIntegrityTests: StorageTestCase {
   func testAnUnalteredJournalMatchesTheSchemaItsMigrationsMake() throws {
     let path = try journalFile("SELECT 1")
     let reader = try SQLiteJournal(path: path, options: .init(readOnly: true))
-    XCTAssertEqual(try JournalVerifier().verify(reader).fileProblems, [])
+    XCTAssertEqual(try reader.verifyStorage().fileProblems, [])
     XCTAssertNoThrow(try SQLiteJournal(path: path).close())
   }
   /// Schema 4 changes the journal, its index of late entries and the sessions, and adds one

@@ -45,7 +45,7 @@ final class SuspendingAppendTests: StorageTestCase {
       for writer in 0..<writers {
         XCTAssertEqual(try journal.headSequence(session: SessionID("w\(writer)")), 1)
       }
-      XCTAssertTrue(try JournalVerifier().verify(journal).isClean, "\(durability)")
+      XCTAssertTrue(try journal.verifyStorage().isClean, "\(durability)")
     }
   }
 

@@ -184,8 +184,8 @@ final class TimeLookupTests: StorageTestCase {
     XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(27)), 6)
     XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(22)), 3)
     XCTAssertEqual(try journal.sequence(session: "s", atOrBefore: t0.addingTimeInterval(17)), 4)
-    XCTAssertEqual(try JournalVerifier().integrityProblems(journal), [])
-    XCTAssertTrue(try JournalVerifier().verify(journal).isClean)
+    XCTAssertEqual(try journal.integrityProblems(), [])
+    XCTAssertTrue(try journal.verifyStorage().isClean)
 
     // A latest time that lost the earlier entries' (entry 4's, edited to its own time) would
     // hide entries from time lookups: verify names it.
@@ -193,7 +193,7 @@ final class TimeLookupTests: StorageTestCase {
       try db.execute(
         sql: "UPDATE journal SET latest_at = recorded_at WHERE session_number = 1 AND sequence = 4")
     }
-    let problems = try XCTUnwrap(JournalVerifier().verify(journal).sessions.first).problems
+    let problems = try XCTUnwrap(journal.verifyStorage().sessions.first).problems
     XCTAssertEqual(problems.map(\.sequence), [4], "\(problems)")
     XCTAssertEqual(problems.first?.kind, .invalidData)
     XCTAssertTrue(

@@ -112,7 +112,7 @@ extension StackJournalCommand {
         try await journal.journalRows(session: session, matching: query) { row in
           try printer.print(row)
           last = max(last, row.sequence)
-          if printer.count % SQLiteJournal.pageSizeForFlush == 0 { Terminal.standardOutput.flush() }
+          if printer.count % Printer.entriesPerFlush == 0 { Terminal.standardOutput.flush() }
           return true
         }
         if !follow {
@@ -160,13 +160,11 @@ extension StackJournalCommand {
   }
 }
 
-extension SQLiteJournal {
-  /// How many entries `log` prints between flushes.
-  static let pageSizeForFlush = 256
-}
-
 /// Prints journal entries for people, as NDJSON or inside one JSON document.
 struct Printer {
+  /// How many entries `log` prints between flushes.
+  static let entriesPerFlush = 256
+
   enum Format {
     case text
     case json
@@ -203,19 +201,20 @@ struct Printer {
 
   mutating func print(_ row: JournalRow) throws {
     let delta = try row.decodedDelta()
+    let recordedAt = try row.recordedDate()
     switch format {
     case .text:
       let change = StackRendering.summary(delta)
       out.line(
         out.styled(StackRendering.padLeft(String(row.sequence), sequenceWidth), .cyan) + "  "
-          + out.styled(TimeFormat.display(row.recordedAt), .dim) + "  "
+          + out.styled(TimeFormat.display(recordedAt), .dim) + "  "
           + StackRendering.pad(row.type, Self.typeWidth) + "  "
           + (change.isEmpty ? "" : out.styled(change, .yellow) + "  ")
           + out.styled(ActionDump.text(ofPayload: row.payload), .dim))
     case .json, .ndjson:
       let value = JSONValue.object([
         ("sequence", .int(row.sequence)),
-        ("time", .string(TimeFormat.iso(row.recordedAt))),
+        ("time", .string(TimeFormat.iso(recordedAt))),
         ("type", .string(row.type)),
         ("version", .int(row.version)),
         ("payload", JSONValue(lenient: row.payload)),

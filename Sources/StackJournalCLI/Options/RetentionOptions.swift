@@ -17,7 +17,7 @@ extension RetentionOptions {
   /// so the command still reports the deletion, then ends with ``vacuumFailure(_:deleted:)``.
   static func vacuum(_ journal: SQLiteJournal) -> (any Error)? {
     do {
-      try JournalRetention().vacuum(journal)
+      try journal.vacuum()
       return nil
     } catch {
       return error

@@ -1,3 +1,5 @@
+import StackJournalCore
+
 /// How a command prints its result: one JSON document with `--json`, lines for people otherwise.
 extension OutputOptions {
   /// Prints `json()` as one pretty JSON document with `--json`, otherwise what `text` writes to

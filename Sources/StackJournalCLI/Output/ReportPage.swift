@@ -100,7 +100,7 @@ struct ReportPage {
       }
       let entry = JSONValue.array([
         .int(row.sequence),
-        .int(Self.milliseconds(row.recordedAt) - Self.milliseconds(startTime)),
+        .int(Self.milliseconds(try row.recordedDate()) - Self.milliseconds(startTime)),
         .int(typeIndex),
         JSONValue(lenient: row.payload),
         Self.changesJSON(delta),

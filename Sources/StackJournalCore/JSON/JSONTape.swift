@@ -68,7 +68,7 @@ struct JSONTape {
   func int64(_ node: Int) -> Int64? {
     guard first(node) != UInt8(ascii: "\"") else { return nil }
     let range = Int(nodes[node].start)..<Int(nodes[node].end)
-    return JSONNode.number(String(decoding: bytes[range], as: UTF8.self)).int64
+    return JSONValue.number(String(decoding: bytes[range], as: UTF8.self)).int64
   }
 
   /// Where a node's value lies in ``bytes``.

@@ -1,7 +1,7 @@
 /// Checks JSON text in one pass over its bytes, building nothing: what ``JSONText`` uses to
 /// judge stored JSON, so checking a row costs no memory beyond the row.
 ///
-/// The rules are ``JSONNode/parse(_:)``'s: one value, strings without raw control characters
+/// The rules are ``JSONValue/parse(_:)``'s: one value, strings without raw control characters
 /// and with valid escapes, numbers in JSON's grammar within a Double's range.
 enum JSONValidation {
   /// Whether the bytes are valid UTF-8 (no overlong forms, no surrogates, nothing past U+10FFFF).

@@ -60,7 +60,8 @@ public protocol InspectableJournal: JournalBackend {
   func statistics(session: SessionID?) async throws -> StorageStatistics
 
   /// Checks the journal's schema and one session, or every session when `session` is `nil`,
-  /// without the app's types, as `JournalVerifier` describes; only reads.
+  /// without the app's types, as `SQLiteJournal`'s `verifyStorage` describes; only reads. The
+  /// one way into verification on every backend: `stackjournal verify` calls it.
   func verifyStorage(session: SessionID?, maxProblemsPerSession: Int) async throws
     -> StorageVerification
 }

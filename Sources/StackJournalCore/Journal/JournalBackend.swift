@@ -86,8 +86,7 @@ extension JournalBackend {
   /// Whether the journal writes a snapshot with the entry of this sequence: its sequence is a
   /// multiple of ``snapshotInterval``. The caller then passes the whole state with it.
   public func snapshotDue(at sequence: Int64) -> Bool {
-    let interval = Int64(snapshotInterval)
-    return interval > 0 && sequence > 0 && sequence % interval == 0
+    JournalEntryDelta.snapshotDue(at: sequence, interval: snapshotInterval)
   }
 
   /// Creates a session that starts now, with no metadata and not forked.

@@ -1,6 +1,9 @@
 import Foundation
 
-/// One recorded action of a session, as read back from the journal.
+/// One recorded action of a session, as read back from the journal: its ``JournalRow``, decoded.
+///
+/// The row's time is read, its payload upcast to the app's current version when one is set, its
+/// delta parsed; every backend builds its entries from its rows this one way.
 public struct JournalEntry: Sendable {
   /// The session the entry belongs to.
   public var session: SessionID
@@ -17,22 +20,23 @@ public struct JournalEntry: Sendable {
   /// What the action did to each stack.
   public var delta: StackDelta
 
-  /// Creates an entry.
-  public init(
-    session: SessionID,
-    sequence: Int64,
-    recordedAt: Date,
-    type: String,
-    version: Int,
-    payload: Data,
-    delta: StackDelta
-  ) {
+  /// The entry a stored row holds: `row`, decoded, its payload upcast through `upcasting`
+  /// (whose errors name `path`). Throws an ``StorageError/Code/invalidData`` error for a time or
+  /// delta that cannot be read, and what upcasting throws.
+  package init(
+    decoding row: JournalRow, session: SessionID, upcasting: Upcasting, stored: StoredValues,
+    path: String?
+  ) throws {
+    let place = "entry \(row.sequence) of session \(session)"
+    let (version, payload) = try upcasting.upcast(
+      Data(row.payload.utf8), kind: .action, type: row.type, version: row.version,
+      place: place, path: path)
     self.session = session
-    self.sequence = sequence
-    self.recordedAt = recordedAt
-    self.type = type
+    self.sequence = row.sequence
+    self.recordedAt = try stored.date(row.recordedAt, "time of \(place)")
+    self.type = row.type
     self.version = version
     self.payload = payload
-    self.delta = delta
+    self.delta = try stored.decode(StackDelta.self, row.delta, "delta of \(place)")
   }
 }

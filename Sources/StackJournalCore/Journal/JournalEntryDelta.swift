@@ -23,6 +23,12 @@ public struct JournalEntryDelta: Sendable {
   /// ``StackRestoration`` recorder's are: a journal then stores them without parsing them again
   /// to check they are JSON. Only code of this package sets it; everything else is checked.
   package var isEncoderOutput = false
+  /// Whether the caller asked the journal's ``JournalBackend/snapshotDue(at:)`` for the new
+  /// sequence before making the entry, and gave ``snapshot`` exactly when it is due, as a
+  /// ``StackRestoration`` recorder does to encode the whole state only then: the append then
+  /// takes that answer instead of deciding again, so the decision is made once per append. Only
+  /// code of this package sets it.
+  package var snapshotDecided = false
 
   /// Creates an entry.
   public init(
@@ -62,11 +68,22 @@ public struct JournalEntryDelta: Sendable {
 }
 
 extension JournalEntryDelta {
-  /// The payload's text and, when a snapshot is due, the snapshot's state and stacks, as a
-  /// journal stores them. `checked` turns JSON into text or throws; it is not called for what
+  /// The journal's rule: an entry gets a snapshot when its sequence is a multiple of the
+  /// interval; an interval of 0 never does.
+  package static func snapshotDue(at sequence: Int64, interval: Int) -> Bool {
+    let interval = Int64(interval)
+    return interval > 0 && sequence > 0 && sequence % interval == 0
+  }
+
+  /// The payload's text and, when a snapshot is due at `sequence`, the snapshot's state and
+  /// stacks, as a journal stores them: the one place an append settles its snapshot, for both
+  /// engines. The journal's rule (``JournalBackend/snapshotDue(at:)`` with its
+  /// `snapshotInterval`) is applied only when the entry does not carry the answer already
+  /// (``snapshotDecided``). `checked` turns JSON into text or throws; it is not called for what
   /// ``isEncoderOutput`` vouches for.
   package func storedTexts(
-    snapshotDue: Bool,
+    sequence: Int64,
+    snapshotInterval: Int,
     checked: (Data, _ what: String) throws -> String
   ) throws -> (payload: String, snapshot: (state: String, stacks: String)?) {
     // The names of the texts, for `checked`'s errors, are built only when it is called.
@@ -75,7 +92,10 @@ extension JournalEntryDelta {
       isEncoderOutput
       ? String(decoding: self.payload, as: UTF8.self)
       : try checked(self.payload, "payload of the `\(type)` action")
-    guard snapshotDue, let snapshot else { return (payload, nil) }
+    guard let snapshot,
+      snapshotDecided
+        || JournalEntryDelta.snapshotDue(at: sequence, interval: snapshotInterval)
+    else { return (payload, nil) }
     let state =
       isEncoderOutput
       ? String(decoding: snapshot.json, as: UTF8.self)

@@ -1,12 +1,17 @@
 import Foundation
 
-/// One journal entry exactly as stored, for tools that inspect a journal without the app's
-/// types: no upcaster runs and nothing is decoded.
+/// One journal entry exactly as stored, the one shape every reader of a journal gets on every
+/// backend: the CLI (`log`, `report`), verification and export. Nothing is decoded and no
+/// upcaster runs; a ``JournalEntry`` is this row, decoded.
 public struct JournalRow: Sendable {
   /// The entry's number in its session.
   public var sequence: Int64
-  /// When the action was recorded, to the millisecond.
-  public var recordedAt: Date
+  /// When the action was recorded, as stored: UTC to the millisecond,
+  /// `2025-01-31T09:30:00.000Z` (see ``recordedDate()``).
+  public var recordedAt: String
+  /// The latest time of the entry and every earlier one, where the backend stores it (SQLite's
+  /// `latest_at`, which a lookup by time searches); `nil` where it does not.
+  public var latestAt: String?
   /// The action's case path, e.g. `path.element.counter.incrementButtonTapped`.
   public var type: String
   /// The version of the app's encoding the payload was written in.
@@ -19,7 +24,8 @@ public struct JournalRow: Sendable {
   /// Creates a row.
   public init(
     sequence: Int64,
-    recordedAt: Date,
+    recordedAt: String,
+    latestAt: String? = nil,
     type: String,
     version: Int,
     payload: String,
@@ -27,6 +33,7 @@ public struct JournalRow: Sendable {
   ) {
     self.sequence = sequence
     self.recordedAt = recordedAt
+    self.latestAt = latestAt
     self.type = type
     self.version = version
     self.payload = payload
@@ -34,6 +41,19 @@ public struct JournalRow: Sendable {
   }
 
   private static let decoder = JSONDecoder()
+
+  /// The stored time, read; an ``StorageError/Code/invalidData`` error when it is not a time in
+  /// the stored form (`stackjournal verify` reports such a row).
+  public func recordedDate() throws -> Date {
+    guard let date = Timestamp.date(from: recordedAt) else {
+      throw StorageError(
+        code: .invalidData,
+        message: "The time of entry \(sequence) is \(JSONText.literal(recordedAt)), not a time "
+          + "in the form 2025-01-31T09:30:00.000Z; `stackjournal verify` on the file lists every "
+          + "damaged row.")
+    }
+    return date
+  }
 
   /// The stored delta, decoded.
   public func decodedDelta() throws -> StackDelta {

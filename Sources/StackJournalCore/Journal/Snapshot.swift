@@ -32,3 +32,21 @@ public struct Snapshot: Sendable {
     self.recordedAt = recordedAt
   }
 }
+
+/// A snapshot exactly as stored, as verification and export read it on every backend: its state
+/// and stacks as JSON text, its time as text; nothing is decoded and no upcaster runs.
+package struct StoredSnapshotRow: Sendable {
+  package var sequence: Int64
+  package var version: Int
+  package var state: String
+  package var stacks: String
+  package var recordedAt: String
+
+  package init(sequence: Int64, version: Int, state: String, stacks: String, recordedAt: String) {
+    self.sequence = sequence
+    self.version = version
+    self.state = state
+    self.stacks = stacks
+    self.recordedAt = recordedAt
+  }
+}

@@ -82,9 +82,6 @@ public final class StackTracker: @unchecked Sendable {
   public init() {
   }
 
-  /// Whether ``start(from:)`` or ``accept(_:)`` set a baseline.
-  public var hasBaseline: Bool { baseline != nil }
-
   /// Encodes every stack of `state`, makes it the baseline and returns the stacks.
   public func start<S: Encodable>(from state: S) throws -> [StackRecord] {
     let walk = StackWalk(previous: [:], encoder: elementEncoder)

@@ -65,7 +65,7 @@ package enum StateStacks {
   /// Whether an element's state in the snapshot's state and its stored state are the same JSON.
   private static func same(_ inState: ArraySlice<UInt8>, _ stored: String) -> Bool {
     if inState.elementsEqual(stored.utf8) { return true }
-    guard let a = JSONNode.parse(Array(inState)), let b = JSONNode.parse(stored) else {
+    guard let a = JSONValue.parse(Array(inState)), let b = JSONValue.parse(stored) else {
       return false
     }
     return a == b

@@ -150,8 +150,7 @@ public actor Store<State: Sendable, Action: Sendable> {
             StoreTransition(action: action, stateBefore: state, stateAfter: newState))
         } catch where !isFirst {
           throw FollowUpActionRejected(
-            action: String(customDumping: action), underlying: error,
-            startedWork: StoreTask(tasks: tasks))
+            action: String(customDumping: action), underlying: error)
         }
       }
       isFirst = false
@@ -193,8 +192,6 @@ public struct FollowUpActionRejected: Error, CustomStringConvertible {
   public let action: String
   /// Why the observer rejected it.
   public let underlying: any Error
-  /// The work the kept actions started.
-  public let startedWork: StoreTask
 
   public var description: String {
     "The action was kept, but the action it sent at once was rejected: \(underlying)\n"

@@ -175,3 +175,13 @@ private struct ForwardingReporter: IssueReporter {
     }
   }
 }
+
+extension String {
+  /// The lines of a failure message, indented under the line that introduces them.
+  func indent(by count: Int) -> String {
+    let indentation = String(repeating: " ", count: count)
+    return split(separator: "\n", omittingEmptySubsequences: false)
+      .map { indentation + $0 }
+      .joined(separator: "\n")
+  }
+}

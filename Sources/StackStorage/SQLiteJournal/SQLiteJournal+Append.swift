@@ -6,7 +6,8 @@ extension SQLiteJournal {
   /// returns its sequence.
   ///
   /// In one transaction: checks the head, inserts the entry, applies the delta to the stack rows
-  /// (checking that it fits them) and, when ``snapshotDue(at:)``, writes `entry.snapshot`. Throws
+  /// (checking that it fits them) and, when ``snapshotDue(at:)``, writes the entry's snapshot,
+  /// encoded only then: the append's one decision on a snapshot. Throws
   /// `StorageError.Code.sequenceConflict` or `StorageError.Code.inconsistentDelta`, writing
   /// nothing.
   ///
@@ -136,7 +137,7 @@ struct PreparedDeltaAppend: Sendable {
     in journal: SQLiteJournal
   ) throws {
     let (payload, snapshot) = try entry.storedTexts(
-      snapshotDue: journal.snapshotDue(at: expected + 1),
+      sequence: expected + 1, snapshotInterval: journal.options.snapshotInterval,
       checked: { try journal.stored.text($0, $1) })
     self.session = session
     self.expected = expected
@@ -153,11 +154,14 @@ struct PreparedDeltaAppend: Sendable {
 
   /// The session's head, read, once it is found to be the expected one; otherwise
   /// ``StorageError/Code/sequenceConflict``.
-  func requireHead(_ db: Database, in journal: SQLiteJournal) throws -> HeadRecord {
+  func requireHead(_ db: Database, in journal: SQLiteJournal) throws
+    -> SessionRows.HeadRecord
+  {
     let head = try db.first(
-      HeadRecord.sql, .head, in: journal.appendStatements, .text(session.rawValue)
+      SessionRows.HeadRecord.sql, .head, in: journal.appendStatements, .text(session.rawValue)
     ) { row in
-      HeadRecord(number: row.integer(0), headSequence: row.integer(1), lastLatestAt: row.text(2))
+      SessionRows.HeadRecord(
+        number: row.integer(0), headSequence: row.integer(1), lastLatestAt: row.text(2))
     }
     guard let head else { throw journal.stored.unknownSession(session) }
     guard head.headSequence == expected else {

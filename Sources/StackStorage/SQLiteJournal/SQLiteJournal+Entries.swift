@@ -89,19 +89,8 @@ extension SQLiteJournal {
     return sequence
   }
 
-  private func entry(_ record: EntryRecord, session: SessionID) throws -> JournalEntry {
-    let place = "entry \(record.sequence) of session \(session)"
-    let (version, payload) = try upcasting.upcast(
-      Data(record.payload.utf8), kind: .action, type: record.type, version: record.version,
-      place: place, path: path)
-    return JournalEntry(
-      session: session,
-      sequence: record.sequence,
-      recordedAt: try stored.date(record.recordedAt, "time of \(place)"),
-      type: record.type,
-      version: version,
-      payload: payload,
-      delta: try stored.decode(StackDelta.self, record.delta, "delta of \(place)")
-    )
+  private func entry(_ row: JournalRow, session: SessionID) throws -> JournalEntry {
+    try JournalEntry(
+      decoding: row, session: session, upcasting: upcasting, stored: stored, path: path)
   }
 }

@@ -48,19 +48,12 @@ extension SQLiteJournal {
         return try JournalRows.page(
           db, filter, ascending: ascending, from: start, after: cursor, limit: limit)
       }
-      for record in page {
-        let entry = JournalRow(
-          sequence: record.sequence,
-          recordedAt: try stored.date(
-            record.recordedAt, "time of entry \(record.sequence) of session \(session)"),
-          type: record.type,
-          version: record.version,
-          payload: record.payload,
-          delta: record.delta
-        )
-        cursor = record.sequence
+      for row in page {
+        // A row whose time cannot be read is refused here, as restoring refuses it.
+        _ = try stored.date(row.recordedAt, "time of entry \(row.sequence) of session \(session)")
+        cursor = row.sequence
         remaining -= 1
-        guard try body(entry) else { return }
+        guard try body(row) else { return }
       }
       if page.count < limit { return }
     }

@@ -59,22 +59,26 @@ enum JournalRows {
   /// The entries after `after` through `through`, at most `limit`, in ascending order.
   static func page(
     _ db: Database, session: SessionID, after: Int64, through: Int64, limit: Int
-  ) throws -> [EntryRecord] {
+  ) throws -> [JournalRow] {
     let range = try keys(db, session: session).range(after: after, through: through)
-    return try EntryRecord.fetchAll(
+    return try Row.fetchAll(
       db.cachedStatement(
-        sql: "SELECT \(EntryRecord.columns) FROM journal "
+        sql: "SELECT \(entryColumns) FROM journal "
           + "WHERE key BETWEEN ? AND ? ORDER BY key LIMIT ?"),
-      arguments: [range.low, range.high, limit])
+      arguments: [range.low, range.high, limit]
+    ).map(JournalRow.init)
   }
 
   /// Every entry of the session, in ascending order.
-  static func all(_ db: Database, session: SessionID) throws -> RecordCursor<EntryRecord> {
+  static func all(_ db: Database, session: SessionID) throws
+    -> MapCursor<RowCursor, JournalRow>
+  {
     let range = try keys(db, session: session).all
-    return try EntryRecord.fetchCursor(
+    return try Row.fetchCursor(
       db,
-      sql: "SELECT \(EntryRecord.columns) FROM journal WHERE key BETWEEN ? AND ? ORDER BY key",
-      arguments: [range.low, range.high])
+      sql: "SELECT \(entryColumns) FROM journal WHERE key BETWEEN ? AND ? ORDER BY key",
+      arguments: [range.low, range.high]
+    ).map(JournalRow.init)
   }
 
   /// The deltas of the entries after `after` through `through`, in ascending order.
@@ -235,7 +239,7 @@ enum JournalRows {
   static func page(
     _ db: Database, _ filter: Filter, ascending: Bool, from start: Int64?, after cursor: Int64?,
     limit: Int
-  ) throws -> [EntryRecord] {
+  ) throws -> [JournalRow] {
     var low = start
     var high: Int64?
     if let cursor {
@@ -249,11 +253,12 @@ enum JournalRows {
       }
     }
     let (conditions, arguments) = try filter.condition(db, low: low, high: high)
-    return try EntryRecord.fetchAll(
+    return try Row.fetchAll(
       db.cachedStatement(
-        sql: "SELECT \(EntryRecord.columns) FROM journal "
+        sql: "SELECT \(entryColumns) FROM journal "
           + "WHERE \(conditions) ORDER BY key \(ascending ? "ASC" : "DESC") LIMIT ?"),
-      arguments: StatementArguments(arguments + [limit]))
+      arguments: StatementArguments(arguments + [limit])
+    ).map(JournalRow.init)
   }
 
   /// The first sequence, count and payload versions of the entries after `after` through
@@ -407,4 +412,94 @@ struct SessionKeys {
 
   /// Every key of the session.
   var all: (low: Int64, high: Int64) { range(from: 1, through: Self.maximumSequence) }
+}
+
+// MARK: - Records
+
+extension JournalRow {
+  /// A row of the `journal` table exactly as stored, read by column name: times as text, payload
+  /// and delta as JSON text, `latest_at` as ``JournalRows`` keeps it.
+  init(_ row: Row) {
+    self.init(
+      sequence: row["sequence"], recordedAt: row["recorded_at"], latestAt: row["latest_at"],
+      type: row["type"], version: row["version"], payload: row["payload"], delta: row["delta"])
+  }
+}
+
+extension JournalRows {
+  /// The columns a ``JournalRow`` is read from.
+  static let entryColumns = "sequence, recorded_at, latest_at, type, version, payload, delta"
+
+  /// The sequence and delta of a journal row: what rebuilding stacks reads.
+  struct DeltaRecord: StoredRowRecord {
+    var sequence: Int64
+    var delta: String
+  }
+
+  /// A journal row's sequence and times: what finding an entry by time reads (see
+  /// ``JournalRows/lastEntry(_:session:atOrBefore:)``).
+  struct EntryTimeRecord: StoredRowRecord {
+    var sequence: Int64
+    var recordedAt: String
+    var latestAt: String
+
+    /// The columns to select.
+    static let columns = "sequence, recorded_at, latest_at"
+  }
+
+  /// The first and last sequence of a session's entries.
+  struct SequenceBounds: StoredRowRecord {
+    var first: Int64?
+    var last: Int64?
+  }
+
+  /// A session's journal rows in a range: how many, which sequences, how many bytes; what a
+  /// compaction drops.
+  struct EntrySpan: StoredRowRecord {
+    var count: Int64
+    var first: Int64?
+    var last: Int64?
+    var bytes: Int64
+  }
+
+  /// The first and last times of a journal.
+  struct TimeSpan: StoredRowRecord {
+    var first: String?
+    var last: String?
+  }
+
+  /// How many entries were recorded in one interval, numbered from the epoch.
+  struct ActivityBucket: StoredRowRecord {
+    var bucket: Int64
+    var entries: Int64
+  }
+}
+
+// MARK: - Records read by every table
+
+/// A row read into a record by column names: the snake_case columns of the schema
+/// (`recorded_at`) fill the camelCase properties (`recordedAt`), so a record lists its columns
+/// once, as properties, and no query depends on the order of its SELECT list.
+protocol StoredRowRecord: Decodable, FetchableRecord {}
+
+extension StoredRowRecord {
+  static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy {
+    .convertFromSnakeCase
+  }
+}
+
+/// The stored bytes and row count of one session in one table.
+struct SessionBytes: StoredRowRecord {
+  var session: String
+  var bytes: Int64
+  var rows: Int
+}
+
+/// How many rows of a session a table holds in a range, from which sequence, in which payload
+/// versions: what an export's header tells.
+struct VersionSpan: StoredRowRecord {
+  var first: Int64?
+  var count: Int64
+  var low: Int?
+  var high: Int?
 }

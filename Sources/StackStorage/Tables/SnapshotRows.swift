@@ -7,13 +7,14 @@ import GRDB
 enum SnapshotRows {
   /// The snapshot with the greatest sequence at or below `sequence`, or `nil`.
   static func latest(_ db: Database, session: SessionID, atOrBelow sequence: Int64) throws
-    -> SnapshotRecord?
+    -> StoredSnapshotRow?
   {
-    try SnapshotRecord.fetchOne(
+    try Row.fetchOne(
       db.cachedStatement(
-        sql: "SELECT \(SnapshotRecord.columns) FROM snapshots "
+        sql: "SELECT \(snapshotColumns) FROM snapshots "
           + "WHERE session = ? AND sequence <= ? ORDER BY sequence DESC LIMIT 1"),
-      arguments: [session.rawValue, sequence])
+      arguments: [session.rawValue, sequence]
+    ).map(StoredSnapshotRow.init)
   }
 
   /// The sequence and stacks of the snapshot with the greatest sequence at or below `sequence`,
@@ -30,23 +31,25 @@ enum SnapshotRows {
 
   /// The snapshot at `sequence`, or `nil` when there is none.
   static func snapshot(_ db: Database, session: SessionID, at sequence: Int64) throws
-    -> SnapshotRecord?
+    -> StoredSnapshotRow?
   {
-    try SnapshotRecord.fetchOne(
+    try Row.fetchOne(
       db,
-      sql: "SELECT \(SnapshotRecord.columns) FROM snapshots WHERE session = ? AND sequence = ?",
-      arguments: [session.rawValue, sequence])
+      sql: "SELECT \(snapshotColumns) FROM snapshots WHERE session = ? AND sequence = ?",
+      arguments: [session.rawValue, sequence]
+    ).map(StoredSnapshotRow.init)
   }
 
   /// The snapshots after `after` through `through`, in ascending order.
   static func page(_ db: Database, session: SessionID, after: Int64, through: Int64) throws
-    -> [SnapshotRecord]
+    -> [StoredSnapshotRow]
   {
-    try SnapshotRecord.fetchAll(
+    try Row.fetchAll(
       db.cachedStatement(
-        sql: "SELECT \(SnapshotRecord.columns) FROM snapshots "
+        sql: "SELECT \(snapshotColumns) FROM snapshots "
           + "WHERE session = ? AND sequence > ? AND sequence <= ? ORDER BY sequence"),
-      arguments: [session.rawValue, after, through])
+      arguments: [session.rawValue, after, through]
+    ).map(StoredSnapshotRow.init)
   }
 
   /// The sequence and time of the session's oldest snapshot, or `nil` when it has none.
@@ -145,5 +148,39 @@ enum SnapshotRows {
         + "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session, sequence) DO NOTHING",
       .text(session), .integer(sequence), .integer(Int64(version)), .text(state), .text(stacks),
       .text(recordedAt))
+  }
+}
+
+// MARK: - Records
+
+extension StoredSnapshotRow {
+  /// A row of the `snapshots` table exactly as stored, read by column name.
+  init(_ row: Row) {
+    self.init(
+      sequence: row["sequence"], version: row["version"], state: row["state"],
+      stacks: row["stacks"], recordedAt: row["recorded_at"])
+  }
+}
+
+extension SnapshotRows {
+  /// The columns a ``StoredSnapshotRow`` is read from.
+  static let snapshotColumns = "sequence, version, state, stacks, recorded_at"
+
+  /// The sequence and stacks of a snapshot, without its state: what rebuilding stacks reads.
+  struct SnapshotStacksRecord: StoredRowRecord {
+    var sequence: Int64
+    var stacks: String
+  }
+
+  /// The sequence and time of a snapshot, without its state and stacks.
+  struct SnapshotTimeRecord: StoredRowRecord {
+    var sequence: Int64
+    var recordedAt: String
+  }
+
+  /// A snapshot's session and sequence.
+  struct SessionSnapshot: StoredRowRecord {
+    var session: String
+    var sequence: Int64
   }
 }

@@ -210,3 +210,23 @@ enum StackRows {
         + "AS bytes, count(*) AS rows FROM stack_elements GROUP BY session")
   }
 }
+
+// MARK: - Records
+
+extension StackRows {
+  /// A row of the `stacks` table: one stack at the head of a session.
+  struct StackRowRecord: StoredRowRecord {
+    var path: String
+    var nextId: Int
+    /// Whether the row is a presented destination (schema 5) rather than a stack.
+    var presentation: Bool
+  }
+
+  /// A row of the `stack_elements` table: one element of a stack at the head of a session.
+  struct StackElementRowRecord: StoredRowRecord {
+    var path: String
+    var id: Int
+    var caseName: String?
+    var state: String
+  }
+}

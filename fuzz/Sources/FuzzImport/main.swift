@@ -26,7 +26,7 @@ runFuzzer { input in
     _ = try SessionImporter().importSessionIntoNewJournal(file, at: journalPath)
     let journal = try SQLiteJournal(path: journalPath)
     defer { try? journal.close() }
-    let verification = try JournalVerifier().verify(journal)
+    let verification = try journal.verifyStorage()
     // What an import accepted, verify must call clean.
     precondition(verification.isClean, "imported, then not clean: \(verification.sessions)")
   } catch let error as StorageError {

@@ -1,69 +1,12 @@
 import Foundation
 import GRDB
 
-/// Explicit removal of history: compacting a session, pruning sessions, giving freed pages back.
+/// What compacting a session and pruning sessions do to an SQLite journal: the functions behind
+/// ``SQLiteJournal/compact(_:keepSnapshots:dryRun:)``, ``SQLiteJournal/prune(_:dryRun:)`` and
+/// ``SQLiteJournal/prune(_:)``, each run inside the one transaction the journal opens.
 ///
-/// ```swift
-/// let retention = JournalRetention()
-/// let plan = try retention.prune(PruneCriteria(emptyOnly: true), dryRun: true, in: journal)
-/// _ = try retention.prune(plan, in: journal)
-/// ```
-///
-/// Nothing else drops journal entries; each call runs in one transaction, which
-/// ``SQLiteJournal`` opens and the functions here read and write through.
-public struct JournalRetention: Sendable {
-  /// Creates the retention operations.
-  public init() {}
-
-  /// Drops a session's history below its oldest kept snapshot: keeps the last `keepSnapshots`
-  /// snapshots and the entries after the oldest of them, deletes older snapshots and the entries
-  /// at or below it, in one transaction.
-  ///
-  /// The session must verify first (see ``JournalVerifier``): compacting a session with problems
-  /// would throw away what could repair it. With `dryRun`, reports what would go and writes
-  /// nothing. The stacks at any kept sequence, and restores from it, are unchanged; the stacks
-  /// at a dropped sequence can no longer be shown. The same as
-  /// ``SQLiteJournal/compact(_:keepSnapshots:dryRun:)``.
-  public func compact(
-    _ session: SessionID,
-    keepSnapshots: Int,
-    dryRun: Bool,
-    in journal: SQLiteJournal
-  ) throws -> CompactionPlan {
-    try journal.compact(session, keepSnapshots: keepSnapshots, dryRun: dryRun)
-  }
-
-  /// Deletes every session that matches `criteria` with its journal, snapshots and stack rows,
-  /// all in one transaction that also reads the sessions and matches them; with `dryRun`,
-  /// reports them and writes nothing. The same as ``SQLiteJournal/prune(_:dryRun:)``.
-  ///
-  /// Throws `StorageError.Code.invalidData` for empty criteria rather than deleting every
-  /// session.
-  public func prune(
-    _ criteria: PruneCriteria,
-    dryRun: Bool,
-    in journal: SQLiteJournal
-  ) throws -> PrunePlan {
-    try journal.prune(criteria, dryRun: dryRun)
-  }
-
-  /// Deletes the sessions of a plan made earlier by a dry run, those that have not changed
-  /// since: in one transaction, each must still match the plan's criteria and still have the
-  /// head sequence and entry count the plan saw. The same as ``SQLiteJournal/prune(_:)``.
-  ///
-  /// A session that changed in between (an app appended to it, say) is kept with what it
-  /// gained, and listed in `PrunePlan.changed`. A session that matches now but was not in
-  /// the plan is not deleted.
-  public func prune(_ planned: PrunePlan, in journal: SQLiteJournal) throws -> PrunePlan {
-    try journal.prune(planned)
-  }
-
-  /// Rebuilds the file so the pages freed by compaction and pruning are given back to the
-  /// operating system (`VACUUM`). Needs room for a copy of the database.
-  public func vacuum(_ journal: SQLiteJournal) throws {
-    try journal.vacuum()
-  }
-
+/// Nothing else drops journal entries.
+enum SQLiteRetention {
   /// `VACUUM` through `db`, outside any transaction.
   static func vacuum(_ db: Database) throws {
     try db.execute(sql: "VACUUM")
@@ -149,7 +92,7 @@ public struct JournalRetention: Sendable {
     _ stored: StoredValues,
     include: (SessionInfo) -> Bool
   ) throws -> PrunePlan {
-    let sizes = try JournalStatistics.sessionSizes(db)
+    let sizes = try SQLiteStatistics.sessionSizes(db)
     let all = try SessionRows.infos(db, stored)
     return PrunePlan.matching(criteria, among: all, sizes: sizes, include: include)
   }

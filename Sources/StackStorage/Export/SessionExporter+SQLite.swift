@@ -46,26 +46,35 @@ extension SessionExporter {
   /// through `db`.
   static func page(
     _ db: Database, _ session: SessionID, after: Int64, through: Int64, limit: Int
-  ) throws -> (snapshots: [ExportRow], entries: [ExportRow]) {
+  ) throws -> (snapshots: [StoredSnapshotRow], entries: [JournalRow]) {
     let entries = try JournalRows.page(
       db, session: session, after: after, through: through, limit: limit)
     let last = entries.last?.sequence ?? through
     let snapshots = try SnapshotRows.page(db, session: session, after: after, through: last)
-    return (
-      snapshots.map {
-        ExportRow(
-          sequence: $0.sequence,
-          line: .snapshot(
-            sequence: $0.sequence, version: $0.version, recordedAt: $0.recordedAt,
-            state: $0.state, stacks: $0.stacks))
-      },
-      entries.map {
-        ExportRow(
-          sequence: $0.sequence,
-          line: .entry(
-            sequence: $0.sequence, recordedAt: $0.recordedAt, type: $0.type,
-            version: $0.version, payload: $0.payload, delta: $0.delta))
-      }
-    )
+    return (snapshots, entries)
+  }
+}
+
+extension SQLiteJournal: SessionExportSource {
+  package var exportErrorPath: String? { path }
+
+  package func exportCheck(_ session: SessionID) throws -> SessionVerification {
+    try read("checking session \(session) before exporting it") { db in
+      try SQLiteVerification.verifySession(session, db, stored, maxProblems: 1)
+    }
+  }
+
+  package func exportHeader(_ session: SessionID) throws -> SessionExportHeader {
+    try read("exporting session \(session)") { db in
+      try SessionExporter.header(db, session, schemaVersion: schemaVersion, stored)
+    }
+  }
+
+  package func exportPage(_ session: SessionID, after: Int64, through: Int64, limit: Int) throws
+    -> (snapshots: [StoredSnapshotRow], entries: [JournalRow])
+  {
+    try read("exporting session \(session)") { db in
+      try SessionExporter.page(db, session, after: after, through: through, limit: limit)
+    }
   }
 }

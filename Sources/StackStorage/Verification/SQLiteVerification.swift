@@ -1,48 +1,14 @@
 import Foundation
 import GRDB
 
-/// Checks a journal file and its sessions' rows without the app's types; only reads.
-///
-/// ```swift
-/// let report = try JournalVerifier().verify(journal)
-/// if !report.isClean { print(report.sessions.flatMap(\.problems)) }
-/// ```
+/// The checks of an SQLite journal and its sessions' rows, without the app's types: the
+/// functions behind ``SQLiteJournal/verifyStorage(session:maxProblemsPerSession:)``, run inside
+/// the one read transaction the journal opens (a consistent view while an app appends).
 ///
 /// The file: SQLite's integrity and foreign-key checks, the recorded migrations against this
 /// build's checksums, and its schema against the one the migrations make (nothing added,
-/// changed or replaced by hand). Each session, in one read transaction (a consistent view while
-/// an app appends): sequences from its oldest snapshot to its head with no gap; every delta
-/// applies to the stacks before it (pushing no ID its stack holds, never moving a next ID back)
-/// and keeps every ID below its stack's next generation; every snapshot's stacks equal the stacks
-/// rebuilt from the journal at its sequence (see `DeltaWalk`); the stack rows equal those at
-/// the head; payloads, states and times parse.
-///
-/// The checks are functions over a connection inside a transaction their caller opens:
-/// ``SQLiteJournal`` opens one for the file and its sessions.
-public struct JournalVerifier: Sendable {
-  /// Stop checking a session after this many problems.
-  public var maxProblemsPerSession: Int
-
-  /// Creates a verifier that stops checking a session after `maxProblemsPerSession` problems.
-  public init(maxProblemsPerSession: Int = 20) {
-    self.maxProblemsPerSession = maxProblemsPerSession
-  }
-
-  /// Checks the file and one session, or every session when `session` is `nil`: the same as
-  /// ``SQLiteJournal/verifyStorage(session:maxProblemsPerSession:)``, which reads the file and
-  /// every session in one read transaction.
-  public func verify(
-    _ journal: SQLiteJournal,
-    session: SessionID? = nil
-  ) throws -> StorageVerification {
-    try journal.verifyStorage(session: session, maxProblemsPerSession: maxProblemsPerSession)
-  }
-
-  /// The problems `PRAGMA integrity_check` reports; empty when the database is sound.
-  public func integrityProblems(_ journal: SQLiteJournal) throws -> [String] {
-    try journal.integrityProblems()
-  }
-
+/// changed or replaced by hand). Each session: what ``SessionCheck`` checks on every backend.
+enum SQLiteVerification {
   /// What the file holds and which sessions to check: the file's part of a verification, read
   /// through `db`. Throws ``StorageError/Code/unknownSession`` for a `session` it lacks.
   static func checkFile(_ db: Database, session: SessionID?, _ stored: StoredValues) throws
@@ -114,12 +80,12 @@ public struct JournalVerifier: Sendable {
   }
 
   /// Checks one session's rows through `db`, inside the caller's transaction.
-  func verifySession(_ session: SessionID, _ db: Database, _ stored: StoredValues) throws
-    -> SessionVerification
-  {
+  static func verifySession(
+    _ session: SessionID, _ db: Database, _ stored: StoredValues, maxProblems: Int
+  ) throws -> SessionVerification {
     var check = SessionCheck(
       session: session, head: try SessionRows.requireHead(db, session, stored, bounded: false),
-      maxProblems: maxProblemsPerSession)
+      maxProblems: maxProblems)
     if let row = try SessionRows.storedRow(db, session) { check.checkSessionRow(row) }
     try check.run(SQLiteSessionRowSource(db: db, session: session))
     return check.result
@@ -130,4 +96,29 @@ public struct JournalVerifier: Sendable {
 private struct ForeignKeyViolation: StoredRowRecord {
   var table: String
   var parent: String
+}
+
+/// A session's rows read through an SQLite connection, inside the caller's transaction.
+struct SQLiteSessionRowSource: SessionRowSource {
+  let db: Database
+  let session: SessionID
+
+  func snapshotSequences() throws -> [Int64] {
+    try SnapshotRows.sequences(db, session: session)
+  }
+
+  func snapshot(at sequence: Int64) throws -> StoredSnapshotRow? {
+    try SnapshotRows.snapshot(db, session: session, at: sequence)
+  }
+
+  func entries(_ body: (JournalRow) throws -> Bool) throws {
+    let entries = try JournalRows.all(db, session: session)
+    while let row = try entries.next() {
+      guard try body(row) else { return }
+    }
+  }
+
+  func stackRows() throws -> [StackRecord] {
+    try StackRows.load(db, session: session.rawValue)
+  }
 }

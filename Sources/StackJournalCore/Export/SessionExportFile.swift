@@ -8,8 +8,6 @@ public struct SessionExportFile: Sendable {
   public var header: SessionExportHeader
   /// The payload versions found in its lines.
   public var payloadVersions: ClosedRange<Int>?
-  /// How many lines it has, header included.
-  public var lineCount: Int
   /// The latest time of its entries, as stored, and the number of the line of the entry that
   /// has it; `nil` without entries.
   public var latestEntry: (time: String, line: Int)?
@@ -50,7 +48,7 @@ public struct SessionExportFile: Sendable {
         ?? version...version
     }
     return SessionExportFile(
-      path: path, header: header, payloadVersions: versions, lineCount: reader.lineNumber,
+      path: path, header: header, payloadVersions: versions,
       latestEntry: reader.latestEntry)
   }
 }

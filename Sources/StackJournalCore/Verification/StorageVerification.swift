@@ -1,6 +1,6 @@
 import Foundation
 
-/// What `JournalVerifier.verify(_:session:)` found: the file's own
+/// What ``InspectableJournal/verifyStorage(session:maxProblemsPerSession:)`` found: the file's own
 /// checks and, per session, the journal's consistency, all without the app's types.
 public struct StorageVerification: Sendable {
   /// One migration the file records, compared with this build's.

@@ -234,8 +234,9 @@ package struct SessionExportReader {
         snapshots += 1
         try body(
           .snapshot(
-            sequence: sequence, version: version, recordedAt: recordedAt, state: state,
-            stacks: stacksText))
+            StoredSnapshotRow(
+              sequence: sequence, version: version, state: state, stacks: stacksText,
+              recordedAt: recordedAt)))
       case "entry":
         guard walk != nil else {
           throw malformed("holds an entry before the session's first snapshot")
@@ -255,8 +256,9 @@ package struct SessionExportReader {
         }
         try body(
           .entry(
-            sequence: sequence, recordedAt: recordedAt, type: type, version: version,
-            payload: payload, delta: deltaText))
+            JournalRow(
+              sequence: sequence, recordedAt: recordedAt, type: type, version: version,
+              payload: payload, delta: deltaText)))
       case let kind:
         throw malformed("has the kind `\(kind)`; expected `snapshot` or `entry`")
       }

@@ -60,7 +60,7 @@ public struct SessionExporter: Sendable {
       func flushSnapshots(through sequence: Int64) throws {
         while let snapshot = pending.first, snapshot.sequence <= sequence {
           pending = pending.dropFirst()
-          try write(Data(snapshot.line.text.utf8))
+          try write(Data(SessionExportLine.snapshot(snapshot).text.utf8))
           written.snapshots += 1
         }
       }
@@ -71,7 +71,7 @@ public struct SessionExporter: Sendable {
           throw changed(session, source, "entries \(next)…\(entry.sequence - 1) were removed")
         }
         try flushSnapshots(through: entry.sequence - 1)
-        try write(Data(entry.line.text.utf8))
+        try write(Data(SessionExportLine.entry(entry).text.utf8))
         if entry.sequence > header.baseSequence { written.entries += 1 }
         cursor = entry.sequence
       }
@@ -105,7 +105,9 @@ package protocol SessionExportSource {
   /// The file path errors name, when the journal is a file.
   var exportErrorPath: String? { get }
 
-  /// The session's rows checked as ``JournalVerifier`` checks them (one problem is enough).
+  /// The session's rows checked as
+  /// ``InspectableJournal/verifyStorage(session:maxProblemsPerSession:)`` checks them (one
+  /// problem is enough).
   func exportCheck(_ session: SessionID) async throws -> SessionVerification
   /// The export's header: the session, its head, its oldest snapshot, its row counts and
   /// payload versions.
@@ -113,16 +115,5 @@ package protocol SessionExportSource {
   /// The entries after `after` through `through`, at most `limit`, and the snapshots after
   /// `after` through the last of those entries (through `through` when there is none).
   func exportPage(_ session: SessionID, after: Int64, through: Int64, limit: Int) async throws
-    -> (snapshots: [ExportRow], entries: [ExportRow])
-}
-
-/// A stored row as an export line.
-package struct ExportRow: Sendable {
-  package var sequence: Int64
-  package var line: SessionExportLine
-
-  package init(sequence: Int64, line: SessionExportLine) {
-    self.sequence = sequence
-    self.line = line
-  }
+    -> (snapshots: [StoredSnapshotRow], entries: [JournalRow])
 }

@@ -1,20 +1,20 @@
 import Foundation
 
 /// A journal whose history can be removed on purpose: compacting a session, pruning sessions.
-/// `SQLiteJournal` (through `JournalRetention`) and the PostgreSQL backend implement it
+/// `SQLiteJournal` and the PostgreSQL backend implement it
 /// with the same plans and guarantees.
 public protocol RetainableJournal: InspectableJournal {
   /// Drops a session's history below its oldest kept snapshot, in one transaction, after
   /// checking that the session verifies; with `dryRun`, reports what would go and writes
-  /// nothing. See `JournalRetention.compact(_:keepSnapshots:dryRun:in:)`.
+  /// nothing. See `SQLiteJournal.compact(_:keepSnapshots:dryRun:)`.
   func compact(_ session: SessionID, keepSnapshots: Int, dryRun: Bool) async throws -> CompactionPlan
 
   /// Deletes every session that matches `criteria`, in one transaction; with `dryRun`, reports
-  /// them and writes nothing. See `JournalRetention.prune(_:dryRun:in:)`.
+  /// them and writes nothing. See `SQLiteJournal.prune(_:dryRun:)`.
   func prune(_ criteria: PruneCriteria, dryRun: Bool) async throws -> PrunePlan
 
   /// Deletes the sessions of a plan made earlier by a dry run that have not changed since. See
-  /// `JournalRetention.prune(_:in:)`.
+  /// `SQLiteJournal.prune(_:)`.
   func prune(_ planned: PrunePlan) async throws -> PrunePlan
 }
 

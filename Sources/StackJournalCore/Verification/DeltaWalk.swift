@@ -4,7 +4,7 @@ import Foundation
 /// each step: every entry's sequence is the one after the last, every delta reads and applies to
 /// the stacks before it, every later snapshot holds the stacks rebuilt at its sequence.
 ///
-/// ``JournalVerifier`` walks a journal's rows with it and reports what it finds; reading a
+/// A journal's verification walks a journal's rows with it and reports what it finds; reading a
 /// session export walks the file's lines with it and refuses the file at the first finding;
 /// ``StackRebuild``, which rebuilds the stacks at a sequence for every reader, takes its steps.
 /// It needs no database, so any backend can walk its rows with it.

@@ -8,50 +8,15 @@ package protocol SessionRowSource {
   func snapshot(at sequence: Int64) throws -> StoredSnapshotRow?
   /// Calls `body` with every journal entry of the session in ascending order; `body` returns
   /// `false` to stop.
-  func entries(_ body: (StoredEntryRow) throws -> Bool) throws
+  func entries(_ body: (JournalRow) throws -> Bool) throws
   /// The stacks of the session's stack rows.
   func stackRows() throws -> [StackRecord]
 }
 
-/// A journal row as stored: its time as text, payload and delta as JSON text.
-package struct StoredEntryRow: Sendable {
-  package var sequence: Int64
-  package var recordedAt: String
-  package var type: String
-  package var payload: String
-  package var delta: String
-  /// The latest time of the entry and every earlier one, where the backend stores it (SQLite's
-  /// `latest_at`, see the SQLite engine's `JournalRows`); `nil` where it does not.
-  package var latestAt: String?
-
-  package init(
-    sequence: Int64, recordedAt: String, type: String, payload: String, delta: String,
-    latestAt: String? = nil
-  ) {
-    self.sequence = sequence
-    self.recordedAt = recordedAt
-    self.type = type
-    self.payload = payload
-    self.delta = delta
-    self.latestAt = latestAt
-  }
-}
-
-/// A snapshot row as stored.
-package struct StoredSnapshotRow: Sendable {
-  package var state: String
-  package var stacks: String
-  package var recordedAt: String
-
-  package init(state: String, stacks: String, recordedAt: String) {
-    self.state = state
-    self.stacks = stacks
-    self.recordedAt = recordedAt
-  }
-}
-
-/// One session's check by ``JournalVerifier``: reads its snapshots and entries in sequence order
-/// and walks them with a ``DeltaWalk``, collecting problems instead of stopping at the first.
+/// One session's check, on every backend, by
+/// ``InspectableJournal/verifyStorage(session:maxProblemsPerSession:)``: reads its snapshots and
+/// entries in sequence order and walks them with a ``DeltaWalk``, collecting problems instead of
+/// stopping at the first.
 package struct SessionCheck {
   /// The largest sequence a journal holds. Appends never come near it; a row beyond it was put
   /// there by hand, and is reported instead of being counted on (the next entry after it, or
@@ -148,7 +113,7 @@ package struct SessionCheck {
   /// Checks one entry, in sequence order, with the snapshot ``snapshotToCompare(_:at:)`` named;
   /// `false` once enough problems were found.
   package mutating func visit(
-    _ entry: StoredEntryRow, _ walk: inout Walk, snapshot: StoredSnapshotRow?
+    _ entry: JournalRow, _ walk: inout Walk, snapshot: StoredSnapshotRow?
   ) -> Bool {
     guard !isFull else { return false }
     let sequence = entry.sequence
@@ -234,7 +199,7 @@ package struct SessionCheck {
   /// Checks that an entry's stored latest time is the latest of its own and the entry before
   /// it (the first entry kept may carry a later one from entries a compaction removed): time
   /// lookups rely on it.
-  private mutating func checkLatestTime(of entry: StoredEntryRow, after previous: inout String?) {
+  private mutating func checkLatestTime(of entry: JournalRow, after previous: inout String?) {
     guard let latest = entry.latestAt else { return }
     let expected = Timestamp.latest(entry.recordedAt, after: previous ?? latest)
     if latest != expected {
@@ -247,7 +212,7 @@ package struct SessionCheck {
   }
 
   /// Checks an entry's time, payload and type.
-  private mutating func checkFields(of entry: StoredEntryRow) {
+  private mutating func checkFields(of entry: JournalRow) {
     if Timestamp.date(from: entry.recordedAt) == nil {
       problem(entry.sequence, .invalidData, "the entry's time `\(entry.recordedAt)` is malformed")
     }

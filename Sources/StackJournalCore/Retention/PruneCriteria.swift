@@ -1,6 +1,6 @@
 import Foundation
 
-/// Which sessions `JournalRetention.prune(_:dryRun:in:)` deletes: those that match every
+/// Which sessions ``RetainableJournal/prune(_:dryRun:)`` deletes: those that match every
 /// criterion given.
 public struct PruneCriteria: Sendable, Equatable {
   /// Sessions whose last activity (their creation when they have no entry) is before this date.

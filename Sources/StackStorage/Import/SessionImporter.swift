@@ -80,26 +80,25 @@ public struct SessionImporter: Sendable {
       var latestAt: String?
       headStacks = try reader.forEachLine(header) { line in
         switch line {
-        case .snapshot(let sequence, let version, let recordedAt, let state, let stacks):
+        case .snapshot(let row):
           try SnapshotRows.insert(
-            db, session: session.rawValue, sequence: sequence, version: version, state: state,
-            stacks: stacks, recordedAt: recordedAt)
+            db, session: session.rawValue, sequence: row.sequence, version: row.version,
+            state: row.state, stacks: row.stacks, recordedAt: row.recordedAt)
           snapshots += 1
-        case .entry(
-          let sequence, let recordedAt, let type, let version, let payload, let delta):
-          let latest = Timestamp.latest(recordedAt, after: latestAt)
+        case .entry(let row):
+          let latest = Timestamp.latest(row.recordedAt, after: latestAt)
           latestAt = latest
           try JournalRows.insert(
-            db, session: session.rawValue, number: number, sequence: sequence,
-            recordedAt: recordedAt, latestAt: latest, type: type, version: version,
-            payload: payload, delta: delta, path: path)
+            db, session: session.rawValue, number: number, sequence: row.sequence,
+            recordedAt: row.recordedAt, latestAt: latest, type: row.type, version: row.version,
+            payload: row.payload, delta: row.delta, path: path)
           entries += 1
         }
       }
     }
     try StackRows.insert(headStacks, db, session: session.rawValue)
     headStacks = []
-    let check = try JournalVerifier(maxProblemsPerSession: 1).verifySession(session, db, stored)
+    let check = try SQLiteVerification.verifySession(session, db, stored, maxProblems: 1)
     if let problem = check.problems.first {
       throw StorageError(
         code: .inconsistentDelta,
@@ -172,5 +171,25 @@ extension ImportTarget {
     ImportTarget(
       schemaVersion: SQLiteJournal.latestSchemaVersion, payloadVersion: nil, existingSessions: [],
       maximumSequence: SessionKeys.maximumSequence)
+  }
+}
+
+extension SQLiteJournal {
+  /// What this journal tells an import, read in one read transaction (see
+  /// ``SessionImporter/target(_:)``).
+  func importTarget() throws -> ImportTarget {
+    try read("reading the import target") { db in
+      try SessionImporter.target(db, schemaVersion: schemaVersion)
+    }
+  }
+
+  /// Imports a checked session export as the session `session`, all or nothing, in one write
+  /// transaction (see ``SessionImporter/importSession(_:as:into:)``).
+  func importSession(_ file: SessionExportFile, as session: SessionID) throws -> ImportResult {
+    try requireWritable("importing session \(session)")
+    try session.validate()
+    return try write("importing session \(session)", forgetting: session) { db in
+      try SessionImporter.importSession(db, file, as: session, stored)
+    }
   }
 }

@@ -1,38 +1,11 @@
 import Foundation
 import GRDB
 
-/// Sizes per table and session, snapshot coverage and entries over time; only reads.
-///
-/// ```swift
-/// let stats = try JournalStatistics().statistics(of: journal)
-/// print(stats.fileBytes, stats.sessions.map(\.largestSnapshotGap))
-/// ```
-///
-/// The figures are read through a connection inside a read transaction that ``SQLiteJournal``
-/// opens, so they are of one moment.
-public struct JournalStatistics: Sendable {
-  /// Creates the statistics reader.
-  public init() {}
-
-  /// The file's statistics; counts only `session`'s entries and lists only it when given. The
-  /// same as ``SQLiteJournal/statistics(session:)``.
-  ///
-  /// Throws `StorageError.Code.unknownSession` for a session the journal does not hold.
-  public func statistics(
-    of journal: SQLiteJournal,
-    session: SessionID? = nil
-  ) throws -> StorageStatistics {
-    try journal.statistics(session: session)
-  }
-
-  /// The bytes each session holds, by session. The same as ``SQLiteJournal/sessionSizes()``.
-  ///
-  /// Reads the length of every stored text, so it scans the whole file: use it for listings,
-  /// not in a loop.
-  public func sessionSizes(of journal: SQLiteJournal) throws -> [SessionID: SessionSize] {
-    try journal.sessionSizes()
-  }
-
+/// Sizes per table and session, snapshot coverage and entries over time of an SQLite journal:
+/// the functions behind ``SQLiteJournal/statistics(session:)`` and
+/// ``SQLiteJournal/sessionSizes()``, read inside the one read transaction the journal opens, so
+/// the figures are of one moment.
+enum SQLiteStatistics {
   /// The file's statistics read through `db`; counts only `session`'s entries and lists only it
   /// when given. `walBytes` is the size of the file's write-ahead log, when it has one.
   static func statistics(

@@ -1,4 +1,5 @@
 import Foundation
+import StackJournalCLI
 import StackStorage
 
 /// How `demo` words what it recorded: paths for a shell, stacks and deltas on one line.
@@ -10,14 +11,15 @@ extension StackJournalTool.Demo {
 
   /// `#0 counter 42 · #5 numberFact 7`.
   static func describe(_ stacks: [StackRecord]) -> String {
-    let elements = stacks.flatMap { stack in
+    let presented = PresentationText.lines(stacks).map { " · presented: " + $0 }.joined()
+    let elements = stacks.filter { !$0.isPresentation }.flatMap { stack in
       stack.elements.map { element -> String in
         let summary = element.state.replacingOccurrences(
           of: "{\"\(element.caseName ?? "")\":{\"_0\":", with: "")
         return "\(element.id) \(element.caseName ?? "-") \(shorten(summary))"
       }
     }
-    return elements.isEmpty ? "(empty stack)" : elements.joined(separator: " · ")
+    return (elements.isEmpty ? "(empty stack)" : elements.joined(separator: " · ")) + presented
   }
 
   private static func shorten(_ state: String) -> String {
@@ -31,6 +33,7 @@ extension StackJournalTool.Demo {
 
   static func summary(_ delta: StackDelta) -> String {
     delta.changes.map { change in
+      if change.isPresentation { return PresentationText.summary(of: change) }
       var parts: [String] = []
       parts += change.pushed.map { "push \($0.id) \($0.caseName ?? "")" }
       parts += change.popped.map { "pop \($0)" }

@@ -14,6 +14,17 @@ final class DemoCommandTests: CLITestCase {
     XCTAssertTrue(result.stdout.contains("#3 reached 5 and dismissed itself"))
     XCTAssertTrue(result.stdout.contains("path.popFrom"))
     XCTAssertTrue(result.stdout.contains("path.element.numberFact.factResponse"))
+    // The alert is spoken of as `show` and `log` speak of it, not as a stack of one element.
+    XCTAssertTrue(
+      result.stdout.contains(
+        "presented alert \"42 is even, its digits sum to 6, and it has 8 positive divisors.\" "
+          + "over #4 of path (path[#4].numberFact.alert)"), result.stdout)
+    XCTAssertTrue(
+      result.stdout.contains("· presented: alert \"42 is even"), result.stdout)
+    XCTAssertTrue(
+      result.stdout.contains("dismissed what was presented over #4 of path"), result.stdout)
+    XCTAssertFalse(result.stdout.contains("push #0 title"), result.stdout)
+    XCTAssertFalse(result.stdout.contains("#0 title {"), result.stdout)
     XCTAssertTrue(result.stdout.contains("stackjournal show demo-1 --at 0 --db \(path)"))
     XCTAssertTrue(result.stdout.contains("stackjournal demo-app replay demo-1 --to 8 --db \(path)"))
     XCTAssertTrue(result.stdout.contains("stackjournal report demo-1 --db \(path) -o demo-1.html"))

@@ -31,8 +31,14 @@ import Testing
   ) async throws -> [String] {
     try await send(.settingsButtonTapped)
     try await send(.destination(.presented(.settings(.onAppear))))
-    await clock.advance(by: .seconds(1))
-    #expect(await eventually { await state().destination?.settings?.ticks == 1 })
+    // The timer's effect may not be sleeping yet when the first second passes: a second at a
+    // time until it has ticked.
+    #expect(
+      await eventually {
+        if await state().destination?.settings?.ticks ?? 0 >= 1 { return true }
+        await clock.advance(by: .seconds(1))
+        return false
+      })
     try await send(.destination(.presented(.settings(.closeButtonTapped))))
     #expect(await eventually { await state().destination == nil })
     let closed = seen.value.count
@@ -81,8 +87,10 @@ import Testing
       seen: seen)
     #expect(after == [])
     let head = await store.sequence
-    // Presented, started, one tick, closed, dismissed itself: five entries and no more.
-    #expect(head == 5)
+    // Presented, started, its ticks, closed, dismissed itself, and no more.
+    let ticks = seen.value.filter { $0.contains("tick") }.count
+    #expect(ticks >= 1)
+    #expect(head == Int64(4 + ticks))
     var types: [String] = []
     try await journal.entries(session: "sheet", after: 0, through: nil) { entry in
       types.append(entry.type)

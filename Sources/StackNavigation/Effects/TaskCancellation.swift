@@ -43,8 +43,13 @@ public func withTaskCancellation<T: Sendable, Failure: Error>(
 /// registry per store (its effects run with it as ``current``), and one shared by work that no
 /// store started.
 final class TaskCancellations: Sendable {
-  private let running = LockIsolated([EffectID: [Int: @Sendable () -> Void]]())
-  private let nextToken = LockIsolated(0)
+  private struct Registry {
+    var nextToken = 0
+    /// How to cancel each piece of work, by ID and token.
+    var running: [EffectID: [Int: @Sendable () -> Void]] = [:]
+  }
+
+  private let registry = LockIsolated(Registry())
 
   /// The registry of the store whose effect is running, or the shared one.
   @TaskLocal static var current = TaskCancellations()
@@ -55,15 +60,12 @@ final class TaskCancellations: Sendable {
     cancelInFlight: Bool,
     _ work: @escaping @Sendable () async -> R
   ) -> (token: Int, task: Task<R, Never>) {
-    let token = nextToken.withValue { next in
-      defer { next += 1 }
-      return next
-    }
     let task = Task { await work() }
-    let cancelled = running.withValue { running in
-      let inFlight = cancelInFlight ? running.removeValue(forKey: id) : nil
-      running[id, default: [:]][token] = { task.cancel() }
-      return inFlight.map { Array($0.values) } ?? []
+    let (token, cancelled) = registry.withValue { registry in
+      defer { registry.nextToken += 1 }
+      let inFlight = cancelInFlight ? registry.running.removeValue(forKey: id) : nil
+      registry.running[id, default: [:]][registry.nextToken] = { task.cancel() }
+      return (registry.nextToken, inFlight.map { Array($0.values) } ?? [])
     }
     for cancel in cancelled { cancel() }
     return (token, task)
@@ -71,17 +73,17 @@ final class TaskCancellations: Sendable {
 
   /// Forgets work that has finished.
   func finished(id: EffectID, token: Int) {
-    running.withValue { running in
-      running[id]?.removeValue(forKey: token)
-      if running[id]?.isEmpty == true { running.removeValue(forKey: id) }
+    registry.withValue { registry in
+      registry.running[id]?.removeValue(forKey: token)
+      if registry.running[id]?.isEmpty == true { registry.running.removeValue(forKey: id) }
     }
   }
 
   /// Cancels the work whose IDs satisfy a predicate.
   func cancel(where matches: @Sendable (EffectID) -> Bool) {
-    let cancelled = running.withValue { running in
-      let ids = running.keys.filter(matches)
-      return ids.flatMap { running.removeValue(forKey: $0).map { Array($0.values) } ?? [] }
+    let cancelled = registry.withValue { registry in
+      let ids = registry.running.keys.filter(matches)
+      return ids.flatMap { registry.running.removeValue(forKey: $0).map { Array($0.values) } ?? [] }
     }
     for cancel in cancelled { cancel() }
   }

@@ -1,4 +1,5 @@
 import Foundation
+import StackNavigation
 
 /// One recorded action of a session, as read back from the journal: its ``JournalRow``, decoded.
 ///
@@ -19,6 +20,10 @@ public struct JournalEntry: Sendable {
   public var payload: Data
   /// What the action did to each stack.
   public var delta: StackDelta
+  /// What the reducer drew from its dependencies for the action, and the environment it ran
+  /// in when that changed; `nil` when the entry keeps none (it drew nothing, or it was written
+  /// before journals kept draws).
+  public var draws: EntryDraws?
 
   /// The entry a stored row holds: `row`, decoded, its payload upcast through `upcasting`
   /// (whose errors name `path`). Throws an ``StorageError/Code/invalidData`` error for a time or
@@ -38,5 +43,6 @@ public struct JournalEntry: Sendable {
     self.version = version
     self.payload = payload
     self.delta = try stored.decode(StackDelta.self, row.delta, "delta of \(place)")
+    self.draws = try row.decodedDraws()
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StackNavigation
 
 /// An action about to be appended to a journal with what it did to the stacks, computed by the
 /// caller (a ``StackTracker``) instead of by the journal from the whole state.
@@ -19,6 +20,9 @@ public struct JournalEntryDelta: Sendable {
   public var snapshot: EncodedState?
   /// When the action was recorded; stored with millisecond precision.
   public var recordedAt: Date
+  /// What the reducer drew from its dependencies for the action, and the environment it ran in
+  /// when that changed; `nil` (stored as nothing) when there is neither.
+  public var draws: EntryDraws?
   /// Whether `payload` and the snapshot's JSON are what `JSONEncoder` wrote, as a
   /// ``StackRestoration`` recorder's are: a journal then stores them without parsing them again
   /// to check they are JSON. Only code of this package sets it; everything else is checked.
@@ -37,7 +41,8 @@ public struct JournalEntryDelta: Sendable {
     payload: Data,
     delta: StackDelta,
     snapshot: EncodedState? = nil,
-    recordedAt: Date = Date()
+    recordedAt: Date = Date(),
+    draws: EntryDraws? = nil
   ) {
     self.type = type
     self.version = version
@@ -45,6 +50,7 @@ public struct JournalEntryDelta: Sendable {
     self.delta = delta
     self.snapshot = snapshot
     self.recordedAt = recordedAt
+    self.draws = draws?.isEmpty == true ? nil : draws
   }
 
   /// Creates an entry for an action that led from stacks a journal holds, `before` (its head's

@@ -1,4 +1,5 @@
 import Foundation
+import StackNavigation
 
 /// One journal entry exactly as stored, the one shape every reader of a journal gets on every
 /// backend: the CLI (`log`, `report`), verification and export. Nothing is decoded and no
@@ -20,6 +21,10 @@ public struct JournalRow: Sendable {
   public var payload: String
   /// What the action did to the stacks: the JSON text of a ``StackDelta``.
   public var delta: String
+  /// What the reducer drew for the action, as stored: the JSON text of an
+  /// `EntryDraws`; `nil` when it drew nothing, and for every entry written before journals kept
+  /// draws (SQLite schema 6, PostgreSQL schema 5).
+  public var draws: String?
 
   /// Creates a row.
   public init(
@@ -29,7 +34,8 @@ public struct JournalRow: Sendable {
     type: String,
     version: Int,
     payload: String,
-    delta: String
+    delta: String,
+    draws: String? = nil
   ) {
     self.sequence = sequence
     self.recordedAt = recordedAt
@@ -38,6 +44,7 @@ public struct JournalRow: Sendable {
     self.version = version
     self.payload = payload
     self.delta = delta
+    self.draws = draws
   }
 
   private static let decoder = JSONDecoder()
@@ -53,6 +60,20 @@ public struct JournalRow: Sendable {
           + "damaged row.")
     }
     return date
+  }
+
+  /// The stored draws, read: `nil` when the entry keeps none; an
+  /// ``StorageError/Code/invalidData`` error naming what is wrong (a UUID that is not one, a
+  /// kind no dependency draws) when they are not what a journal writes.
+  public func decodedDraws() throws -> EntryDraws? {
+    guard let draws else { return nil }
+    do {
+      return try EntryDraws(json: Data(draws.utf8), place: "the draws of entry \(sequence)")
+    } catch let error as DrawRecordError {
+      throw StorageError(
+        code: .invalidData,
+        message: error.message + "; `stackjournal verify` on the file lists every damaged row.")
+    }
   }
 
   /// The stored delta, decoded.

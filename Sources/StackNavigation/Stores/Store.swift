@@ -6,6 +6,17 @@ public struct StoreTransition<State, Action> {
   public let stateBefore: State
   /// The state after the action.
   public let stateAfter: State
+  /// What the reducer drew from `\.uuid`, `\.date`, `\.withRandomNumberGenerator` and
+  /// ``journaledDraw(_:_:)`` while it ran for the action, in order; empty for a store that does
+  /// not journal draws.
+  public var draws: [DependencyDraw] = []
+
+  init(action: Action, stateBefore: State, stateAfter: State, draws: [DependencyDraw] = []) {
+    self.action = action
+    self.stateBefore = stateBefore
+    self.stateAfter = stateAfter
+    self.draws = draws
+  }
 }
 
 extension StoreTransition: Sendable where State: Sendable, Action: Sendable {}
@@ -36,6 +47,9 @@ public actor Store<State: Sendable, Action: Sendable> {
   private let runtime = EffectRuntime<Action>()
   private let observer: Observer?
   private let onEffectFailure: (@Sendable (Action, any Error) -> Void)?
+  /// The dependencies the reducer runs with when the store journals its draws: those in force
+  /// where the store was created, with the drawing ones wrapped (``DrawCapture``).
+  private let drawing: DependencyValues?
   /// Whether an action is being processed; those sent meanwhile wait in `waitingTurns`, in
   /// order. Needed because the observer may suspend, and an actor runs other calls meanwhile.
   private var isProcessing = false
@@ -62,6 +76,25 @@ public actor Store<State: Sendable, Action: Sendable> {
     self.reducer = reducer()
     self.observer = observer
     self.onEffectFailure = onEffectFailure
+    self.drawing = nil
+  }
+
+  /// Creates a store whose reducer runs, for every action, with the dependencies in force here
+  /// (as the Composable Architecture's store runs with those of its creation) and with what it
+  /// draws from them collected into each transition's ``StoreTransition/draws``: a recording
+  /// store journals them.
+  package init<R: Reducer>(
+    initialState: R.State,
+    journalingDrawsOf reducer: sending () -> R,
+    observer: @escaping Observer,
+    onEffectFailure: (@Sendable (Action, any Error) -> Void)?
+  ) where R.State == State, R.Action == Action {
+    let drawing = DependencyValues._current.journalingDraws()
+    self.state = initialState
+    self.reducer = DependencyValues.$_current.withValue(drawing) { reducer() }
+    self.observer = observer
+    self.onEffectFailure = onEffectFailure
+    self.drawing = drawing
   }
 
   /// Sends an action: the reducer runs, the observer sees it, effects start, and actions that
@@ -143,11 +176,22 @@ public actor Store<State: Sendable, Action: Sendable> {
     while let action = next {
       next = nil
       var newState = state
-      let effect = reducer.reduce(into: &newState, action: action)
+      let effect: Effect<Action>
+      var draws: [DependencyDraw] = []
+      if let drawing {
+        let capture = DrawCapture.recording()
+        effect = DependencyValues.$_current.withValue(drawing) {
+          capture.run { reducer.reduce(into: &newState, action: action) }
+        }
+        draws = capture.values
+      } else {
+        effect = reducer.reduce(into: &newState, action: action)
+      }
       if let observer {
         do {
           try await observer(
-            StoreTransition(action: action, stateBefore: state, stateAfter: newState))
+            StoreTransition(
+              action: action, stateBefore: state, stateAfter: newState, draws: draws))
         } catch where !isFirst {
           throw FollowUpActionRejected(
             action: String(customDumping: action), underlying: error)

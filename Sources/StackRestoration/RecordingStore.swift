@@ -138,15 +138,21 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
     onEffectFailure: (@Sendable (Action, any Error) -> Void)?
   ) throws where R.State == State, R.Action == Action {
     let recorder = Recorder(
-      session: session, journal: journal, sequence: sequence, payloadVersion: payloadVersion)
+      session: session, journal: journal, sequence: sequence, payloadVersion: payloadVersion,
+      dependencies: DependencyValues._current)
     try recorder.start(from: state, stored: stored)
     self.session = session
     self.recorder = recorder
     self.restoration = restoration
-    let reducer = reducer()
+    // The reducer runs for every action with the dependencies in force here, what it draws from
+    // them journaled with each entry: the store sets them around each run, where they override
+    // what a reducer's `@Dependency` kept from its creation.
+    let drawing = DependencyValues._current.journalingDraws()
+    let built = reducer()
     self.store = Store(
       initialState: state,
-      reducer: { reducer },
+      reducer: { built },
+      drawingWith: drawing,
       observer: { transition in
         let sequence = try await recorder.record(transition)
         onRecorded?(sequence, transition)
@@ -209,6 +215,11 @@ public final class RecordingStore<State: Codable & Sendable, Action: Codable & S
 /// A ``StackTracker`` started from the store's state and the journal's stacks for it computes
 /// each delta from the stacks before and after, encoding only the elements that were pushed or
 /// changed, and the whole state only when the journal is due for a snapshot.
+///
+/// What the reducer drew goes with the entry. The environment it ran in (`\.timeZone`,
+/// `\.locale`, `\.calendar`) goes with the first entry this recorder appends, with an entry
+/// whose environment differs from the last one recorded, and with the entry after each
+/// snapshot, so that a replay starting at any snapshot meets it before its first reducer run.
 final class Recorder: @unchecked Sendable {
   let session: SessionID
   let journal: any JournalBackend
@@ -217,12 +228,20 @@ final class Recorder: @unchecked Sendable {
   // Used by `record` only, which the store calls for one transition at a time.
   private let tracker = StackTracker()
   private let encoder = SortedJSONEncoder()
+  /// The dependencies the store's reducer runs with, whose environment is recorded.
+  private let dependencies: DependencyValues
+  /// The environment last recorded, or `nil` when the next entry must record it.
+  private var recordedEnvironment: RecordedEnvironment?
 
-  init(session: SessionID, journal: any JournalBackend, sequence: Int64, payloadVersion: Int) {
+  init(
+    session: SessionID, journal: any JournalBackend, sequence: Int64, payloadVersion: Int,
+    dependencies: DependencyValues
+  ) {
     self.session = session
     self.journal = journal
     self.payloadVersion = payloadVersion
     self.head = LockIsolated(sequence)
+    self.dependencies = dependencies
   }
 
   var sequence: Int64 { head.value }
@@ -253,15 +272,19 @@ final class Recorder: @unchecked Sendable {
       let json = try encoding(type) { try encoder.encode(transition.stateAfter) }
       snapshot = EncodedState(json: json, stacks: step.stacks)
     }
+    let environment = RecordedEnvironment(dependencies)
+    let newEnvironment = environment == recordedEnvironment ? nil : environment
     var entry = JournalEntryDelta(
       type: type, version: payloadVersion, payload: payload, delta: step.delta,
-      snapshot: snapshot)
+      snapshot: snapshot,
+      draws: EntryDraws(values: transition.draws, environment: newEnvironment))
     entry.isEncoderOutput = true
     entry.snapshotDecided = true
     let sequence = try await journal.append(
       session: session, expectedSequence: expected, entry)
     tracker.accept(step)
     head.setValue(sequence)
+    recordedEnvironment = snapshot == nil ? environment : nil
     return sequence
   }
 

@@ -19,6 +19,9 @@ public struct Replayer<State: Codable, Action: Decodable> {
   let reducer: any Reducer<State, Action>
   /// The app's current payload version; newer payloads are refused.
   public let payloadVersion: Int
+  /// The dependencies replay runs the reducer with: those in force where the replayer was
+  /// created, with the drawing ones handing back each entry's journaled values.
+  let dependencies: DependencyValues
 
   /// Creates a replayer for a journal and the app's reducer.
   public init<R: Reducer>(
@@ -26,9 +29,11 @@ public struct Replayer<State: Codable, Action: Decodable> {
     payloadVersion: Int = 1,
     @ReducerBuilder<State, Action> reducer: () -> R
   ) where R.State == State, R.Action == Action {
+    let dependencies = DependencyValues._current.journalingDraws()
     self.journal = journal
     self.payloadVersion = payloadVersion
-    self.reducer = reducer()
+    self.dependencies = dependencies
+    self.reducer = DependencyValues.$_current.withValue(dependencies) { reducer() }
   }
 
   /// The sequence a target names in a session.
@@ -89,6 +94,7 @@ public struct Replayer<State: Codable, Action: Decodable> {
     var replayed = 0
     var stoppedAt: Int64?
     let issues = IssueCollector()
+    var draws = try await drawReplay(session: session)
     var expected = snapshot.sequence + 1
     try await journal.entries(session: session, after: snapshot.sequence, through: sequence) {
       entry in
@@ -105,7 +111,11 @@ public struct Replayer<State: Codable, Action: Decodable> {
             kind: .entry(sequence: entry.sequence, type: entry.type),
             reason: "not replayed: it follows entry \(stoppedAt), whose action does not decode"))
       } else if let action = try decodeAction(entry, skipped: &skipped) {
-        withIssueReporters([issues]) { _ = reducer.reduce(into: &state, action: action) }
+        withIssueReporters([issues]) {
+          for problem in draws.run(reducer, on: &state, action, entry).all {
+            reportIssue("Entry \(entry.sequence) (\(entry.type)): \(problem)")
+          }
+        }
         replayed += 1
       } else {
         stoppedAt = entry.sequence
@@ -165,38 +175,71 @@ public struct Replayer<State: Codable, Action: Decodable> {
     return (repaired.state, unplaced + repaired.skipped)
   }
 
+  /// One step of a replay: the entry, the state after it, whether its action decoded, and what
+  /// did not match in what its reducer drew.
+  struct ReplayStep {
+    var entry: JournalEntry
+    var state: State
+    var decoded: Bool
+    var draws: DrawReplay.Problems
+    /// The dependencies the entry's reducer ran with, to run it again the same way.
+    var dependencies: DependencyValues
+  }
+
   /// Replays the entries after `sequence` through `through`, starting from `state`, calling
-  /// `body` after each entry with the entry and the state after it.
+  /// `body` after each entry.
   func replay(
     session: SessionID,
     from state: inout State,
     after sequence: Int64,
     through: Int64?,
-    _ body: (JournalEntry, State, _ decoded: Bool) async throws -> Bool
+    _ body: (ReplayStep) async throws -> Bool
   ) async throws {
     var skipped: [SkippedItem] = []
     var expected = sequence + 1
+    var draws = try await drawReplay(session: session)
     try await journal.entries(session: session, after: sequence, through: through) { entry in
       try Self.requireNoGap(session: session, expected: expected, found: entry.sequence)
       expected = entry.sequence + 1
       if entry.type == RepairEntry.type {
         state = try await repairedState(entry).state
-        return try await body(entry, state, true)
+        return try await body(
+          ReplayStep(
+            entry: entry, state: state, decoded: true, draws: .init(),
+            dependencies: draws.values))
       }
       let action = try decodeAction(entry, skipped: &skipped)
-      if let action { _ = reducer.reduce(into: &state, action: action) }
-      return try await body(entry, state, action != nil)
+      var problems = DrawReplay.Problems()
+      if let action { problems = draws.run(reducer, on: &state, action, entry) }
+      return try await body(
+        ReplayStep(
+          entry: entry, state: state, decoded: action != nil, draws: problems,
+          dependencies: draws.values))
     }
   }
 
-  /// Runs the reducer once on a state, dropping the effect.
-  func reduce(_ state: State, _ entry: JournalEntry) async -> State? {
+  /// Runs the reducer once on a state for an entry, with the entry's journaled draws and the
+  /// dependencies of `step`, dropping the effect.
+  func reduce(_ state: State, _ entry: JournalEntry, with dependencies: DependencyValues) async
+    -> State?
+  {
     if entry.type == RepairEntry.type { return try? await repairedState(entry).state }
     var skipped: [SkippedItem] = []
     guard let action = try? decodeAction(entry, skipped: &skipped) else { return nil }
     var state = state
-    _ = reducer.reduce(into: &state, action: action)
+    var draws = DrawReplay(values: dependencies, journaledFrom: 1)
+    _ = draws.runJournaled(reducer, on: &state, action, entry.draws?.values ?? [])
     return state
+  }
+
+  /// The replay of draws for a session: from the sequence its journal keeps draws.
+  func drawReplay(session: SessionID) async throws -> DrawReplay {
+    DrawReplay(values: dependencies, journaledFrom: try await drawsJournaledFrom(session))
+  }
+
+  /// The first sequence of the session whose entries keep what their reducer drew.
+  func drawsJournaledFrom(_ session: SessionID) async throws -> Int64 {
+    try await journal.session(session)?.drawsJournaledFrom ?? 1
   }
 
   /// The state a repair entry holds, with what of it no longer decodes.
@@ -241,4 +284,70 @@ public enum RestoreTarget: Sendable, Equatable {
   case sequence(Int64)
   /// After the last entry recorded at or before this date.
   case date(Date)
+}
+
+/// Runs a reducer for journaled entries the way it ran when they were recorded: with the values
+/// each entry's run drew, handed back in order, and in the environment (`\.timeZone`, `\.locale`,
+/// `\.calendar`) the journal last recorded.
+struct DrawReplay {
+  /// The dependencies the reducer runs with.
+  private(set) var values: DependencyValues
+  /// The first sequence whose entry keeps its draws; earlier entries were recorded before the
+  /// journal kept them and draw fresh values.
+  let journaledFrom: Int64
+
+  init(values: DependencyValues, journaledFrom: Int64) {
+    self.values = values
+    self.journaledFrom = journaledFrom
+  }
+
+  /// What did not match in one entry's run.
+  struct Problems: Equatable, Sendable {
+    /// Draws the journal does not hold, or holds of another kind: the reducer drew from
+    /// something the journal did not keep.
+    var unjournaled: [String] = []
+    /// Journaled values the reducer did not ask for, and an environment that cannot be set.
+    var other: [String] = []
+
+    var all: [String] { unjournaled + other }
+    var isEmpty: Bool { unjournaled.isEmpty && other.isEmpty }
+  }
+
+  /// Runs the reducer for `entry`'s action.
+  mutating func run<State, Action>(
+    _ reducer: any Reducer<State, Action>, on state: inout State, _ action: Action,
+    _ entry: JournalEntry
+  ) -> Problems {
+    guard entry.sequence >= journaledFrom else {
+      // Recorded before the journal kept draws: what the reducer draws is fresh.
+      _ = DependencyValues.$_current.withValue(values) {
+        reducer.reduce(into: &state, action: action)
+      }
+      return Problems()
+    }
+    var problems = Problems()
+    if let environment = entry.draws?.environment {
+      do {
+        try environment.apply(to: &values)
+      } catch {
+        problems.other.append("the recorded environment cannot be set here: \(error)")
+      }
+    }
+    let run = runJournaled(reducer, on: &state, action, entry.draws?.values ?? [])
+    problems.unjournaled += run.unjournaled
+    problems.other += run.other
+    return problems
+  }
+
+  /// Runs the reducer handing back `journaled`, in order.
+  func runJournaled<State, Action>(
+    _ reducer: any Reducer<State, Action>, on state: inout State, _ action: Action,
+    _ journaled: [DependencyDraw]
+  ) -> Problems {
+    let capture = DrawCapture.replaying(journaled)
+    _ = DependencyValues.$_current.withValue(values) {
+      capture.run { reducer.reduce(into: &state, action: action) }
+    }
+    return Problems(unjournaled: capture.unjournaledDraws, other: capture.unusedDraws)
+  }
 }

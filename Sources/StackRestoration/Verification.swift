@@ -6,7 +6,9 @@ import StackNavigation
 public struct Divergence: Equatable, Sendable, CustomStringConvertible {
   /// What kind of difference this is.
   public enum Kind: String, Equatable, Sendable {
-    /// Running the reducer twice on the same state and action gave different results.
+    /// The reducer drew from something the journal does not keep: running it twice on the same
+    /// state, action and journaled draws gave different results, or it drew more values than
+    /// the entry holds, or one of another kind.
     case nondeterministicReducer
     /// The reducer, run on the recorded action, gives other stacks than were recorded: the
     /// reducer changed since recording, or the entry's action is corrupt.
@@ -95,9 +97,9 @@ extension Replayer {
       session: session, range: first...last, checkedCount: checked, divergence: divergence)
 
     func replayComparing() async throws {
-      try await replay(session: session, from: &state, after: first, through: last) {
-        entry, state, decoded in
-        defer { previous = state }
+      try await replay(session: session, from: &state, after: first, through: last) { step in
+        let entry = step.entry
+        defer { previous = step.state }
         checked += 1
         checkedThrough = entry.sequence
         do {
@@ -108,19 +110,45 @@ extension Replayer {
             details: ["the recorded delta does not apply to the stacks before it: \(error)"])
           return false
         }
-        guard decoded else {
+        guard step.decoded else {
           divergence = Divergence(
             sequence: entry.sequence, type: entry.type, kind: .undecodableEntry,
             details: ["the action does not decode into \(Action.self)"])
           return false
         }
-        replayedStacks = try StateEncoding.encode(state).stacks
-        if let difference = Self.difference(recorded: recorded.stacks, replayed: replayedStacks) {
-          let again = await self.reduce(previous, entry).flatMap { try? StateEncoding.encode($0).stacks }
+        // A draw the journal does not hold: the reducer drew from something not journaled.
+        if !step.draws.unjournaled.isEmpty {
           divergence = Divergence(
-            sequence: entry.sequence, type: entry.type,
-            kind: again == replayedStacks ? .changedReducer : .nondeterministicReducer,
-            details: difference)
+            sequence: entry.sequence, type: entry.type, kind: .nondeterministicReducer,
+            details: step.draws.unjournaled)
+          return false
+        }
+        let replayed = try StateEncoding.encode(step.state)
+        replayedStacks = replayed.stacks
+        // Run the entry again from the same state with the same draws: a reducer that reads
+        // something else that changes (`UUID()`, `Date()` called directly) gives another state.
+        let again = await self.reduce(previous, entry, with: step.dependencies)
+          .flatMap { try? StateEncoding.encode($0) }
+        if let again, again.json != replayed.json {
+          divergence = Divergence(
+            sequence: entry.sequence, type: entry.type, kind: .nondeterministicReducer,
+            details: [
+              "running the reducer twice on the same state, action and journaled draws gave "
+                + "two states: it reads a value that is not journaled (UUID(), Date(), a "
+                + "random number not drawn through @Dependency)"
+            ] + (Self.difference(recorded: replayed.stacks, replayed: again.stacks) ?? []))
+          return false
+        }
+        if let difference = Self.difference(recorded: recorded.stacks, replayed: replayedStacks) {
+          divergence = Divergence(
+            sequence: entry.sequence, type: entry.type, kind: .changedReducer,
+            details: difference + step.draws.other)
+          return false
+        }
+        if !step.draws.other.isEmpty {
+          divergence = Divergence(
+            sequence: entry.sequence, type: entry.type, kind: .changedReducer,
+            details: step.draws.other)
           return false
         }
         return true

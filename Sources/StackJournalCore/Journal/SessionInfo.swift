@@ -20,6 +20,11 @@ public struct SessionInfo: Sendable, Codable {
   public var forkedFrom: SessionID?
   /// The sequence of ``forkedFrom`` this session started from.
   public var forkedAt: Int64?
+  /// The first sequence whose entry journals what its reducer drew (``JournalEntry/draws``).
+  ///
+  /// Entries before it were written before the journal kept draws: they replay as they always
+  /// did, with the replaying process's own dependencies. 1 for every session created since.
+  public var drawsJournaledFrom: Int64
 
   /// Creates session information.
   public init(
@@ -31,7 +36,8 @@ public struct SessionInfo: Sendable, Codable {
     firstActivity: Date? = nil,
     lastActivity: Date? = nil,
     forkedFrom: SessionID? = nil,
-    forkedAt: Int64? = nil
+    forkedAt: Int64? = nil,
+    drawsJournaledFrom: Int64 = 1
   ) {
     self.id = id
     self.createdAt = createdAt
@@ -42,5 +48,31 @@ public struct SessionInfo: Sendable, Codable {
     self.lastActivity = lastActivity
     self.forkedFrom = forkedFrom
     self.forkedAt = forkedAt
+    self.drawsJournaledFrom = drawsJournaledFrom
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case id, createdAt, metadata, entryCount, headSequence, firstActivity, lastActivity
+    case forkedFrom, forkedAt, drawsJournaledFrom
+  }
+
+  /// Decodes session information; a document written before draws were journaled holds no
+  /// ``drawsJournaledFrom`` and means none of its entries journaled any.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      id: try container.decode(SessionID.self, forKey: .id),
+      createdAt: try container.decode(Date.self, forKey: .createdAt),
+      metadata: try container.decodeIfPresent(Data.self, forKey: .metadata),
+      entryCount: try container.decode(Int.self, forKey: .entryCount),
+      headSequence: try container.decode(Int64.self, forKey: .headSequence),
+      firstActivity: try container.decodeIfPresent(Date.self, forKey: .firstActivity),
+      lastActivity: try container.decodeIfPresent(Date.self, forKey: .lastActivity),
+      forkedFrom: try container.decodeIfPresent(SessionID.self, forKey: .forkedFrom),
+      forkedAt: try container.decodeIfPresent(Int64.self, forKey: .forkedAt)
+    )
+    let headSequence = self.headSequence
+    drawsJournaledFrom =
+      try container.decodeIfPresent(Int64.self, forKey: .drawsJournaledFrom) ?? headSequence + 1
   }
 }

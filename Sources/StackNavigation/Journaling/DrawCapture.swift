@@ -44,14 +44,19 @@ package final class DrawCapture: @unchecked Sendable {
     lock.withLock { drawn }
   }
 
-  /// What did not match while replaying: a draw the journal does not hold, a draw of another
-  /// kind, a journaled value replay did not ask for. Empty when replay drew exactly the journal's
-  /// values.
-  package var replayProblems: [String] {
+  /// The draws a replay asked for that the journal does not hold, or holds of another kind:
+  /// what the reducer drew from a source the journal did not keep. Empty when it drew only what
+  /// was journaled.
+  package var unjournaledDraws: [String] {
+    lock.withLock { problems }
+  }
+
+  /// The journaled values a replay did not ask for, as one sentence; empty when it drew them all.
+  package var unusedDraws: [String] {
     lock.withLock {
-      guard case let .replaying(values) = mode, position < values.count else { return problems }
+      guard case let .replaying(values) = mode, position < values.count else { return [] }
       let left = values[position...].map(\.source)
-      return problems + [
+      return [
         "the reducer drew \(position) of the \(values.count) values the journal holds; it did "
           + "not draw \(left.count == 1 ? "the last, from" : "the last \(left.count), from") "
           + Set(left).sorted().joined(separator: ", ")

@@ -79,19 +79,19 @@ public actor Store<State: Sendable, Action: Sendable> {
     self.drawing = nil
   }
 
-  /// Creates a store whose reducer runs, for every action, with the dependencies in force here
-  /// (as the Composable Architecture's store runs with those of its creation) and with what it
-  /// draws from them collected into each transition's ``StoreTransition/draws``: a recording
-  /// store journals them.
+  /// Creates a store whose reducer runs, for every action, with `drawing` — the dependencies in
+  /// force where its creator was made, as the Composable Architecture's store runs with those of
+  /// its creation, wrapped by `journalingDraws()` — and with what it draws from them collected
+  /// into each transition's ``StoreTransition/draws``: a recording store journals them.
   package init<R: Reducer>(
     initialState: R.State,
-    journalingDrawsOf reducer: sending () -> R,
+    reducer: sending () -> R,
+    drawingWith drawing: DependencyValues,
     observer: @escaping Observer,
     onEffectFailure: (@Sendable (Action, any Error) -> Void)?
   ) where R.State == State, R.Action == Action {
-    let drawing = DependencyValues._current.journalingDraws()
     self.state = initialState
-    self.reducer = DependencyValues.$_current.withValue(drawing) { reducer() }
+    self.reducer = reducer()
     self.observer = observer
     self.onEffectFailure = onEffectFailure
     self.drawing = drawing

@@ -69,10 +69,19 @@ public struct RecordedEnvironment: Codable, Equatable, Sendable {
   }
 
   /// The environment of a set of dependency values.
+  ///
+  /// Read as `withDependencies` reads values it is setting: in a test that did not set one of
+  /// them this gives its default (the machine's) instead of reporting it unimplemented — the
+  /// reducer that reads it reports that itself.
   public init(_ values: DependencyValues) {
-    let calendar = values.calendar
-    self.timeZone = values.timeZone.identifier
-    self.locale = values.locale.identifier
+    var read: (TimeZone, Locale, Calendar)?
+    withDependencies {
+      $0 = values
+      read = ($0.timeZone, $0.locale, $0.calendar)
+    } operation: {}
+    let (timeZone, locale, calendar) = read!
+    self.timeZone = timeZone.identifier
+    self.locale = locale.identifier
     self.calendar = CalendarRecord(
       identifier: Self.name(of: calendar.identifier),
       timeZone: calendar.timeZone.identifier,

@@ -160,23 +160,23 @@ extension DependencyValues {
   /// a reducer draws from them goes through the current ``DrawCapture``; outside a capture they
   /// draw as before.
   package func journalingDraws() -> DependencyValues {
+    // The wrapped values are read when drawn, not now: a test that sets none of them and whose
+    // reducer draws nothing must not be told they are unimplemented.
+    let base = self
     var values = self
-    let uuid = self.uuid
-    let date = self.date
-    let random = self.withRandomNumberGenerator
     values.uuid = UUIDGenerator {
-      guard let capture = DrawCapture.current else { return uuid() }
+      guard let capture = DrawCapture.current else { return base.uuid() }
       return capture.draw(
-        from: "\\.uuid", live: { uuid() }, wrap: { .uuid($0) },
+        from: "\\.uuid", live: { base.uuid() }, wrap: { .uuid($0) },
         unwrap: { if case let .uuid(value) = $0 { value } else { nil } })
     }
     values.date = DateGenerator {
-      guard let capture = DrawCapture.current else { return date.now }
+      guard let capture = DrawCapture.current else { return base.date.now }
       return capture.draw(
-        from: "\\.date", live: { date.now }, wrap: { .date($0) },
+        from: "\\.date", live: { base.date.now }, wrap: { .date($0) },
         unwrap: { if case let .date(value) = $0 { value } else { nil } })
     }
-    values.withRandomNumberGenerator = WithRandomNumberGenerator(JournaledGenerator(base: random))
+    values.withRandomNumberGenerator = WithRandomNumberGenerator(JournaledGenerator(base: base))
     return values
   }
 }
@@ -184,12 +184,17 @@ extension DependencyValues {
 /// The generator behind a journaling `\.withRandomNumberGenerator`: each 64-bit word goes
 /// through the current capture.
 private struct JournaledGenerator: RandomNumberGenerator, Sendable {
-  let base: WithRandomNumberGenerator
+  /// The values whose `\.withRandomNumberGenerator` draws the words.
+  let base: DependencyValues
 
   mutating func next() -> UInt64 {
-    guard let capture = DrawCapture.current else { return base { $0.next() } }
+    let base = self.base
+    guard let capture = DrawCapture.current else {
+      return base.withRandomNumberGenerator { $0.next() }
+    }
     return capture.draw(
-      from: "\\.withRandomNumberGenerator", live: { base { $0.next() } }, wrap: { .random($0) },
+      from: "\\.withRandomNumberGenerator", live: { base.withRandomNumberGenerator { $0.next() } },
+      wrap: { .random($0) },
       unwrap: { if case let .random(value) = $0 { value } else { nil } })
   }
 }

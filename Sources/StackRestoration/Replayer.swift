@@ -182,6 +182,9 @@ public struct Replayer<State: Codable, Action: Decodable> {
     var state: State
     var decoded: Bool
     var draws: DrawReplay.Problems
+    /// What the reducer reported while it ran (an unimplemented dependency a draw missing from
+    /// the journal fell back to, a child action for an absent child).
+    var issues: [String]
     /// The dependencies the entry's reducer ran with, to run it again the same way.
     var dependencies: DependencyValues
   }
@@ -205,16 +208,21 @@ public struct Replayer<State: Codable, Action: Decodable> {
         state = try await repairedState(entry).state
         return try await body(
           ReplayStep(
-            entry: entry, state: state, decoded: true, draws: .init(),
+            entry: entry, state: state, decoded: true, draws: .init(), issues: [],
             dependencies: draws.values))
       }
       let action = try decodeAction(entry, skipped: &skipped)
       var problems = DrawReplay.Problems()
-      if let action { problems = draws.run(reducer, on: &state, action, entry) }
+      let issues = IssueCollector()
+      if let action {
+        withIssueReporters([issues]) {
+          problems = draws.run(reducer, on: &state, action, entry)
+        }
+      }
       return try await body(
         ReplayStep(
           entry: entry, state: state, decoded: action != nil, draws: problems,
-          dependencies: draws.values))
+          issues: issues.messages, dependencies: draws.values))
     }
   }
 
@@ -227,8 +235,11 @@ public struct Replayer<State: Codable, Action: Decodable> {
     var skipped: [SkippedItem] = []
     guard let action = try? decodeAction(entry, skipped: &skipped) else { return nil }
     var state = state
-    var draws = DrawReplay(values: dependencies, journaledFrom: 1)
-    _ = draws.runJournaled(reducer, on: &state, action, entry.draws?.values ?? [])
+    let draws = DrawReplay(values: dependencies, journaledFrom: 1)
+    // What it reports was reported by the first run already.
+    withIssueReporters([IssueCollector()]) {
+      _ = draws.runJournaled(reducer, on: &state, action, entry.draws?.values ?? [])
+    }
     return state
   }
 

@@ -120,7 +120,7 @@ extension Replayer {
         if !step.draws.unjournaled.isEmpty {
           divergence = Divergence(
             sequence: entry.sequence, type: entry.type, kind: .nondeterministicReducer,
-            details: step.draws.unjournaled)
+            details: step.draws.unjournaled + step.issues)
           return false
         }
         let replayed = try StateEncoding.encode(step.state)

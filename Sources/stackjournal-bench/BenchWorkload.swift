@@ -48,6 +48,9 @@ enum BenchState: String, CaseIterable, Sendable {
   case article
   /// ``ShopApp``: `@Reducer` features and a `@Reducer enum Path`, nested structs.
   case shop
+  /// ``ShopApp`` whose reducers draw an ID and a time for a third of the actions
+  /// (``ShopDrawsWorkload``).
+  case shopDraws
   /// ``ShopApp`` with two alerts open that no action touches: over the shop and over the
   /// bottom-most product (``ShopAlertsWorkload``).
   case shopAlert

@@ -25,6 +25,8 @@ enum BenchmarkCommand {
                       leaves them (benchmarks/append-pages.py reads them)
         --state NAME,…  the features `instructions` runs: article (the bench's own, the
                       default), shop (written with @Reducer and a @Reducer enum Path),
+                      shopDraws (the shop whose reducers draw an ID and a time from
+                      \\.uuid and \\.date for a third of the actions),
                       shopAlert (the shop with an alert open over it and one over a
                       product, which no action touches), shopAlerts (alerts open over it
                       and over every product)

@@ -29,6 +29,10 @@ extension Benchmark {
           sizes = try await record(ShopWorkload.self, depth: depth, options: options) {
             directory.path("shop-depth-\(depth).sqlite")
           }
+        case .shopDraws:
+          sizes = try await record(ShopDrawsWorkload.self, depth: depth, options: options) {
+            directory.path("shop-draws-depth-\(depth).sqlite")
+          }
         case .shopAlert:
           sizes = try await record(
             ShopAlertsWorkload<OneAlertOverTheStack>.self, depth: depth, options: options

@@ -19,6 +19,8 @@ extension Benchmark {
       try await ServiceComparison<RecordWorkload>(depth: depth, seconds: options.seconds).run()
     case .shop:
       try await ServiceComparison<ShopWorkload>(depth: depth, seconds: options.seconds).run()
+    case .shopDraws:
+      try await ServiceComparison<ShopDrawsWorkload>(depth: depth, seconds: options.seconds).run()
     case .shopAlert:
       try await ServiceComparison<ShopAlertsWorkload<OneAlertOverTheStack>>(
         depth: depth, seconds: options.seconds

@@ -33,6 +33,12 @@ struct ShopApp {
     case checkout(Checkout)
   }
 
+  /// An ID and a time a reducer drew, as a real app's reducer draws them.
+  struct Stamp: Equatable, Codable, Sendable {
+    var id: UUID
+    var at: Date
+  }
+
   struct Customer: Equatable, Codable, Sendable {
     var id = "customer-4711"
     var locale = "en_GB"
@@ -136,18 +142,27 @@ struct ShopApp {
     struct State: Equatable, Codable, Sendable {
       var rating: Int
       var text: String
+      /// When the review was sent and under which ID (``ShopDrawsWorkload``).
+      var submission: Stamp? = nil
     }
 
     enum Action: Equatable, Codable, Sendable {
       case ratingChanged(Int)
       case textChanged(String)
+      case submitted(rating: Int)
     }
+
+    @Dependency(\.uuid) var uuid
+    @Dependency(\.date.now) var now
 
     var body: some ReducerOf<Self> {
       Reduce { state, action in
         switch action {
         case let .ratingChanged(rating): state.rating = rating
         case let .textChanged(text): state.text = text
+        case let .submitted(rating):
+          state.rating = rating
+          state.submission = Stamp(id: uuid(), at: now)
         }
         return .none
       }
@@ -166,6 +181,8 @@ struct ShopApp {
       var notes: String
       var step: Int
       var scrollOffset: Double
+      /// When the last step was confirmed and under which ID (``ShopDrawsWorkload``).
+      var confirmation: Stamp? = nil
     }
 
     struct Address: Equatable, Codable, Sendable {
@@ -179,7 +196,11 @@ struct ShopApp {
       case scrolled(offset: Double)
       case notesEdited(String)
       case nextStepTapped
+      case stepConfirmed
     }
+
+    @Dependency(\.uuid) var uuid
+    @Dependency(\.date.now) var now
 
     var body: some ReducerOf<Self> {
       Reduce { state, action in
@@ -187,6 +208,9 @@ struct ShopApp {
         case let .scrolled(offset): state.scrollOffset = offset
         case let .notesEdited(notes): state.notes = notes
         case .nextStepTapped: state.step += 1
+        case .stepConfirmed:
+          state.step += 1
+          state.confirmation = Stamp(id: uuid(), at: now)
         }
         return .none
       }
@@ -286,6 +310,37 @@ struct ShopWorkload: BenchWorkload {
     (0..<Int.random(in: range, using: &generator))
       .map { _ in RecordWorkload.vocabulary.randomElement(using: &generator)! }
       .joined(separator: " ")
+  }
+}
+
+/// ``ShopWorkload``'s actions, except that a change to a product's screen sends its review with
+/// a rating and a change to a checkout confirms a step: each draws an ID from `\.uuid` and a time
+/// from `\.date`, as a real app's reducer does, which a recording store journals with the entry.
+/// About a third of the actions draw.
+struct ShopDrawsWorkload: BenchWorkload {
+  private var base: ShopWorkload
+
+  init(depth: Int, seed: UInt64) {
+    base = ShopWorkload(depth: depth, seed: seed)
+  }
+
+  static func feature() -> ShopApp { ShopApp() }
+
+  static func screens(of state: ShopApp.State) -> [any Encodable] { Array(state.path) }
+
+  mutating func initialState() -> ShopApp.State { base.initialState() }
+
+  mutating func nextAction(for state: ShopApp.State) -> ShopApp.Action {
+    let action = base.nextAction(for: state)
+    guard case let .path(.element(id, element)) = action else { return action }
+    switch element {
+    case .product:
+      return .path(.element(id: id, action: .product(.review(.submitted(rating: id.generation % 5 + 1)))))
+    case .checkout:
+      return .path(.element(id: id, action: .checkout(.stepConfirmed)))
+    case .catalog:
+      return action
+    }
   }
 }
 

@@ -66,8 +66,12 @@ public struct _SynthesizedConformance: Sendable {
 /// There is no view layer to notify here, so it adds no members: `Equatable`, `Codable` and
 /// `Sendable` are synthesized exactly as without it. Code written for SwiftUI keeps compiling.
 /// On a struct it adds `_JournalJSONWritable`, so that a journal writes the state's JSON
-/// without going through `Encodable`'s containers: the same JSON, at a fraction of the cost.
+/// without going through `Encodable`'s containers: the same JSON, at a fraction of the cost;
+/// and `_BindableFieldsProviding`, a table of its top-level stored `var`s by which a
+/// ``BindingAction`` of the state is `Codable`.
 @attached(member)
-@attached(extension, conformances: _JournalJSONWritable, names: named(_writeJournalJSON))
+@attached(
+  extension, conformances: _JournalJSONWritable, _BindableFieldsProviding,
+  names: named(_writeJournalJSON), named(_bindableFields))
 public macro ObservableState() =
   #externalMacro(module: "StackNavigationMacros", type: "ObservableStateMacro")

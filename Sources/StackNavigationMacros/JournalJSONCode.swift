@@ -43,7 +43,7 @@ enum JournalJSONCode {
 
   /// Whether every attribute of the type is one known not to isolate it: a type isolated to a
   /// global actor (`@MainActor`) cannot conform to the nonisolated `_JournalJSONWritable`.
-  private static func hasOnlyKnownAttributes(_ declaration: some DeclGroupSyntax) -> Bool {
+  static func hasOnlyKnownAttributes(_ declaration: some DeclGroupSyntax) -> Bool {
     declaration.attributes.allSatisfy { element in
       guard let name = attributeName(element) else { return false }
       return knownAttributes.contains(name)
@@ -161,7 +161,7 @@ enum JournalJSONCode {
 
   /// Whether a property's attributes are one `@Presents` or `@PresentationState`, without
   /// arguments.
-  private static func isPresentationWrapper(_ attributes: AttributeListSyntax) -> Bool {
+  static func isPresentationWrapper(_ attributes: AttributeListSyntax) -> Bool {
     guard attributes.count == 1, case .attribute(let attribute) = attributes.first,
       attribute.arguments == nil
     else { return false }
@@ -172,7 +172,7 @@ enum JournalJSONCode {
 
   /// Whether a property is computed: a getter's body, or `get`/`set` accessors (`willSet` and
   /// `didSet` observe a stored one).
-  private static func isComputed(_ binding: PatternBindingSyntax) -> Bool {
+  static func isComputed(_ binding: PatternBindingSyntax) -> Bool {
     guard let accessors = binding.accessorBlock?.accessors else { return false }
     guard let list = accessors.as(AccessorDeclListSyntax.self) else { return true }
     return list.contains {

@@ -6,7 +6,8 @@ import SwiftSyntaxMacros
 ///
 /// Without a view layer there is nothing to notify, so it adds no members: `Equatable`, `Codable`
 /// and `Sendable` synthesis work exactly as without it. It checks that it is attached to a struct
-/// or an enum, and conforms a struct to `_JournalJSONWritable` (below).
+/// or an enum, and conforms a struct to `_JournalJSONWritable` and `_BindableFieldsProviding`
+/// (below).
 public enum ObservableStateMacro: MemberMacro {
   public static func expansion(
     of node: AttributeSyntax,
@@ -23,8 +24,10 @@ public enum ObservableStateMacro: MemberMacro {
 }
 
 /// On a struct, `@ObservableState` adds `_JournalJSONWritable` (``JournalJSONCode``), so that a
-/// journal writes the state's JSON without `Encodable`'s containers. Nothing is added to a
-/// private struct, which an extension at file scope may not reach.
+/// journal writes the state's JSON without `Encodable`'s containers, and
+/// `_BindableFieldsProviding` (``BindableFieldsCode``), the table of its fields by which a
+/// `BindingAction` of it is encoded. Nothing is added to a private struct, which an extension at
+/// file scope may not reach.
 extension ObservableStateMacro: ExtensionMacro {
   public static func expansion(
     of node: AttributeSyntax,
@@ -36,10 +39,19 @@ extension ObservableStateMacro: ExtensionMacro {
     guard let structDecl = declaration.as(StructDeclSyntax.self),
       !structDecl.modifiers.contains(where: {
         $0.name.tokenKind == .keyword(.private) || $0.name.tokenKind == .keyword(.fileprivate)
-      }),
-      JournalCaseNamedMacro.wants("_JournalJSONWritable", declaration, protocols),
-      let json = try JournalJSONCode.extensionDecl(for: structDecl, type: type)
+      })
     else { return [] }
-    return [json]
+    var extensions: [ExtensionDeclSyntax] = []
+    if JournalCaseNamedMacro.wants("_JournalJSONWritable", declaration, protocols),
+      let json = try JournalJSONCode.extensionDecl(for: structDecl, type: type)
+    {
+      extensions.append(json)
+    }
+    if JournalCaseNamedMacro.wants("_BindableFieldsProviding", declaration, protocols),
+      let fields = try BindableFieldsCode.extensionDecl(for: structDecl, type: type)
+    {
+      extensions.append(fields)
+    }
+    return extensions
   }
 }

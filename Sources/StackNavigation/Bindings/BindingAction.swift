@@ -67,6 +67,65 @@ extension BindingAction: CustomDumpStringConvertible {
   }
 }
 
+/// A binding is encoded by the name of its field, the value as the field's type encodes it:
+/// `{"set":{"field":"title","value":"Standup"}}`. The state names its fields
+/// (``_BindableFieldsProviding``, which `@ObservableState` conforms a struct to), so only a
+/// binding of a top-level stored `var` whose type is `Codable`, `Equatable` and `Sendable` can be
+/// encoded: any other (`\.syncUp.title`, a field of a type that is not `Codable`) throws an
+/// `EncodingError` that names it.
+extension BindingAction: Encodable where Root: _BindableFieldsProviding {
+  public func encode(to encoder: any Encoder) throws {
+    let fields = Root._bindableFields
+    guard let field = fields.field(at: keyPath) else {
+      let named = fields.fields.map { "'\($0.name)'" }.joined(separator: ", ")
+      let listed = named.isEmpty ? "none" : named
+      throw EncodingError.invalidValue(
+        self,
+        EncodingError.Context(
+          codingPath: encoder.codingPath,
+          debugDescription: """
+            The binding of \(String(reflecting: keyPath)) cannot be encoded: a binding is \
+            encoded by the name of a top-level field of \(Root.self) (\(listed)). \
+            Bind the whole field instead.
+            """))
+    }
+    guard let coding = field.coding else {
+      throw EncodingError.invalidValue(
+        self,
+        EncodingError.Context(
+          codingPath: encoder.codingPath,
+          debugDescription: """
+            The binding of '\(field.name)' (\(String(reflecting: keyPath))) cannot be encoded: \
+            its type \(field.valueType) is not Codable, Equatable and Sendable.
+            """))
+    }
+    var container = encoder.container(keyedBy: BindingCodingKeys.self)
+    var set = container.nestedContainer(keyedBy: BindingCodingKeys.self, forKey: .set)
+    try set.encode(field.name, forKey: .field)
+    try coding.encode(value, &set)
+  }
+}
+
+/// Decodes what ``encode(to:)`` wrote: the field named is the state's field at the same key
+/// path, so the decoded action equals the encoded one, matches the same case paths and writes
+/// the same value.
+extension BindingAction: Decodable where Root: _BindableFieldsProviding {
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: BindingCodingKeys.self)
+    let set = try container.nestedContainer(keyedBy: BindingCodingKeys.self, forKey: .set)
+    let name = try set.decode(String.self, forKey: .field)
+    guard let coding = Root._bindableFields.field(named: name)?.coding else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .field, in: set,
+        debugDescription: """
+          \(Root.self) has no field '\(name)' whose bindings decode (a top-level stored var of a \
+          Codable, Equatable and Sendable type).
+          """)
+    }
+    self = try coding.decode(set)
+  }
+}
+
 /// An action with a case that holds a ``BindingAction`` of the feature's state:
 ///
 /// ```swift

@@ -1,0 +1,81 @@
+/// A state whose top-level fields a ``BindingAction`` can name in its JSON: `@ObservableState`
+/// conforms a struct to it, listing its stored `var`s in ``_bindableFields``.
+///
+/// A ``BindingAction`` of such a state is `Codable`.
+public protocol _BindableFieldsProviding {
+  /// The state's top-level stored fields that a binding can write, by name.
+  static var _bindableFields: _BindableFields<Self> { get }
+}
+
+/// The fields of a state a binding action names: each one's name, its key path, and how to
+/// encode and decode its value when the value is `Codable`.
+///
+/// `@ObservableState` builds it, one call of `_field(_:_:)` per stored `var`; the overload taken
+/// is the one for a `Codable & Equatable & Sendable` value when the field's type is one, so the
+/// macro need not know the types.
+public struct _BindableFields<Root> {
+  var fields: [Field] = []
+
+  /// An empty table.
+  public init() {}
+
+  /// Adds the field `name` at `keyPath`, whose value is encoded and decoded with it.
+  public mutating func _field<Value: Codable & Equatable & Sendable>(
+    _ name: String, _ keyPath: WritableKeyPath<Root, Value>
+  ) {
+    nonisolated(unsafe) let keyPath = keyPath
+    fields.append(
+      Field(
+        name: name, keyPath: keyPath, valueType: Value.self,
+        coding: Coding(
+          encode: { value, container in
+            guard let value = value as? Value else {
+              throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(
+                  codingPath: container.codingPath,
+                  debugDescription: "The value of binding '\(name)' is not a \(Value.self)."))
+            }
+            try container.encode(value, forKey: .value)
+          },
+          decode: { container in
+            BindingAction(keyPath: keyPath, value: try container.decode(Value.self, forKey: .value))
+          })))
+  }
+
+  /// Adds the field `name` at `keyPath`, whose value is not `Codable` (or not `Equatable` and
+  /// `Sendable`): a binding of it is named in errors, and cannot be encoded.
+  public mutating func _field<Value>(_ name: String, _ keyPath: WritableKeyPath<Root, Value>) {
+    fields.append(Field(name: name, keyPath: keyPath, valueType: Value.self, coding: nil))
+  }
+
+  /// The field at `keyPath`, or nil when it is none of the state's top-level fields.
+  func field(at keyPath: PartialKeyPath<Root>) -> Field? {
+    fields.first { $0.keyPath == keyPath }
+  }
+
+  /// The field named `name`.
+  func field(named name: String) -> Field? {
+    fields.first { $0.name == name }
+  }
+
+  struct Field {
+    let name: String
+    let keyPath: PartialKeyPath<Root>
+    let valueType: Any.Type
+    /// How the value is encoded and decoded; nil when its type is not `Codable`.
+    let coding: Coding?
+  }
+
+  struct Coding {
+    let encode: (Any, inout KeyedEncodingContainer<BindingCodingKeys>) throws -> Void
+    let decode: (KeyedDecodingContainer<BindingCodingKeys>) throws -> BindingAction<Root>
+  }
+}
+
+/// The keys of a binding action's JSON: `{"set":{"field":"title","value":…}}`.
+enum BindingCodingKeys: String, CodingKey {
+  case set
+  case field
+  case value
+}

@@ -1,0 +1,118 @@
+// Bindings recorded by a RecordingStore: given a journal of a form's bindings, when restored at
+// any sequence, expect the live form; a binding the journal cannot name is refused before it is
+// journaled.
+import Foundation
+import StackJournalTestSupport
+import StackNavigation
+import StackRestoration
+import StackStorage
+import XCTest
+
+final class BindingRecordingXCTests: XCTestCase {
+  func testRecordedBindingsAreRestoredByTheReplayerAtEverySequence() async throws {
+    try await withRecordingDependencies {
+      for test in try TestJournal.both(snapshotInterval: 3) {
+        var live: [Int64: BindingForm.State] = [0: BindingForm.State()]
+        let store = try await RecordingStore.open(
+          session: "form", journal: test.journal, initialState: BindingForm.State()
+        ) {
+          BindingForm()
+        }
+        let script: [BindingForm.Action] = [
+          .binding(.set(\.title, "Design review")),
+          .binding(.set(\.count, 4)),
+          .binding(.set(\.note, "Bring slides")),
+          .binding(.set(\.note, nil)),
+          .clearTapped,
+          .binding(.set(\.title, "Retro")),
+        ]
+        for action in script {
+          try await store.send(action).finish()
+          live[store.sequence] = await store.state
+        }
+        XCTAssertEqual(store.sequence, 6, test.name)
+
+        var payloads: [String] = []
+        try await test.journal.entries(session: "form") { entry in
+          payloads.append(String(decoding: entry.payload, as: UTF8.self))
+          return true
+        }
+        XCTAssertEqual(
+          payloads.first, #"{"binding":{"_0":{"set":{"field":"title","value":"Design review"}}}}"#,
+          test.name)
+
+        let replayer = Replayer<BindingForm.State, BindingForm.Action>(journal: test.journal) {
+          BindingForm()
+        }
+        for sequence in 0...store.sequence {
+          let restored = try await replayer.restore(session: "form", at: .sequence(sequence))
+          XCTAssertEqual(restored.state, live[sequence], "\(test.name) at \(sequence)")
+          XCTAssertTrue(restored.isComplete, "\(test.name) at \(sequence)")
+        }
+        let verification = try await replayer.verify(session: "form")
+        XCTAssertTrue(verification.isClean, test.name)
+      }
+    }
+  }
+
+  func testABindingTheJournalCannotNameIsRefusedAndTheJournalIsUnchanged() async throws {
+    try await withRecordingDependencies {
+      for test in try TestJournal.both() {
+        let store = try await RecordingStore.open(
+          session: "form", journal: test.journal, initialState: BindingForm.State()
+        ) {
+          BindingForm()
+        }
+        try await store.send(.binding(.set(\.title, "Design review"))).finish()
+        let before = try await journalEntries(test.journal)
+
+        await XCTAssertThrowsErrorAsync(
+          { try await store.send(.binding(.set(\.details.title, "Inside"))) }, test.name
+        ) { error in
+          guard let error = error as? RestorationError else {
+            return XCTFail("unexpected \(error)")
+          }
+          XCTAssertEqual(error.code, .encodingFailed, test.name)
+          XCTAssertTrue(error.message.contains(".details.title"), error.message)
+        }
+
+        XCTAssertEqual(store.sequence, 1, test.name)
+        let head = try await test.journal.headSequence(session: "form")
+        XCTAssertEqual(head, 1, test.name)
+        let after = try await journalEntries(test.journal)
+        XCTAssertEqual(after, before, test.name)
+        let state = await store.state
+        XCTAssertEqual(state, BindingForm.State(title: "Design review"), test.name)
+        // The store goes on recording what it can name.
+        try await store.send(.binding(.set(\.details, BindingForm.State.Details()))).finish()
+        XCTAssertEqual(store.sequence, 2, test.name)
+      }
+    }
+  }
+
+  /// Each entry's sequence, type and payload.
+  private func journalEntries(_ journal: any JournalBackend) async throws -> [String] {
+    var entries: [String] = []
+    try await journal.entries(session: "form") { entry in
+      let payload = String(decoding: entry.payload, as: UTF8.self)
+      entries.append("\(entry.sequence) \(entry.type) \(payload)")
+      return true
+    }
+    return entries
+  }
+}
+
+/// Runs `operation` with test values for what a recording store draws and journals (`uuid`,
+/// `date`, random numbers, calendar, time zone, locale), which a test may not leave live.
+func withRecordingDependencies<R>(_ operation: () async throws -> R) async rethrows -> R {
+  try await withDependencies {
+    $0.uuid = .incrementing
+    $0.date = .constant(Date(timeIntervalSince1970: 0))
+    $0.withRandomNumberGenerator = WithRandomNumberGenerator(SystemRandomNumberGenerator())
+    $0.calendar = Calendar(identifier: .gregorian)
+    $0.timeZone = TimeZone(secondsFromGMT: 0)!
+    $0.locale = Locale(identifier: "en_US_POSIX")
+  } operation: {
+    try await operation()
+  }
+}

@@ -94,6 +94,7 @@ let package = Package(
         .embedInCode("0003_time_without_index.sql"),
         .embedInCode("0004_journal_by_number.sql"),
         .embedInCode("0005_presented_destinations.sql"),
+        .embedInCode("0006_journaled_draws.sql"),
       ]
     ),
     // The journal model every engine shares: records, deltas and the one function that applies
@@ -142,6 +143,7 @@ let package = Package(
         .embedInCode("0002_committed_append.sql"),
         .embedInCode("0003_checked_stack_changes.sql"),
         .embedInCode("0004_presented_destinations.sql"),
+        .embedInCode("0005_journaled_draws.sql"),
       ]
     ),
     .target(

@@ -12,5 +12,6 @@ public enum EmbeddedMigrations {
     ("0003_time_without_index.sql", PackageResources._003_time_without_index_sql),
     ("0004_journal_by_number.sql", PackageResources._004_journal_by_number_sql),
     ("0005_presented_destinations.sql", PackageResources._005_presented_destinations_sql),
+    ("0006_journaled_draws.sql", PackageResources._006_journaled_draws_sql),
   ]
 }

@@ -12,5 +12,6 @@ public enum EmbeddedPostgresMigrations {
     ("0002_committed_append.sql", PackageResources._002_committed_append_sql),
     ("0003_checked_stack_changes.sql", PackageResources._003_checked_stack_changes_sql),
     ("0004_presented_destinations.sql", PackageResources._004_presented_destinations_sql),
+    ("0005_journaled_draws.sql", PackageResources._005_journaled_draws_sql),
   ]
 }

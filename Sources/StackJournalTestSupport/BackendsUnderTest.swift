@@ -31,6 +31,9 @@ public struct BackendUnderTest: Sendable {
   /// Opens the same journal again (another connection pool), as a second process would, with
   /// other options when given. An in-memory journal cannot be reopened: it returns itself.
   public let open: @Sendable (BackendOptions?) async throws -> any JournalBackend
+  /// Imports a checked session export into ``journal``, as the session it names or under
+  /// another identifier, as the backend's own import does it.
+  public let importSession: @Sendable (SessionExportFile, SessionID?) async throws -> ImportResult
   /// Whether ``open`` gives another handle on the same journal (all but an in-memory one).
   public var canReopen: Bool { name != "SQLite in memory" }
 
@@ -64,7 +67,9 @@ public enum Backends {
   {
     let journal = try SQLiteJournal.inMemory(options: sqliteOptions(options))
     return BackendUnderTest(
-      name: "SQLite in memory", journal: journal, open: { _ in journal }, directory: nil)
+      name: "SQLite in memory", journal: journal, open: { _ in journal },
+      importSession: { try SessionImporter().importSession($0, as: $1, into: journal) },
+      directory: nil)
   }
 
   /// A fresh SQLite journal in a file of a new temporary directory.
@@ -73,9 +78,11 @@ public enum Backends {
     let directory = try TemporaryDirectory(prefix: "StackJournalConformance")
     let path = directory.path("journal.sqlite")
     let sqlite = sqliteOptions(options)
+    let journal = try SQLiteJournal(path: path, options: sqlite)
     return BackendUnderTest(
-      name: "SQLite on disk", journal: try SQLiteJournal(path: path, options: sqlite),
+      name: "SQLite on disk", journal: journal,
       open: { try SQLiteJournal(path: path, options: $0.map(sqliteOptions) ?? sqlite) },
+      importSession: { try SessionImporter().importSession($0, as: $1, into: journal) },
       directory: directory)
   }
 
@@ -129,9 +136,11 @@ public enum Backends {
           snapshotInterval: options.snapshotInterval, payloadVersion: options.payloadVersion,
           upcasters: options.upcasters)
       }
+      let journal = try await PostgresJournal(url: url, options: postgresOptions(options))
       return BackendUnderTest(
-        name: "PostgreSQL", journal: try await PostgresJournal(url: url, options: postgresOptions(options)),
+        name: "PostgreSQL", journal: journal,
         open: { try await PostgresJournal(url: url, options: postgresOptions($0 ?? options)) },
+        importSession: { try await journal.importSession($0, as: $1) },
         directory: nil)
     #else
       return nil

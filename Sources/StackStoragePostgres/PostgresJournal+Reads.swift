@@ -40,14 +40,14 @@
         },
         entry: { row in
           // The session's row alone, without an entry, when none is in the range.
-          let (sequence, recordedAt, type, version, payload, delta) = try row.decode(
-            (Int64?, String?, String?, Int32?, String?, String?).self)
+          let (sequence, recordedAt, type, version, payload, delta, draws) = try row.decode(
+            (Int64?, String?, String?, Int32?, String?, String?, String?).self)
           guard let sequence, let recordedAt, let type, let version, let payload, let delta
           else { return nil }
           return try JournalEntry(
             decoding: JournalRow(
               sequence: sequence, recordedAt: recordedAt, type: type, version: Int(version),
-              payload: payload, delta: delta),
+              payload: payload, delta: delta, draws: draws),
             session: session, upcasting: upcasting, stored: stored, path: location.description)
         }, body)
     }

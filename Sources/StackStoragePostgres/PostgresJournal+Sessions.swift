@@ -87,9 +87,9 @@
     /// The sessions of the rows of ``PostgresSessionRows/list(id:)``.
     func decodeSessions(_ rows: [PostgresRow]) throws -> [SessionInfo] {
       try rows.map { row in
-        let (rawID, created, metadata, head, forkedFrom, forkedAt, count, first, last) =
+        let (rawID, created, metadata, head, forkedFrom, forkedAt, drawsFrom, count, first, last) =
           try row.decode(
-            (String, String, String?, Int64, String?, Int64?, Int64, String?, String?).self)
+            (String, String, String?, Int64, String?, Int64?, Int64, Int64, String?, String?).self)
         let id = SessionID(rawID)
         return SessionInfo(
           id: id,
@@ -100,7 +100,7 @@
           firstActivity: try first.map { try stored.date($0, "first entry time of session \(id)") },
           lastActivity: try last.map { try stored.date($0, "last entry time of session \(id)") },
           forkedFrom: forkedFrom.map(SessionID.init(rawValue:)),
-          forkedAt: forkedAt)
+          forkedAt: forkedAt, drawsJournaledFrom: drawsFrom)
       }
     }
   }

@@ -31,7 +31,7 @@
       try requireWritable("importing session \(session)")
       try session.validate()
       var snapshots: [(Int64, Int32, String, String, String)] = []
-      var entries: [(Int64, String, String, Int32, String, String)] = []
+      var entries: [(Int64, String, String, Int32, String, String, String?)] = []
       let headStacks = try file.readLines { line in
         switch line {
         case .snapshot(let row):
@@ -40,7 +40,7 @@
         case .entry(let row):
           entries.append(
             (row.sequence, row.recordedAt, row.type, Int32(clamping: row.version), row.payload,
-              row.delta))
+              row.delta, row.draws))
         }
       }
       let header = file.header
@@ -100,11 +100,11 @@
       let rows = try await rows("exporting session \(session)", sessionRows.exportHeader(session))
       guard let row = rows.first else { throw stored.unknownSession(session) }
       let (
-        createdAt, metadata, forkedFrom, forkedAt, head, base, snapshots, snapshotLow,
+        createdAt, metadata, forkedFrom, forkedAt, head, drawsFrom, base, snapshots, snapshotLow,
         snapshotHigh, entries, entryLow, entryHigh
       ) = try row.decode(
-        (String, String?, String?, Int64?, Int64, Int64?, Int64, Int32?, Int32?, Int64, Int32?,
-          Int32?).self)
+        (String, String?, String?, Int64?, Int64, Int64, Int64?, Int64, Int32?, Int32?, Int64,
+          Int32?, Int32?).self)
       guard let base else {
         throw StorageError(
           code: .snapshotMissing,
@@ -117,7 +117,8 @@
         schemaVersion: schemaVersion, session: session,
         createdAt: try stored.date(createdAt, "creation time of session \(session)"),
         metadata: metadata, forkedFrom: forkedFrom.map(SessionID.init(rawValue:)),
-        forkedAt: forkedAt, headSequence: head, baseSequence: base, entryCount: entries,
+        forkedAt: forkedAt, headSequence: head, drawsJournaledFrom: drawsFrom,
+        baseSequence: base, entryCount: entries,
         snapshotCount: Int(snapshots), payloadVersions: low.flatMap { low in high.map { low...$0 } })
     }
 

@@ -15,10 +15,11 @@
     /// The bytes an entry counts for: its text's UTF-8 length and a fixed cost per row, as the
     /// SQLite journal counts them.
     private static let entryBytes =
-      "octet_length(type) + octet_length(payload) + octet_length(delta) + 40"
+      "octet_length(type) + octet_length(payload) + octet_length(delta) "
+      + "+ coalesce(octet_length(draws), 0) + 40"
 
-    /// `append_entry(…)`: one statement that checks the head and writes the entry, its stack
-    /// rows and its snapshot, called through the procedure `append_entry_committed(…)`, which
+    /// `append_entry(…)`: one statement that checks the head and writes the entry with its draws
+    /// (schema 5; `NULL` for none), its stack rows and its snapshot, called through the procedure `append_entry_committed(…)`, which
     /// commits and only then answers with the sequence. A statement's own answer comes before
     /// its transaction commits, and a backend stopped at that moment (an immediate shutdown, a
     /// terminated backend) still sends it: the append would look done and never be committed.
@@ -30,12 +31,13 @@
       version: Int,
       payload: String,
       delta: String,
-      snapshot: (state: String, stacks: String)?
+      snapshot: (state: String, stacks: String)?,
+      draws: String?
     ) -> PostgresQuery {
       """
       CALL \(unescaped: tables.appendEntryCommitted)(\(session.rawValue), \(expected),
         \(Timestamp.string(from: recordedAt)), \(type), \(Int32(clamping: version)), \(payload),
-        \(delta), \(Self.noReorderedPaths), \(snapshot?.state), \(snapshot?.stacks))
+        \(delta), \(Self.noReorderedPaths), \(snapshot?.state), \(snapshot?.stacks), \(draws))
       """
     }
 
@@ -142,27 +144,30 @@
     }
 
     /// The columns a ``JournalRow`` is read from, in the order ``row(_:)`` reads them.
-    static let rowColumns = "sequence, recorded_at, type, version, payload, delta"
+    static let rowColumns = "sequence, recorded_at, type, version, payload, delta, draws"
 
     /// A journal row exactly as stored, from a statement that selects ``rowColumns``.
     static func row(_ row: PostgresRow) throws -> JournalRow {
-      let (sequence, recordedAt, type, version, payload, delta) = try row.decode(
-        (Int64, String, String, Int32, String, String).self)
+      let (sequence, recordedAt, type, version, payload, delta, draws) = try row.decode(
+        (Int64, String, String, Int32, String, String, String?).self)
       return JournalRow(
         sequence: sequence, recordedAt: recordedAt, type: type, version: Int(version),
-        payload: payload, delta: delta)
+        payload: payload, delta: delta, draws: draws)
     }
 
-    /// Inserts entries of an imported session: sequence, time, type, version, payload, delta.
+    /// Inserts entries of an imported session: sequence, time, type, version, payload, delta,
+    /// draws (`nil` for none).
     func insert(
-      _ session: SessionID, _ entries: ArraySlice<(Int64, String, String, Int32, String, String)>
+      _ session: SessionID,
+      _ entries: ArraySlice<(Int64, String, String, Int32, String, String, String?)>
     ) -> PostgresQuery {
       """
       INSERT INTO \(unescaped: tables.journal)
-        (session, sequence, recorded_at, type, version, payload, delta)
+        (session, sequence, recorded_at, type, version, payload, delta, draws)
       SELECT \(session.rawValue), * FROM unnest(\(entries.map(\.0))::bigint[],
         \(entries.map(\.1))::text[], \(entries.map(\.2))::text[],
-        \(entries.map(\.3))::integer[], \(entries.map(\.4))::text[], \(entries.map(\.5))::text[])
+        \(entries.map(\.3))::integer[], \(entries.map(\.4))::text[], \(entries.map(\.5))::text[],
+        \(entries.map(\.6))::text[])
       """
     }
 

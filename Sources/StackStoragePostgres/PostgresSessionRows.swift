@@ -35,12 +35,13 @@
     }
 
     /// The sessions (one, or all when `id` is `nil`), oldest first: identifier, creation time,
-    /// metadata, head, fork source and sequence, number of entries, times of the first and last.
+    /// metadata, head, fork source and sequence, the first sequence that journals its draws,
+    /// number of entries, times of the first and last.
     func list(id: SessionID?) -> PostgresQuery {
       let only = id?.rawValue
       return """
         SELECT s.id, s.created_at, s.metadata, s.head_sequence, s.forked_from, s.forked_at,
-          \(entryRows.activityColumns(of: "s.id"))
+          s.draws_from, \(entryRows.activityColumns(of: "s.id"))
         FROM \(unescaped: tables.sessions) s
         WHERE \(only)::text IS NULL OR s.id = \(only)
         ORDER BY s.created_at, s.id
@@ -89,7 +90,7 @@
       -> PostgresQuery
     {
       """
-      SELECT j.sequence, j.recorded_at, j.type, j.version, j.payload, j.delta
+      SELECT j.sequence, j.recorded_at, j.type, j.version, j.payload, j.delta, j.draws
       FROM \(unescaped: tables.sessions) s
       LEFT JOIN LATERAL (
         \(entryRows.page(of: "s.id", after: cursor, through: last, limit: limit))
@@ -203,7 +204,7 @@
           \(snapshotRows.exportBase(of: id, headOf: "s"))
         )
         SELECT s.created_at, s.metadata, s.forked_from, s.forked_at, s.head_sequence,
-          n.base, n.count, n.low, n.high, j.count, j.low, j.high
+          s.draws_from, n.base, n.count, n.low, n.high, j.count, j.low, j.high
         FROM s, n, LATERAL (
           \(entryRows.versions(of: id, after: "n.base", through: "s.head_sequence"))
         ) j
@@ -245,9 +246,10 @@
     func insert(_ session: SessionID, _ header: SessionExportHeader) -> PostgresQuery {
       """
       INSERT INTO \(unescaped: tables.sessions)
-        (id, created_at, metadata, head_sequence, forked_from, forked_at)
+        (id, created_at, metadata, head_sequence, forked_from, forked_at, draws_from)
       VALUES (\(session.rawValue), \(Timestamp.string(from: header.createdAt)), \(header.metadata),
-        \(header.headSequence), \(header.forkedFrom?.rawValue), \(header.forkedAt))
+        \(header.headSequence), \(header.forkedFrom?.rawValue), \(header.forkedAt),
+        \(header.drawsJournaledFrom))
       ON CONFLICT (id) DO NOTHING RETURNING 1
       """
     }

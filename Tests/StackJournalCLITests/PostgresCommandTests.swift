@@ -197,7 +197,7 @@ final class PostgresCommandTests: CLITestCase {
       try dryRun.jsonObject()["pending"] as? [String],
       [
         "0001_initial.sql", "0002_committed_append.sql", "0003_checked_stack_changes.sql",
-        "0004_presented_destinations.sql",
+        "0004_presented_destinations.sql", "0005_journaled_draws.sql",
       ])
     assertOneLineError(
       try runCLI(["sessions", "--db", url]), contains: "There is no StackJournal journal")
@@ -207,9 +207,9 @@ final class PostgresCommandTests: CLITestCase {
       try applied.jsonObject()["applied"] as? [String],
       [
         "0001_initial.sql", "0002_committed_append.sql", "0003_checked_stack_changes.sql",
-        "0004_presented_destinations.sql",
+        "0004_presented_destinations.sql", "0005_journaled_draws.sql",
       ])
-    XCTAssertEqual(try applied.jsonObject()["version"] as? Int, 4)
+    XCTAssertEqual(try applied.jsonObject()["version"] as? Int, 5)
     XCTAssertEqual(try runCLI(["sessions", "--db", url]).status, 0)
     let again = try runCLI(["migrate", "--db", url])
     XCTAssertTrue(again.stdout.contains("Up to date: nothing to migrate."), again.stdout)

@@ -50,13 +50,14 @@ final class StatsAndMigrateTests: CLITestCase {
     XCTAssertEqual(
       dryRun.stdout,
       """
-      Schema of \(blank): version 0; this build: version 5.
+      Schema of \(blank): version 0; this build: version 6.
       Would apply (dry run, nothing changed):
         0001_initial.sql
         0002_clustered_rows.sql
         0003_time_without_index.sql
         0004_journal_by_number.sql
         0005_presented_destinations.sql
+        0006_journaled_draws.sql
 
       """)
     XCTAssertEqual(try fileBytes(blank), before)
@@ -66,8 +67,9 @@ final class StatsAndMigrateTests: CLITestCase {
       [
         "0001_initial.sql", "0002_clustered_rows.sql", "0003_time_without_index.sql",
         "0004_journal_by_number.sql", "0005_presented_destinations.sql",
+        "0006_journaled_draws.sql",
       ])
-    XCTAssertEqual(migrated["version"] as? Int, 5)
+    XCTAssertEqual(migrated["version"] as? Int, 6)
     XCTAssertEqual(try runCLI(["sessions", "--db", blank]).stdout, "No sessions in \(blank).\n")
   }
 

@@ -92,7 +92,7 @@ final class SchemaUpgradeTests: XCTestCase {
     XCTAssertEqual(before.count, Int(oldHead))
 
     let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: 8))
-    XCTAssertEqual(journal.schemaVersion, 5)
+    XCTAssertEqual(journal.schemaVersion, 6)
     XCTAssertEqual(journal.schemaVersion, SQLiteJournal.latestSchemaVersion)
     let after = try await DatabaseQueue(path: path).read { try Row.fetchAll($0, sql: entries) }
     XCTAssertEqual(after, before)
@@ -186,7 +186,10 @@ final class SchemaUpgradeTests: XCTestCase {
           FROM recorded.journal j JOIN recorded.sessions s ON s.number = j.session_number;
         """
       : """
-        INSERT INTO main.sessions SELECT * FROM recorded.sessions;
+        INSERT INTO main.sessions (id, created_at, metadata, head_sequence, forked_from,
+            forked_at, number)
+          SELECT id, created_at, metadata, head_sequence, forked_from, forked_at, number
+          FROM recorded.sessions;
         INSERT INTO main.journal (key, recorded_at, latest_at, type, version, payload, delta)
           SELECT key, recorded_at, latest_at, type, version, payload, \(delta)
           FROM recorded.journal j;

@@ -55,9 +55,16 @@
       let createSession = try XCTUnwrap(initial.range(of: "CREATE FUNCTION create_session("))
       let createSessionEnd = try XCTUnwrap(
         initial.range(of: "\n$$;", range: createSession.upperBound..<initial.endIndex))
+      let appendEntry = try XCTUnwrap(initial.range(of: "CREATE FUNCTION append_entry("))
+      let appendEntryEnd = try XCTUnwrap(
+        initial.range(of: "\n$$;", range: appendEntry.upperBound..<initial.endIndex))
       _ = try await execute([
         "DROP PROCEDURE \(schema).append_entry_committed",
+        "DROP FUNCTION \(schema).append_entry",
         "SET search_path TO \(schema)",
+        String(initial[appendEntry.lowerBound..<appendEntryEnd.upperBound]),
+        "ALTER TABLE \(schema).journal DROP COLUMN draws",
+        "ALTER TABLE \(schema).sessions DROP COLUMN draws_from",
         "CREATE OR REPLACE"
           + initial[initial.index(start.lowerBound, offsetBy: 6)..<end.upperBound],
         "CREATE OR REPLACE"
@@ -84,7 +91,8 @@
     }
 
     /// A journal of schema version 3, with stacks and entries, migrates to version 4 keeping
-    /// every entry and row (each a stack), and then journals presentations.
+    /// every entry and row (each a stack), and then journals presentations (and, from version
+    /// 5, draws).
     func testAVersion3JournalKeepsEveryEntryAndThenJournalsPresentations() async throws {
       let element = StoredElement(id: 0, caseName: "screen", state: #"{"screen":{"n":0}}"#)
       let stacks = [StackRecord(path: "path", nextID: 1, elements: [element])]
@@ -99,9 +107,12 @@
             type: "tick", version: 1, payload: Data("\(number)".utf8), state: state))
       }
       journal.close()
-      // Back to version 3: version 3's apply_stack_change, version 1's create_session, no
-      // `presentation` column, no record of version 4.
+      // Back to version 3: version 3's apply_stack_change, version 1's create_session and
+      // append_entry, version 2's append_entry_committed, no `presentation` nor draws columns,
+      // no record of versions 4 and 5.
       let schema = location.schema
+      let committedAppend = String(
+        decoding: EmbeddedPostgresMigrations.files[1].bytes, as: UTF8.self)
       func function(_ file: Int, _ name: String) throws -> String {
         let text = String(decoding: EmbeddedPostgresMigrations.files[file].bytes, as: UTF8.self)
         let start = try XCTUnwrap(text.range(of: "FUNCTION \(name)("))
@@ -110,9 +121,15 @@
       }
       _ = try await execute([
         "SET search_path TO \(schema)",
+        "DROP PROCEDURE append_entry_committed",
+        "DROP FUNCTION append_entry",
+        try function(0, "append_entry"),
+        committedAppend,
         try function(2, "apply_stack_change"),
         try function(0, "create_session"),
         "ALTER TABLE \(schema).stacks DROP COLUMN presentation",
+        "ALTER TABLE \(schema).journal DROP COLUMN draws",
+        "ALTER TABLE \(schema).sessions DROP COLUMN draws_from",
         "DELETE FROM \(schema).schema_migrations WHERE version >= 4",
       ])
       let entries = "SELECT sequence || ' ' || type || ' ' || payload || ' ' || delta "
@@ -125,7 +142,7 @@
 
       let migrated = try await PostgresJournal(url: url)
       defer { migrated.close() }
-      XCTAssertEqual(migrated.schemaVersion, 4)
+      XCTAssertEqual(migrated.schemaVersion, 5)
       XCTAssertEqual(migrated.schemaVersion, PostgresJournal.latestSchemaVersion)
       let after = try await execute([
         entries, "SELECT path || ' ' || presentation::text FROM \(schema).stacks",

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StackNavigation
 import StackStorage
 
 extension StackJournalCommand {
@@ -10,6 +11,12 @@ extension StackJournalCommand {
       discussion: """
         Entries print oldest first (newest last), as they are read: memory stays flat on any \
         journal. Filters combine. TIME is \(TimeExpression.accepted).
+
+        An entry whose reducer drew from its dependencies says how many of each kind it drew \
+        (`drew 2 uuid, 1 date`), and one that recorded the environment (time zone, locale, \
+        calendar) says so; replay hands them back. --json and --ndjson carry them per entry as \
+        "draws" (the values, e.g. [{"uuid": "…"}, {"date": 786123456.789}]) and "environment" \
+        (or null).
 
         Examples:
           stackjournal log demo-1 --db demo.sqlite -n 20
@@ -202,24 +209,41 @@ struct Printer {
   mutating func print(_ row: JournalRow) throws {
     let delta = try row.decodedDelta()
     let recordedAt = try row.recordedDate()
+    // Draws that cannot be read are said so, and the entry printed: `verify` reports them.
+    let draws: EntryDraws?
+    let unreadableDraws: String?
+    do {
+      draws = try row.decodedDraws()
+      unreadableDraws = nil
+    } catch let error as StorageError {
+      draws = nil
+      unreadableDraws = error.message
+    }
     switch format {
     case .text:
       let change = StackRendering.summary(delta)
+      let drew = unreadableDraws == nil ? DrawsText.note(draws) : "draws cannot be read"
       out.line(
         out.styled(StackRendering.padLeft(String(row.sequence), sequenceWidth), .cyan) + "  "
           + out.styled(TimeFormat.display(recordedAt), .dim) + "  "
           + StackRendering.pad(row.type, Self.typeWidth) + "  "
           + (change.isEmpty ? "" : out.styled(change, .yellow) + "  ")
+          + (drew.isEmpty ? "" : out.styled(drew, unreadableDraws == nil ? .green : .red) + "  ")
           + out.styled(ActionDump.text(ofPayload: row.payload), .dim))
     case .json, .ndjson:
-      let value = JSONValue.object([
+      let (drawn, environment) = DrawsText.json(draws)
+      var members: [(key: String, value: JSONValue)] = [
         ("sequence", .int(row.sequence)),
         ("time", .string(TimeFormat.iso(recordedAt))),
         ("type", .string(row.type)),
         ("version", .int(row.version)),
         ("payload", JSONValue(lenient: row.payload)),
         ("changes", StackRendering.deltaJSON(delta)),
-      ])
+        ("draws", drawn),
+        ("environment", environment),
+      ]
+      if let unreadableDraws { members.append(("drawsError", .string(unreadableDraws))) }
+      let value = JSONValue.object(members)
       if format == .json {
         out.write((count == 0 ? "\n" : ",\n") + value.compact)
       } else {

@@ -169,7 +169,8 @@ extension StackJournalCommand {
           }
           results = replayed
         }
-        let report = VerifyReport(journal: journal, storage: storage, replay: results)
+        var report = VerifyReport(journal: journal, storage: storage, replay: results)
+        try await report.readDrawsJournaledFrom(journal)
         report.print(json: output.json)
         if !report.isClean { throw ExitCode.problemsFound }
       }

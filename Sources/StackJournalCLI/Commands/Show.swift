@@ -22,7 +22,13 @@ extension StackJournalCommand {
         "routes"), "nextID", "elements": [{"id", "case", "state", "route"? {"style", \
         "embedInNavigationView", "screen"}}]}], "presentations": [{"path", "kind" ("alert", \
         "confirmationDialog" or "destination"), "case", "title", "over" ({"stack", "id"} or \
-        null), "inside" (the path of the presentation it is inside, or null), "state"}]}.
+        null), "inside" (the path of the presentation it is inside, or null), "state"}], \
+        "drawsJournaledFrom"}.
+
+        A session whose entries were partly written before the journal kept what reducers drew \
+        (a journal migrated from an earlier schema) says which: those entries replay with the \
+        replaying process's own dependencies; "drawsJournaledFrom" is the first entry that \
+        journals its draws.
         """)
 
     @OptionGroup var database: DatabaseOptions
@@ -66,6 +72,7 @@ extension StackJournalCommand {
             ("time", .string(TimeFormat.iso(recordedAt))),
             ("stacks", .array(stacks.filter { !$0.isPresentation }.map(StackRendering.stackJSON))),
             ("presentations", .array(ShownPresentation.all(in: stacks).map(\.json))),
+            ("drawsJournaledFrom", .int(info.drawsJournaledFrom)),
           ])
         } text: { out in
           let moment =
@@ -76,6 +83,11 @@ extension StackJournalCommand {
               + " (\(moment), recorded \(TimeFormat.display(recordedAt)) UTC)")
           StackRendering.lines(stacks, on: out).forEach(out.line)
           ShownPresentation.lines(stacks, on: out).forEach(out.line)
+          if let note = DrawsText.unjournaled(
+            base: shown.bounds.base, drawsFrom: info.drawsJournaledFrom, head: info.headSequence)
+          {
+            out.line(out.styled("Note: " + note + ".", .dim))
+          }
         }
       }
     }

@@ -42,7 +42,8 @@ extension StackJournalCommand {
         let storage = try await VerifyReport.readable(database.path) {
           try await journal.verifyStorage(session: id, maxProblemsPerSession: 20)
         }
-        let report = VerifyReport(journal: journal, storage: storage, replay: nil)
+        var report = VerifyReport(journal: journal, storage: storage, replay: nil)
+        try await report.readDrawsJournaledFrom(journal)
         report.print(json: output.json)
         if !report.isClean { throw ExitCode.problemsFound }
       }
@@ -60,7 +61,10 @@ struct VerifyReport {
     oldest snapshot to the head, every delta applying to the stacks before it, next IDs that \
     never go back, every ID below its stack's next generation, every snapshot's stacks equal \
     to the journal's at its sequence, the stack rows equal to the journal's head, payloads and \
-    times that parse. Read-only, consistent while an app appends.
+    times and draws that parse. Read-only, consistent while an app appends. A session whose \
+    entries were partly written before the journal kept what reducers drew (a journal migrated \
+    from an earlier schema) is noted: those entries replay with the replaying process's own \
+    dependencies.
 
     Exit status 0 when clean, 1 with a report of the problems, 2 when the file cannot be read.
     """
@@ -77,6 +81,9 @@ struct VerifyReport {
   var replay: [Replay]?
   /// What the file-level check is called: SQLite's own checks, or the server's constraints.
   var fileCheck: String
+  /// Each session's first entry that journals its draws (`SessionInfo.drawsJournaledFrom`),
+  /// read by ``readDrawsJournaledFrom(_:)``.
+  var drawsJournaledFrom: [SessionID: Int64] = [:]
 
   init(journal: any InspectableJournal, storage: StorageVerification, replay: [Replay]?) {
     self.path = journal.locationDescription
@@ -111,6 +118,22 @@ struct VerifyReport {
       throw CLIFailure(
         message: "verify cannot read \(path): the file itself is damaged, below what verify "
           + "checks row by row. \(message)")
+    }
+  }
+
+  /// Reads each checked session's ``drawsJournaledFrom``.
+  mutating func readDrawsJournaledFrom(_ journal: any InspectableJournal) async throws {
+    let checked = Set(storage.sessions.map(\.session))
+    for info in try await journal.sessions() where checked.contains(info.id) {
+      drawsJournaledFrom[info.id] = info.drawsJournaledFrom
+    }
+  }
+
+  /// The note on entries of `session` written before draws were journaled, if it has any.
+  func unjournaledDraws(_ session: SessionVerification) -> String? {
+    drawsJournaledFrom[session.session].flatMap {
+      DrawsText.unjournaled(
+        base: session.baseSequence, drawsFrom: $0, head: session.headSequence)
     }
   }
 
@@ -162,6 +185,7 @@ struct VerifyReport {
       for problem in session.problems {
         out.line("    \(problem.kind): \(problem)")
       }
+      if let note = unjournaledDraws(session) { out.line("    note: \(note)") }
     }
     for result in replay ?? [] {
       if let divergence = result.divergence {

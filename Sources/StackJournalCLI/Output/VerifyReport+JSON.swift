@@ -19,6 +19,9 @@ extension VerifyReport {
       var headSequence, baseSequence: Int64
       var checkedEntries, checkedSnapshots: Int
       var problems: [Problem]
+      /// The first entry that journals its draws; entries before it were written before draws
+      /// were journaled.
+      @NullWhenAbsent var drawsJournaledFrom: Int64?
     }
 
     /// One problem of a session.
@@ -68,7 +71,7 @@ extension VerifyReport {
           checkedEntries: session.checkedEntries, checkedSnapshots: session.checkedSnapshots,
           problems: session.problems.map {
             Problem(sequence: $0.sequence, kind: $0.kind.name, message: $0.message)
-          })
+          }, drawsJournaledFrom: report.drawsJournaledFrom[session.session])
       }
       replay = report.replay?.map { result in
         Replay(

@@ -7,10 +7,14 @@ import Foundation
 /// states and deltas are embedded as JSON, so `jq` reads them.
 ///
 /// ```
-/// {"kind":"header","format":"stackjournal-session","formatVersion":2,"schemaVersion":5,…}
+/// {"kind":"header","format":"stackjournal-session","formatVersion":3,"schemaVersion":6,…}
 /// {"kind":"snapshot","sequence":0,"version":1,"recordedAt":"…","state":{…},"stacks":[…]}
 /// {"kind":"entry","sequence":1,"recordedAt":"…","type":"pushCounterTapped","version":1,…}
 /// ```
+///
+/// From format 3 on, the header's session carries `drawsFrom` (``drawsJournaledFrom``), and an
+/// entry line whose reducer drew something carries `"draws": {"environment": …, "values": […]}`,
+/// the entry's `EntryDraws` as the journal stores it.
 public struct SessionExportHeader: Sendable, Equatable {
   /// The value of the header's `format` field.
   public static let format = "stackjournal-session"
@@ -19,7 +23,13 @@ public struct SessionExportHeader: Sendable, Equatable {
   /// Format 2 may mark stacks and stack changes `"presentation": true` (presented destinations,
   /// see `StackRecord.isPresentation`); a build that reads format 1 only would take them for
   /// stacks, so it refuses the file instead. Format 1 files hold none and are read as before.
-  public static let currentFormatVersion = 2
+  ///
+  /// Format 3 carries each entry's draws (what its reducer drew from its dependencies, replayed
+  /// to reach the same state) and the session's ``drawsJournaledFrom``; a build that reads
+  /// format 2 only would import the entries without their draws, so it refuses the file.
+  /// Format 1 and 2 files hold no draws: their sessions are imported with ``drawsJournaledFrom``
+  /// past their head.
+  public static let currentFormatVersion = 3
 
   /// The version of the line format.
   public var formatVersion: Int
@@ -39,6 +49,10 @@ public struct SessionExportHeader: Sendable, Equatable {
   public var forkedAt: Int64?
   /// The session's head sequence.
   public var headSequence: Int64
+  /// The first sequence whose entry journals what its reducer drew (`SessionInfo`'s
+  /// `drawsJournaledFrom`): `drawsFrom` in format 3; the head plus one for a file of an older
+  /// format, which holds no draws.
+  public var drawsJournaledFrom: Int64
   /// The sequence the journal starts after: the oldest snapshot (0 unless compacted).
   public var baseSequence: Int64
   /// How many entry lines follow.
@@ -58,6 +72,7 @@ extension SessionExportHeader {
     session += "\"forkedFrom\":\(forkedFrom.map { JSONText.literal($0.rawValue) } ?? "null"),"
     session += "\"forkedAt\":\(forkedAt.map(String.init) ?? "null"),"
     session += "\"headSequence\":\(headSequence),"
+    if formatVersion >= 3 { session += "\"drawsFrom\":\(drawsJournaledFrom)," }
     session += "\"baseSequence\":\(baseSequence)}"
     let versions =
       payloadVersions.map { "{\"min\":\($0.lowerBound),\"max\":\($0.upperBound)}" } ?? "null"
@@ -73,14 +88,15 @@ extension SessionExportHeader {
   /// Creates the header of an export written now in this build's format.
   package init(
     schemaVersion: Int, session: SessionID, createdAt: Date, metadata: String?,
-    forkedFrom: SessionID?, forkedAt: Int64?, headSequence: Int64, baseSequence: Int64,
-    entryCount: Int64, snapshotCount: Int, payloadVersions: ClosedRange<Int>?
+    forkedFrom: SessionID?, forkedAt: Int64?, headSequence: Int64, drawsJournaledFrom: Int64,
+    baseSequence: Int64, entryCount: Int64, snapshotCount: Int, payloadVersions: ClosedRange<Int>?
   ) {
     self.init(
       formatVersion: Self.currentFormatVersion, schemaVersion: schemaVersion,
       exportedAt: Timestamp.rounded(Date()), session: session, createdAt: createdAt,
       metadata: metadata, forkedFrom: forkedFrom, forkedAt: forkedAt,
-      headSequence: headSequence, baseSequence: baseSequence, entryCount: entryCount,
+      headSequence: headSequence, drawsJournaledFrom: drawsJournaledFrom,
+      baseSequence: baseSequence, entryCount: entryCount,
       snapshotCount: snapshotCount, payloadVersions: payloadVersions)
   }
 }

@@ -23,8 +23,10 @@ package enum SessionExportLine: Sendable {
     }
   }
 
-  /// The line as written in an export, ending with a newline. State, stacks, payload and delta
-  /// are spliced in as they are: they were checked to be JSON when they were stored.
+  /// The line as written in an export, ending with a newline. State, stacks, payload, delta and
+  /// draws are spliced in as they are: they were checked to be JSON when they were stored (an
+  /// export checks the draws first, see ``SessionExporter``). An entry without draws has no
+  /// `draws` member.
   package var text: String {
     switch self {
     case .snapshot(let row):
@@ -35,7 +37,8 @@ package enum SessionExportLine: Sendable {
       "{\"kind\":\"entry\",\"sequence\":\(row.sequence),"
         + "\"recordedAt\":\(JSONText.literal(row.recordedAt)),"
         + "\"type\":\(JSONText.literal(row.type)),"
-        + "\"version\":\(row.version),\"payload\":\(row.payload),\"delta\":\(row.delta)}\n"
+        + "\"version\":\(row.version),\"payload\":\(row.payload),\"delta\":\(row.delta)"
+        + (row.draws.map { ",\"draws\":\($0)" } ?? "") + "}\n"
     }
   }
 }

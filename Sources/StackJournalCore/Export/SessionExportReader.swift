@@ -128,6 +128,18 @@ package struct SessionExportReader {
       }
       metadata = String(decoding: raw, as: UTF8.self)
     }
+    let headSequence = try session.int64("headSequence")
+    // A file of format 1 or 2 holds no draws: none of its entries journaled any.
+    let drawsFrom: Int64
+    if formatVersion >= 3 {
+      drawsFrom = try session.int64("drawsFrom")
+    } else {
+      guard session.members["drawsFrom"] == nil else {
+        throw malformed(
+          "has a `drawsFrom`, which a session export of format \(formatVersion) does not hold")
+      }
+      drawsFrom = min(headSequence, Int64.max - 1) + 1
+    }
     let header = SessionExportHeader(
       formatVersion: formatVersion,
       schemaVersion: try object.int("schemaVersion"),
@@ -137,7 +149,8 @@ package struct SessionExportReader {
       metadata: metadata,
       forkedFrom: try session.optionalString("forkedFrom").map(SessionID.init(rawValue:)),
       forkedAt: try session.optionalInt("forkedAt"),
-      headSequence: try session.int64("headSequence"),
+      headSequence: headSequence,
+      drawsJournaledFrom: drawsFrom,
       baseSequence: try session.int64("baseSequence"),
       entryCount: try object.int64("entries"),
       snapshotCount: Int(try object.int64("snapshots")),
@@ -159,6 +172,11 @@ package struct SessionExportReader {
       throw malformed(
         "has a `headSequence` of \(header.headSequence), below its `baseSequence` of "
           + "\(header.baseSequence)")
+    }
+    if header.drawsJournaledFrom < 1 || header.drawsJournaledFrom - 1 > header.headSequence {
+      throw malformed(
+        "has a `drawsFrom` of \(header.drawsJournaledFrom); it is a sequence from 1 through the "
+          + "head plus one (\(header.headSequence) + 1)")
     }
     switch (header.forkedFrom, header.forkedAt) {
     case (nil, let sequence?):
@@ -244,6 +262,7 @@ package struct SessionExportReader {
         let type = try object.string("type")
         let payload = try object.json("payload")
         let deltaText = try object.json("delta")
+        let draws = try entryDraws(object, sequence: sequence, header)
         do {
           try walk?.apply(entry: sequence, delta: deltaText)
         } catch {
@@ -258,7 +277,7 @@ package struct SessionExportReader {
           .entry(
             JournalRow(
               sequence: sequence, recordedAt: recordedAt, type: type, version: version,
-              payload: payload, delta: deltaText)))
+              payload: payload, delta: deltaText, draws: draws)))
       case let kind:
         throw malformed("has the kind `\(kind)`; expected `snapshot` or `entry`")
       }
@@ -277,6 +296,34 @@ package struct SessionExportReader {
     }
     self.latestEntry = latestEntry
     return walk.stacks
+  }
+
+  /// The draws of the entry line `object` at `sequence`, checked as a journal reads them and
+  /// as the journal stores them (sorted-key JSON text); `nil` when the line has none. Refuses
+  /// draws that do not decode (a UUID that is not one, a kind no dependency draws, too many
+  /// values, not an object), draws in a file of a format before 3, and draws of an entry before
+  /// the header's `drawsFrom`.
+  private func entryDraws(
+    _ object: JSONObjectLine, sequence: Int64, _ header: SessionExportHeader
+  ) throws -> String? {
+    guard let raw = object.members["draws"], !raw.elementsEqual("null".utf8) else { return nil }
+    guard header.formatVersion >= 3 else {
+      throw malformed(
+        "has `draws`, which a session export of format \(header.formatVersion) does not hold")
+    }
+    let draws: EntryDraws
+    do {
+      draws = try EntryDraws(json: Data(raw), place: "entry \(sequence), whose draws")
+    } catch let error as DrawRecordError {
+      throw malformed("is \(error.message)")
+    }
+    guard sequence >= header.drawsJournaledFrom else {
+      throw malformed(
+        "holds draws for entry \(sequence), before the header's `drawsFrom` of "
+          + "\(header.drawsJournaledFrom): entries before it were written before draws were "
+          + "journaled")
+    }
+    return draws.isEmpty ? nil : String(decoding: draws.json(), as: UTF8.self)
   }
 
   /// Refuses stacks that the keys of the `stacks` and `stack_elements` tables cannot hold: two

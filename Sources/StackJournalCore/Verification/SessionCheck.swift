@@ -1,4 +1,5 @@
 import Foundation
+import StackNavigation
 
 /// A session's rows exactly as stored, as a ``SessionCheck`` reads them, from any backend.
 package protocol SessionRowSource {
@@ -211,8 +212,17 @@ package struct SessionCheck {
     previous = latest
   }
 
-  /// Checks an entry's time, payload and type.
+  /// Checks an entry's time, payload, type and draws.
   private mutating func checkFields(of entry: JournalRow) {
+    if let draws = entry.draws {
+      do {
+        _ = try EntryDraws(json: Data(draws.utf8), place: "the entry's draws")
+      } catch let error as DrawRecordError {
+        problem(entry.sequence, .invalidData, error.message)
+      } catch {
+        problem(entry.sequence, .invalidData, "the entry's draws cannot be read: \(error)")
+      }
+    }
     if Timestamp.date(from: entry.recordedAt) == nil {
       problem(entry.sequence, .invalidData, "the entry's time `\(entry.recordedAt)` is malformed")
     }

@@ -35,6 +35,7 @@ extension SessionExporter {
       forkedFrom: record.forkedFrom.map(SessionID.init(rawValue:)),
       forkedAt: record.forkedAt,
       headSequence: head,
+      drawsJournaledFrom: record.drawsFrom,
       baseSequence: base,
       entryCount: entries?.count ?? 0,
       snapshotCount: Int(snapshots.count),

@@ -65,7 +65,8 @@ public struct SessionImporter: Sendable {
     let number = try SessionRows.insert(
       db, session, createdAt: Timestamp.string(from: header.createdAt),
       metadata: header.metadata, headSequence: header.headSequence,
-      forkedFrom: header.forkedFrom, forkedAt: header.forkedAt, path: path)
+      forkedFrom: header.forkedFrom, forkedAt: header.forkedAt,
+      drawsFrom: header.drawsJournaledFrom, path: path)
     var snapshots = 0
     var entries: Int64 = 0
     var headStacks: [StackRecord]
@@ -91,7 +92,7 @@ public struct SessionImporter: Sendable {
           try JournalRows.insert(
             db, session: session.rawValue, number: number, sequence: row.sequence,
             recordedAt: row.recordedAt, latestAt: latest, type: row.type, version: row.version,
-            payload: row.payload, delta: row.delta, path: path)
+            payload: row.payload, delta: row.delta, draws: row.draws, path: path)
           entries += 1
         }
       }

@@ -5,7 +5,8 @@ extension SQLiteJournal {
   /// Appends an action whose delta a `StackTracker` computed, after `expectedSequence`, and
   /// returns its sequence.
   ///
-  /// In one transaction: checks the head, inserts the entry, applies the delta to the stack rows
+  /// In one transaction: checks the head, inserts the entry with what its reducer drew
+  /// (`entry.draws`), applies the delta to the stack rows
   /// (checking that it fits them) and, when ``snapshotDue(at:)``, writes the entry's snapshot,
   /// encoded only then: the append's one decision on a snapshot. Throws
   /// `StorageError.Code.sequenceConflict` or `StorageError.Code.inconsistentDelta`, writing
@@ -100,8 +101,8 @@ extension SQLiteJournal {
     try JournalRows.insert(
       db, session: session, number: number, sequence: sequence,
       recordedAt: append.recordedAt, latestAt: latestAt, type: append.type,
-      version: append.version, payload: append.payload, delta: append.deltaText, path: path,
-      statements: appendStatements)
+      version: append.version, payload: append.payload, delta: append.deltaText,
+      draws: append.draws, path: path, statements: appendStatements)
     if let snapshot = append.snapshot {
       try SnapshotRows.insert(
         db, session: session, sequence: sequence, version: append.version,
@@ -127,6 +128,8 @@ struct PreparedDeltaAppend: Sendable {
   var recordedAt: String
   var delta: StackDelta
   var deltaText: String
+  /// The JSON text of what the reducer drew, or `nil` when it drew nothing.
+  var draws: String?
   /// The state's JSON and its stacks when the new sequence is due for a snapshot.
   var snapshot: (state: String, stacks: String)?
 
@@ -149,6 +152,7 @@ struct PreparedDeltaAppend: Sendable {
       path: journal.path)
     self.delta = entry.delta
     self.deltaText = StorageJSON.text(entry.delta)
+    self.draws = entry.draws.map { String(decoding: $0.json(), as: UTF8.self) }
     self.snapshot = snapshot
   }
 

@@ -300,7 +300,8 @@ enum JournalRows {
       db,
       sql: "SELECT count(*) AS count, min(sequence) AS first, max(sequence) AS last, "
         + "coalesce(sum(length(CAST(type AS BLOB)) + length(CAST(payload AS BLOB)) "
-        + "+ length(CAST(delta AS BLOB)) + 40), 0) AS bytes FROM journal "
+        + "+ length(CAST(delta AS BLOB)) + coalesce(length(CAST(draws AS BLOB)), 0) + 40), 0) "
+        + "AS bytes FROM journal "
         + "WHERE key BETWEEN ? AND ?",
       arguments: [range.low, range.high])
   }
@@ -310,7 +311,8 @@ enum JournalRows {
     try SessionBytes.fetchCursor(
       db,
       sql: "SELECT s.id AS session, sum(length(CAST(j.type AS BLOB)) "
-        + "+ length(CAST(j.payload AS BLOB)) + length(CAST(j.delta AS BLOB)) + 40) AS bytes, "
+        + "+ length(CAST(j.payload AS BLOB)) + length(CAST(j.delta AS BLOB)) "
+        + "+ coalesce(length(CAST(j.draws AS BLOB)), 0) + 40) AS bytes, "
         + "count(*) AS rows FROM sessions s JOIN journal j ON \(sessionRange) GROUP BY s.id")
   }
 
@@ -352,14 +354,15 @@ enum JournalRows {
       sql: "DELETE FROM journal WHERE key BETWEEN ? AND ?", arguments: [range.low, range.high])
   }
 
-  /// Inserts one journal row of the session `session`, numbered `number`; a
+  /// Inserts one journal row of the session `session`, numbered `number`, with the JSON text of
+  /// what its reducer drew (`nil` for nothing, stored as `NULL`); a
   /// ``StorageError/Code/sequenceOutOfRange`` error, writing nothing, for a sequence outside
   /// 1 … ``SessionKeys/maximumSequence``, which has no key in the session's range. An append
   /// passes its journal's `statements`.
   static func insert(
     _ db: Database, session: String, number: Int64, sequence: Int64, recordedAt: String,
     latestAt: String, type: String, version: Int, payload: String, delta: String,
-    path: String?, statements: AppendStatements? = nil
+    draws: String?, path: String?, statements: AppendStatements? = nil
   ) throws {
     guard (1...SessionKeys.maximumSequence).contains(sequence) else {
       throw StorageError(
@@ -371,10 +374,10 @@ enum JournalRows {
         path: path)
     }
     try db.run(
-      "INSERT INTO journal (key, recorded_at, latest_at, type, version, payload, delta) "
-        + "VALUES (?, ?, ?, ?, ?, ?, ?)", .insertEntry, in: statements,
+      "INSERT INTO journal (key, recorded_at, latest_at, type, version, payload, delta, draws) "
+        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", .insertEntry, in: statements,
       .integer(SessionKeys(number: number).key(sequence)), .text(recordedAt), .text(latestAt),
-      .text(type), .integer(Int64(version)), .text(payload), .text(delta))
+      .text(type), .integer(Int64(version)), .text(payload), .text(delta), .textOrNull(draws))
   }
 }
 
@@ -417,18 +420,21 @@ struct SessionKeys {
 // MARK: - Records
 
 extension JournalRow {
-  /// A row of the `journal` table exactly as stored, read by column name: times as text, payload
-  /// and delta as JSON text, `latest_at` as ``JournalRows`` keeps it.
+  /// A row of the `journal` table exactly as stored, read by column name: times as text, payload,
+  /// delta and draws (schema 6; `NULL` for none) as JSON text, `latest_at` as ``JournalRows``
+  /// keeps it.
   init(_ row: Row) {
     self.init(
       sequence: row["sequence"], recordedAt: row["recorded_at"], latestAt: row["latest_at"],
-      type: row["type"], version: row["version"], payload: row["payload"], delta: row["delta"])
+      type: row["type"], version: row["version"], payload: row["payload"], delta: row["delta"],
+      draws: row["draws"])
   }
 }
 
 extension JournalRows {
   /// The columns a ``JournalRow`` is read from.
-  static let entryColumns = "sequence, recorded_at, latest_at, type, version, payload, delta"
+  static let entryColumns =
+    "sequence, recorded_at, latest_at, type, version, payload, delta, draws"
 
   /// The sequence and delta of a journal row: what rebuilding stacks reads.
   struct DeltaRecord: StoredRowRecord {

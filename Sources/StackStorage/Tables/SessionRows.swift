@@ -56,7 +56,7 @@ enum SessionRows {
       sql: """
         SELECT s.id, s.created_at, s.metadata, typeof(s.metadata) AS metadata_type,
           \(headColumn) AS head_sequence,
-          s.forked_from, s.forked_at,
+          s.forked_from, s.forked_at, s.draws_from,
           \(JournalRows.countColumn) AS entry_count,
           \(JournalRows.activityColumns)
         FROM sessions s \(id == nil ? "" : "WHERE s.id = ?")
@@ -123,11 +123,13 @@ enum SessionRows {
 
   /// Inserts a session's row, numbered one above the greatest number in the file (schema 4:
   /// its journal entries are keyed by the number, see ``JournalRows``), and returns the number.
+  /// `drawsFrom` is the first sequence whose entry journals its draws (schema 6): 1 for a new
+  /// session, what an export says for an imported one.
   /// Throws ``StorageError/Code/invalidData`` when the file has handed out every number.
   @discardableResult
   static func insert(
     _ db: Database, _ id: SessionID, createdAt: String, metadata: String?, headSequence: Int64,
-    forkedFrom: SessionID?, forkedAt: Int64?, path: String?
+    forkedFrom: SessionID?, forkedAt: Int64?, drawsFrom: Int64 = 1, path: String?
   ) throws -> Int64 {
     let number =
       try Int64.fetchOne(db, sql: "SELECT coalesce(max(number), 0) + 1 FROM sessions") ?? 1
@@ -142,9 +144,10 @@ enum SessionRows {
     }
     try db.execute(
       sql: "INSERT INTO sessions (id, created_at, metadata, head_sequence, forked_from, "
-        + "forked_at, number) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        + "forked_at, number, draws_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
       arguments: [
         id.rawValue, createdAt, metadata, headSequence, forkedFrom?.rawValue, forkedAt, number,
+        drawsFrom,
       ])
     return number
   }
@@ -209,6 +212,8 @@ extension SessionRows {
     var headSequence: Int64
     var forkedFrom: String?
     var forkedAt: Int64?
+    /// The first sequence whose entry journals its draws (schema 6).
+    var drawsFrom: Int64
     var entryCount: Int
     var firstActivity: String?
     var lastActivity: String?
@@ -229,7 +234,8 @@ extension SessionRows {
           try stored.date($0, "last entry time of session \(id)")
         },
         forkedFrom: forkedFrom.map(SessionID.init(rawValue:)),
-        forkedAt: forkedAt
+        forkedAt: forkedAt,
+        drawsJournaledFrom: drawsFrom
       )
     }
 

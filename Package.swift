@@ -249,6 +249,17 @@ let package = Package(
       path: "Tests/SyncUps/SyncUpsTests",
       swiftSettings: [.swiftLanguageMode(.v5), .enableExperimentalFeature("StrictConcurrency")]
     ),
+    // SyncUps made durable: its root on a RecordingStore, restored, reopened and shown by the CLI.
+    .testTarget(
+      name: "SyncUpsDurableTests",
+      dependencies: [
+        "SyncUps", "StackNavigation", "StackRestoration", "StackStorage",
+        "StackJournalTestSupport",
+        // `show` is run as the built binary: built before the tests.
+        "stackjournal",
+      ],
+      path: "Tests/SyncUps/SyncUpsDurableTests"
+    ),
     .testTarget(
       name: "StackNavigationMacrosTests",
       // The tests compile sources against StackNavigation with the built plugin (see

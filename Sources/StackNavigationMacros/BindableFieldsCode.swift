@@ -1,5 +1,6 @@
 import SwiftSyntax
 import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
 
 /// The `_BindableFieldsProviding` conformance `@ObservableState` gives a struct: a table of its
 /// top-level stored `var`s, each by name and writable key path, through which a `BindingAction`
@@ -13,7 +14,8 @@ import SwiftSyntaxBuilder
 /// of a field left out is refused when it is encoded, with an error that names it.
 enum BindableFieldsCode {
   static func extensionDecl(
-    for structDecl: StructDeclSyntax, type: some TypeSyntaxProtocol
+    for structDecl: StructDeclSyntax, type: some TypeSyntaxProtocol,
+    in context: some MacroExpansionContext
   ) throws -> ExtensionDeclSyntax? {
     guard JournalJSONCode.hasOnlyKnownAttributes(structDecl) else { return nil }
     let found = fields(of: structDecl)
@@ -23,7 +25,14 @@ enum BindableFieldsCode {
       : ["var fields = StackNavigation._BindableFields<Self>()"]
         + found.map { "fields._field(\"\($0.name)\", \\Self.\($0.reference))" }
         + ["return fields"]
-    let access = ReducerMacro.accessModifier(of: structDecl)
+    // Inside a `private` or `fileprivate` type (a test's `private struct Feature`), the table's
+    // type names a type file scope cannot see from an extension: it must say `fileprivate`.
+    let enclosedPrivately = context.lexicalContext.contains { parent in
+      parent.asProtocol(WithModifiersSyntax.self)?.modifiers.contains {
+        $0.name.tokenKind == .keyword(.private) || $0.name.tokenKind == .keyword(.fileprivate)
+      } == true
+    }
+    let access = enclosedPrivately ? "fileprivate " : ReducerMacro.accessModifier(of: structDecl)
     return try ExtensionDeclSyntax(
       """
       extension \(type.trimmed): StackNavigation._BindableFieldsProviding {

@@ -48,7 +48,8 @@ extension ObservableStateMacro: ExtensionMacro {
       extensions.append(json)
     }
     if JournalCaseNamedMacro.wants("_BindableFieldsProviding", declaration, protocols),
-      let fields = try BindableFieldsCode.extensionDecl(for: structDecl, type: type)
+      let fields = try BindableFieldsCode.extensionDecl(
+        for: structDecl, type: type, in: context)
     {
       extensions.append(fields)
     }

@@ -168,8 +168,10 @@ import Testing
     }
     let restored = try await drawsMore.restore(session: "ledger", at: .sequence(3))
     #expect(!restored.isComplete)
-    #expect(restored.replayIssues.first?.hasPrefix("Entry 3 (openTapped): ") == true)
-    #expect(restored.replayIssues.first?.contains(#"\.uuid"#) == true, "\(restored.replayIssues)")
+    #expect(
+      restored.replayIssues.contains {
+        $0.hasPrefix("Entry 3 (openTapped): ") && $0.contains(#"drew a value from \.uuid"#)
+      }, "\(restored.replayIssues)")
     let moreReport = try await drawsMore.verify(session: "ledger")
     #expect(moreReport.divergence?.sequence == 3)
     #expect(moreReport.divergence?.kind == .nondeterministicReducer)
@@ -183,7 +185,8 @@ import Testing
       }
     }
     let changedReport = try await changed.verify(session: "ledger")
-    #expect(changedReport.divergence?.sequence == 1)
+    // The journal records the stacks: the changed amount shows once the line is pushed.
+    #expect(changedReport.divergence?.sequence == 3)
     #expect(changedReport.divergence?.kind == .changedReducer)
   }
 

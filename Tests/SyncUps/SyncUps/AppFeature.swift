@@ -2,7 +2,8 @@
 // as TCA writes it, with these changes for Linux:
 // * `import ComposableArchitecture` is `import StackNavigation`;
 // * `AppView` and `import SwiftUI` are kept out where SwiftUI is missing, and Foundation is imported instead;
-// * `URL.documentsDirectory` is Darwin's: elsewhere the file is in FileManager's document directory.
+// * `URL.documentsDirectory` is Darwin's: elsewhere the file is in FileManager's document directory;
+// * `Codable` is added to its states and actions (and the types they hold), so that a `RecordingStore` journals them.
 import StackNavigation
 #if canImport(SwiftUI)
   import SwiftUI
@@ -12,7 +13,7 @@ import StackNavigation
 
 @Reducer
 struct AppFeature {
-  @Reducer(state: .equatable)
+  @Reducer(state: .equatable, .codable, action: .codable)
   enum Path {
     case detail(SyncUpDetail)
     case meeting(Meeting, syncUp: SyncUp)
@@ -20,12 +21,12 @@ struct AppFeature {
   }
 
   @ObservableState
-  struct State: Equatable {
+  struct State: Equatable, Codable {
     var path = StackState<Path.State>()
     var syncUpsList = SyncUpsList.State()
   }
 
-  enum Action {
+  enum Action: Codable {
     case path(StackActionOf<Path>)
     case syncUpsList(SyncUpsList.Action)
   }

@@ -2,7 +2,8 @@
 // as TCA writes it, with these changes for Linux:
 // * `import ComposableArchitecture` is `import StackNavigation`;
 // * the views and `import SwiftUI` are kept out where SwiftUI is missing, and Foundation is imported instead;
-// * `import Speech` only where Apple's Speech framework is (SpeechStandIns.swift names its two types elsewhere).
+// * `import Speech` only where Apple's Speech framework is (SpeechStandIns.swift names its two types elsewhere);
+// * `Codable` is added to its states and actions (and the types they hold), so that a `RecordingStore` journals them.
 import StackNavigation
 #if canImport(Speech)
   import Speech
@@ -16,7 +17,7 @@ import StackNavigation
 @Reducer
 struct RecordMeeting {
   @ObservableState
-  struct State: Equatable {
+  struct State: Equatable, Codable {
     @Presents var alert: AlertState<Action.Alert>?
     var secondsElapsed = 0
     var speakerIndex = 0
@@ -28,7 +29,7 @@ struct RecordMeeting {
     }
   }
 
-  enum Action {
+  enum Action: Codable {
     case alert(PresentationAction<Alert>)
     case delegate(Delegate)
     case endMeetingButtonTapped
@@ -39,12 +40,12 @@ struct RecordMeeting {
     case speechResult(SpeechRecognitionResult)
 
     @CasePathable
-    enum Alert {
+    enum Alert: Codable {
       case confirmDiscard
       case confirmSave
     }
     @CasePathable
-    enum Delegate {
+    enum Delegate: Codable {
       case save(transcript: String)
     }
   }

@@ -1,7 +1,8 @@
 // The Composable Architecture's SyncUps at tag 1.9.3 (Examples/SyncUps/SyncUps/SyncUpDetail.swift),
 // as TCA writes it, with these changes for Linux:
 // * `import ComposableArchitecture` is `import StackNavigation`;
-// * `SyncUpDetailView`, its preview and `import SwiftUI` are kept out where SwiftUI is missing, and Foundation is imported instead.
+// * `SyncUpDetailView`, its preview and `import SwiftUI` are kept out where SwiftUI is missing, and Foundation is imported instead;
+// * `Codable` is added to its states and actions (and the types they hold), so that a `RecordingStore` journals them.
 import StackNavigation
 #if canImport(SwiftUI)
   import SwiftUI
@@ -11,13 +12,13 @@ import StackNavigation
 
 @Reducer
 struct SyncUpDetail {
-  @Reducer(state: .equatable)
+  @Reducer(state: .equatable, .codable, action: .codable)
   enum Destination {
     case alert(AlertState<Alert>)
     case edit(SyncUpForm)
 
     @CasePathable
-    enum Alert {
+    enum Alert: Codable {
       case confirmDeletion
       case continueWithoutRecording
       case openSettings
@@ -25,12 +26,12 @@ struct SyncUpDetail {
   }
 
   @ObservableState
-  struct State: Equatable {
+  struct State: Equatable, Codable {
     @Presents var destination: Destination.State?
     var syncUp: SyncUp
   }
 
-  enum Action: Sendable {
+  enum Action: Sendable, Codable {
     case cancelEditButtonTapped
     case delegate(Delegate)
     case deleteButtonTapped
@@ -41,7 +42,7 @@ struct SyncUpDetail {
     case startMeetingButtonTapped
 
     @CasePathable
-    enum Delegate {
+    enum Delegate: Codable {
       case deleteSyncUp
       case syncUpUpdated(SyncUp)
       case startMeeting

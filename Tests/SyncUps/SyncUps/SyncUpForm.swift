@@ -1,7 +1,8 @@
 // The Composable Architecture's SyncUps at tag 1.9.3 (Examples/SyncUps/SyncUps/SyncUpForm.swift),
 // as TCA writes it, with these changes for Linux:
 // * `import ComposableArchitecture` is `import StackNavigation`;
-// * the views, the slider's `Duration.minutes`, `import SwiftUI` and `import SwiftUINavigation` are kept out where SwiftUI is missing, and Foundation is imported instead.
+// * the views, the slider's `Duration.minutes`, `import SwiftUI` and `import SwiftUINavigation` are kept out where SwiftUI is missing, and Foundation is imported instead;
+// * `Codable` is added to its states and actions (and the types they hold), so that a `RecordingStore` journals them.
 import StackNavigation
 #if canImport(SwiftUI)
   import SwiftUI
@@ -15,7 +16,7 @@ import StackNavigation
 @Reducer
 struct SyncUpForm {
   @ObservableState
-  struct State: Equatable, Sendable {
+  struct State: Equatable, Sendable, Codable {
     var focus: Field? = .title
     var syncUp: SyncUp
 
@@ -28,13 +29,13 @@ struct SyncUpForm {
       }
     }
 
-    enum Field: Hashable {
+    enum Field: Hashable, Codable {
       case attendee(Attendee.ID)
       case title
     }
   }
 
-  enum Action: BindableAction, Equatable, Sendable {
+  enum Action: BindableAction, Equatable, Sendable, Codable {
     case addAttendeeButtonTapped
     case binding(BindingAction<State>)
     case deleteAttendees(atOffsets: IndexSet)

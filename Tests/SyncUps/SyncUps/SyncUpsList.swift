@@ -1,7 +1,8 @@
 // The Composable Architecture's SyncUps at tag 1.9.3 (Examples/SyncUps/SyncUps/SyncUpsList.swift),
 // as TCA writes it, with these changes for Linux:
 // * `import ComposableArchitecture` is `import StackNavigation`;
-// * the views, previews and `import SwiftUI` are kept out where SwiftUI is missing, and Foundation is imported instead.
+// * the views, previews and `import SwiftUI` are kept out where SwiftUI is missing, and Foundation is imported instead;
+// * `Codable` is added to its states and actions (and the types they hold), so that a `RecordingStore` journals them.
 import StackNavigation
 #if canImport(SwiftUI)
   import SwiftUI
@@ -11,19 +12,19 @@ import StackNavigation
 
 @Reducer
 struct SyncUpsList {
-  @Reducer(state: .equatable)
+  @Reducer(state: .equatable, .codable, action: .codable)
   enum Destination {
     case add(SyncUpForm)
     case alert(AlertState<Alert>)
 
     @CasePathable
-    enum Alert {
+    enum Alert: Codable {
       case confirmLoadMockData
     }
   }
 
   @ObservableState
-  struct State: Equatable {
+  struct State: Equatable, Codable {
     @Presents var destination: Destination.State?
     var syncUps: IdentifiedArrayOf<SyncUp> = []
 
@@ -40,7 +41,7 @@ struct SyncUpsList {
     }
   }
 
-  enum Action {
+  enum Action: Codable {
     case addSyncUpButtonTapped
     case confirmAddSyncUpButtonTapped
     case destination(PresentationAction<Destination.Action>)

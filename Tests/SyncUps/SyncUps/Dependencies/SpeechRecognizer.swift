@@ -1,7 +1,8 @@
 // The Composable Architecture's SyncUps at tag 1.9.3 (Examples/SyncUps/SyncUps/Dependencies/SpeechRecognizer.swift),
 // as TCA writes it, with these changes for Linux:
 // * `import ComposableArchitecture` is `import StackNavigation`;
-// * `import Speech`, the live client and the initializers from Speech's types only where Apple's Speech framework is; elsewhere the live client reports speech recognition as restricted, as a device without a recognizer does.
+// * `import Speech`, the live client and the initializers from Speech's types only where Apple's Speech framework is; elsewhere the live client reports speech recognition as restricted, as a device without a recognizer does;
+// * `Codable` is added to its states and actions (and the types they hold), so that a `RecordingStore` journals them.
 import StackNavigation
 #if canImport(Speech)
   @preconcurrency import Speech
@@ -127,12 +128,12 @@ extension DependencyValues {
   }
 }
 
-struct SpeechRecognitionResult: Equatable {
+struct SpeechRecognitionResult: Equatable, Codable {
   var bestTranscription: Transcription
   var isFinal: Bool
 }
 
-struct Transcription: Equatable {
+struct Transcription: Equatable, Codable {
   var formattedString: String
 }
 

@@ -47,12 +47,12 @@
     private static let noReorderedPaths: [String] = []
 
     /// The entries of `session` after `cursor` through `last`, at most `limit`, in ascending
-    /// order: sequence, time, type, version, payload, delta.
+    /// order: sequence, time, type, version, payload, delta, draws.
     func page(of session: SQLFragment, after cursor: Int64, through last: Int64, limit: Int)
       -> SQLFragment
     {
       """
-      SELECT sequence, recorded_at, type, version, payload, delta
+      SELECT sequence, recorded_at, type, version, payload, delta, draws
         FROM \(unescaped: tables.journal)
         WHERE session = \(session) AND sequence > \(cursor) AND sequence <= \(last)
         ORDER BY sequence LIMIT \(Int64(limit))
@@ -156,7 +156,7 @@
     }
 
     /// Inserts entries of an imported session: sequence, time, type, version, payload, delta,
-    /// draws (`nil` for none).
+    /// draws (`nil` for none, sent as an empty text, which no draws' JSON is).
     func insert(
       _ session: SessionID,
       _ entries: ArraySlice<(Int64, String, String, Int32, String, String, String?)>
@@ -164,10 +164,11 @@
       """
       INSERT INTO \(unescaped: tables.journal)
         (session, sequence, recorded_at, type, version, payload, delta, draws)
-      SELECT \(session.rawValue), * FROM unnest(\(entries.map(\.0))::bigint[],
+      SELECT \(session.rawValue), u.s, u.r, u.t, u.v, u.p, u.d, nullif(u.w, '')
+      FROM unnest(\(entries.map(\.0))::bigint[],
         \(entries.map(\.1))::text[], \(entries.map(\.2))::text[],
         \(entries.map(\.3))::integer[], \(entries.map(\.4))::text[], \(entries.map(\.5))::text[],
-        \(entries.map(\.6))::text[])
+        \(entries.map { $0.6 ?? "" })::text[]) AS u(s, r, t, v, p, d, w)
       """
     }
 

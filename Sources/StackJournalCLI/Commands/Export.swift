@@ -10,9 +10,11 @@ extension StackJournalCommand {
       discussion: """
         Line 1 is the header: {"kind": "header", "format": "stackjournal-session", \
         "formatVersion", "schemaVersion", "session": {...}, "payloadVersions": {"min", "max"}, \
-        "entries", "snapshots"}. Then, in sequence order, {"kind": "snapshot", ...} and \
-        {"kind": "entry", "sequence", "recordedAt", "type", "version", "payload", "delta"} \
-        lines; a snapshot at N follows entry N. Read it back with `import`.
+        "entries", "snapshots"}; the session holds "drawsFrom", the first entry that journals \
+        its draws (format 3). Then, in sequence order, {"kind": "snapshot", ...} and \
+        {"kind": "entry", "sequence", "recordedAt", "type", "version", "payload", "delta", \
+        "draws"?} lines; "draws" is what the entry's reducer drew, when it drew something. A \
+        snapshot at N follows entry N. Read it back with `import`.
         """)
 
     @OptionGroup var database: DatabaseOptions

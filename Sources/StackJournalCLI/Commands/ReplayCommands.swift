@@ -170,7 +170,7 @@ extension StackJournalCommand {
           results = replayed
         }
         var report = VerifyReport(journal: journal, storage: storage, replay: results)
-        try await report.readDrawsJournaledFrom(journal)
+        await report.readDrawsJournaledFrom(journal)
         report.print(json: output.json)
         if !report.isClean { throw ExitCode.problemsFound }
       }

@@ -11,8 +11,9 @@ public protocol _BindableFieldsProviding {
 /// encode and decode its value when the value is `Codable`.
 ///
 /// `@ObservableState` builds it, one call of `_field(_:_:)` per stored `var`; the overload taken
-/// is the one for a `Codable & Equatable & Sendable` value when the field's type is one, so the
-/// macro need not know the types.
+/// is the one for a `Codable & Equatable` value when the field's type is one, so the macro need
+/// not know the types. (Not `Sendable` too: the compiler does not choose between overloads by a
+/// missing `Sendable` conformance, so a generic field would fail to compile.)
 public struct _BindableFields<Root> {
   var fields: [Field] = []
 
@@ -20,7 +21,7 @@ public struct _BindableFields<Root> {
   public init() {}
 
   /// Adds the field `name` at `keyPath`, whose value is encoded and decoded with it.
-  public mutating func _field<Value: Codable & Equatable & Sendable>(
+  public mutating func _field<Value: Codable & Equatable>(
     _ name: String, _ keyPath: WritableKeyPath<Root, Value>
   ) {
     nonisolated(unsafe) let keyPath = keyPath
@@ -43,8 +44,8 @@ public struct _BindableFields<Root> {
           })))
   }
 
-  /// Adds the field `name` at `keyPath`, whose value is not `Codable` (or not `Equatable` and
-  /// `Sendable`): a binding of it is named in errors, and cannot be encoded.
+  /// Adds the field `name` at `keyPath`, whose value is not `Codable` (or not `Equatable`): a
+  /// binding of it is named in errors, and cannot be encoded.
   public mutating func _field<Value>(_ name: String, _ keyPath: WritableKeyPath<Root, Value>) {
     fields.append(Field(name: name, keyPath: keyPath, valueType: Value.self, coding: nil))
   }

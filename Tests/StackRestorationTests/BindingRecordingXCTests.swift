@@ -33,10 +33,14 @@ final class BindingRecordingXCTests: XCTestCase {
         XCTAssertEqual(store.sequence, 6, test.name)
 
         var payloads: [String] = []
+        var types: [String] = []
         try await test.journal.entries(session: "form") { entry in
           payloads.append(String(decoding: entry.payload, as: UTF8.self))
+          types.append(entry.type)
           return true
         }
+        XCTAssertEqual(
+          types, ["binding", "binding", "binding", "binding", "clearTapped", "binding"], test.name)
         XCTAssertEqual(
           payloads.first, #"{"binding":{"_0":{"set":{"field":"title","value":"Design review"}}}}"#,
           test.name)

@@ -8,6 +8,26 @@ import StackRestoration
 import StackStorage
 import XCTest
 
+/// `BindingForm` after its `title` was renamed `name`: a journaled binding of `title` no longer
+/// decodes.
+@Reducer
+struct RenamedForm {
+  @ObservableState
+  struct State: Codable, Equatable, Sendable {
+    var name: String?
+    var count: Int?
+  }
+
+  enum Action: BindableAction, Codable, Equatable, Sendable {
+    case binding(BindingAction<State>)
+    case clearTapped
+  }
+
+  var body: some ReducerOf<Self> {
+    BindingReducer()
+  }
+}
+
 final class BindingRecordingXCTests: XCTestCase {
   func testRecordedBindingsAreRestoredByTheReplayerAtEverySequence() async throws {
     try await withRecordingDependencies {
@@ -91,6 +111,34 @@ final class BindingRecordingXCTests: XCTestCase {
         try await store.send(.binding(.set(\.details, BindingForm.State.Details()))).finish()
         XCTAssertEqual(store.sequence, 2, test.name)
       }
+    }
+  }
+
+  func testABindingOfAFieldTheAppNoLongerHasIsSkippedAndReported() async throws {
+    try await withRecordingDependencies {
+      let journal = try SQLiteJournal.inMemory()
+      let store = try await RecordingStore.open(
+        session: "form", journal: journal, initialState: BindingForm.State()
+      ) {
+        BindingForm()
+      }
+      try await store.send(.binding(.set(\.count, 2))).finish()
+      try await store.send(.binding(.set(\.title, "Retro"))).finish()
+      try await store.send(.binding(.set(\.count, 3))).finish()
+
+      let restored = try await Replayer<RenamedForm.State, RenamedForm.Action>(
+        journal: journal
+      ) {
+        RenamedForm()
+      }.restore(session: "form")
+      XCTAssertEqual(restored.state, RenamedForm.State(count: 2))
+      XCTAssertEqual(
+        restored.skipped.map(\.kind),
+        [
+          .entry(sequence: 2, type: "binding"), .entry(sequence: 3, type: "binding"),
+        ])
+      let reason = restored.skipped.first?.reason ?? ""
+      XCTAssertTrue(reason.contains("has no field 'title'"), reason)
     }
   }
 

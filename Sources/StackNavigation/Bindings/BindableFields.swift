@@ -60,6 +60,37 @@ public struct _BindableFields<Root> {
     fields.first { $0.name == name }
   }
 
+  /// Why a binding of `keyPath`, which is none of the fields, cannot be encoded: it names the
+  /// key path, the fields there are, and the field it is inside when its description shows it.
+  func unnamedError(_ keyPath: PartialKeyPath<Root>, codingPath: [any CodingKey])
+    -> EncodingError
+  {
+    let path = String(reflecting: keyPath)
+    let listed = fields.isEmpty ? "none" : fields.map { "'\($0.name)'" }.joined(separator: ", ")
+    let inside = fields.first { path.hasPrefix(String(reflecting: $0.keyPath) + ".") }
+    let advice = inside.map { " Bind the whole field instead: .set(\\.\($0.name), …)." } ?? ""
+    return EncodingError.invalidValue(
+      keyPath,
+      EncodingError.Context(
+        codingPath: codingPath,
+        debugDescription: """
+          The binding of \(path) cannot be encoded: a binding is encoded by the name of a \
+          top-level stored field of \(String(reflecting: Root.self)) (\(listed)).\(advice)
+          """))
+  }
+
+  /// Why a binding of `field`, whose type is not `Codable` and `Equatable`, cannot be encoded.
+  func notCodableError(_ field: Field, codingPath: [any CodingKey]) -> EncodingError {
+    EncodingError.invalidValue(
+      field.keyPath,
+      EncodingError.Context(
+        codingPath: codingPath,
+        debugDescription: """
+          The binding of '\(field.name)' of \(String(reflecting: Root.self)) cannot be encoded: \
+          its type \(field.valueType) is not Codable and Equatable.
+          """))
+  }
+
   struct Field {
     let name: String
     let keyPath: PartialKeyPath<Root>

@@ -81,27 +81,10 @@ extension BindingAction: Encodable where Root: _BindableFieldsProviding {
   public func encode(to encoder: any Encoder) throws {
     let fields = Root._bindableFields
     guard let field = fields.field(at: keyPath) else {
-      let named = fields.fields.map { "'\($0.name)'" }.joined(separator: ", ")
-      let listed = named.isEmpty ? "none" : named
-      throw EncodingError.invalidValue(
-        self,
-        EncodingError.Context(
-          codingPath: encoder.codingPath,
-          debugDescription: """
-            The binding of \(String(reflecting: keyPath)) cannot be encoded: a binding is \
-            encoded by the name of a top-level field of \(Root.self) (\(listed)). \
-            Bind the whole field instead.
-            """))
+      throw fields.unnamedError(keyPath, codingPath: encoder.codingPath)
     }
     guard let coding = field.coding else {
-      throw EncodingError.invalidValue(
-        self,
-        EncodingError.Context(
-          codingPath: encoder.codingPath,
-          debugDescription: """
-            The binding of '\(field.name)' (\(String(reflecting: keyPath))) cannot be encoded: \
-            its type \(field.valueType) is not Codable and Equatable.
-            """))
+      throw fields.notCodableError(field, codingPath: encoder.codingPath)
     }
     var container = encoder.container(keyedBy: BindingCodingKeys.self)
     var set = container.nestedContainer(keyedBy: BindingCodingKeys.self, forKey: .set)

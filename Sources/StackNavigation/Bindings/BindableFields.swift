@@ -24,7 +24,6 @@ public struct _BindableFields<Root> {
   public mutating func _field<Value: Codable & Equatable>(
     _ name: String, _ keyPath: WritableKeyPath<Root, Value>
   ) {
-    nonisolated(unsafe) let keyPath = keyPath
     fields.append(
       Field(
         name: name, keyPath: keyPath, valueType: Value.self,

@@ -1,6 +1,7 @@
 import Foundation
 import StackJournalCore
 import StackJournalDemo
+import StackJournalTestSupport
 import StackNavigation
 import Testing
 
@@ -34,6 +35,16 @@ struct ActionDumpTests {
     // A stack action of another shape is dumped as it stands.
     (#"{"element":{"id":"x","action":{}}}"#, #".element(id: "x", action: ())"#),
     (#"{"popFrom":{"id":-1}}"#, ".popFrom(id: -1)"),
+    // A binding reads as the feature sends it: its field as a key path.
+    (
+      #"{"binding":{"_0":{"set":{"field":"syncUp","value":{"title":"Design"}}}}}"#,
+      #".binding(.set(\.syncUp, (title: "Design")))"#
+    ),
+    (#"{"set":{"field":"focus","value":null}}"#, #".set(\.focus, nil)"#),
+    // A field that is not an identifier, or a set of another shape, is dumped as it stands.
+    (#"{"set":{"field":"a b","value":1}}"#, #".set(field: "a b", value: 1)"#),
+    (#"{"set":{"field":"title"}}"#, #".set(field: "title")"#),
+    (#"{"set":{"field":1,"value":2}}"#, #".set(field: 1, value: 2)"#),
     ("not json", #""not json""#),
     ("12", "12"),
   ]
@@ -56,6 +67,34 @@ struct ActionDumpTests {
       decoding: try! JSONSerialization.data(withJSONObject: ["a b\u{7}": ["_0": 1]]),
       as: UTF8.self)
     #expect(ActionDump.text(ofPayload: named) == #"("a b\u{7}": (1))"#)
+  }
+
+  /// A binding's field from a journal can neither end the key path nor bring a control
+  /// character along: only an identifier is written as one.
+  @Test func aBindingsFieldFromAJournalIsAKeyPathOnlyWhenItIsAnIdentifier() {
+    for field in ["title\u{1B}[31m", "a.b", "x)", "\u{202E}title", ""] {
+      let payload = String(
+        decoding: try! JSONSerialization.data(
+          withJSONObject: ["set": ["field": field, "value": 1]], options: .sortedKeys),
+        as: UTF8.self)
+      let dump = ActionDump.text(ofPayload: payload)
+      #expect(!dump.contains("\\."), "\(dump)")
+      #expect(dump.unicodeScalars.allSatisfy { SessionID.isPrintableScalar($0) }, "\(dump)")
+    }
+  }
+
+  /// What a recording store writes for a form's bindings reads as the form sends them.
+  @Test func theRecordedBindingsOfAFormReadAsTheFormSendsThem() throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    func dump(_ action: BindingForm.Action) throws -> String {
+      ActionDump.text(ofPayload: String(decoding: try encoder.encode(action), as: UTF8.self))
+    }
+    #expect(try dump(.binding(.set(\.title, "Retro"))) == #".binding(.set(\.title, "Retro"))"#)
+    #expect(try dump(.binding(.set(\.note, nil))) == #".binding(.set(\.note, nil))"#)
+    #expect(
+      try dump(.binding(.set(\.details, BindingForm.State.Details())))
+        == #".binding(.set(\.details, (title: "")))"#)
   }
 
   /// What a recording store writes for the seed's actions reads as CustomDump prints them.

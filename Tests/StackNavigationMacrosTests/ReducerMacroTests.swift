@@ -529,7 +529,8 @@ private func compileCleanly(
 @Suite struct ObservableStateMacroTests {
   @Test func addsNoMembersAndWritesAStructsStoredProperties() throws {
     // Equatable and Codable are still synthesized; the struct gets a JSON writer of its stored
-    // properties, in key order, and nothing else. (Not named `State`: the mangled name of the
+    // properties, in key order, and the table of the fields a binding writes (its stored `var`s,
+    // in declaration order), and nothing else. (Not named `State`: the mangled name of the
     // expansion's buffer would then shorten the macro's name.)
     let compilation = try compileCleanly(
       """
@@ -565,6 +566,18 @@ private func compileCleanly(
             json._endObject()
           }
         }
+
+        extension Screen: StackNavigation._BindableFieldsProviding {
+          static var _bindableFields: StackNavigation._BindableFields<Self> {
+            var fields = StackNavigation._BindableFields<Self>()
+            fields._field("count", \\Self.count)
+            fields._field("title", \\Self.title)
+            fields._field("observed", \\Self.observed)
+            fields._field("zone", \\Self.zone)
+            fields._field("area", \\Self.area)
+            return fields
+          }
+        }
         """)
   }
 
@@ -591,6 +604,16 @@ private func compileCleanly(
             try json._member("count", self.count)
             try json._member("sheet", self._sheet)
             json._endObject()
+          }
+        }
+
+        extension Screen: StackNavigation._BindableFieldsProviding {
+          static var _bindableFields: StackNavigation._BindableFields<Self> {
+            var fields = StackNavigation._BindableFields<Self>()
+            fields._field("count", \\Self.count)
+            fields._field("alert", \\Self.alert)
+            fields._field("sheet", \\Self.sheet)
+            return fields
           }
         }
         """)
@@ -636,12 +659,24 @@ private func compileCleanly(
     #expect(form.contains("try json._member(\"default\", self.`default`)"))
     #expect(form.contains("try json._member(\"json\", self.json)"))
     #expect(form.contains("try json._member(\"secret\", self.secret)"))
+    // A binding writes the `var`s it can reach from outside: not the private one, nor the
+    // `let`, nor the one whose setter is private.
+    #expect(form.contains(#"fields._field("default", \Self.`default`)"#))
+    #expect(form.contains(#"fields._field("json", \Self.json)"#))
+    #expect(form.contains(#"fields._field("nested", \Self.nested)"#))
+    for hidden in ["secret", "fixed", "count"] {
+      #expect(!form.contains("fields._field(\"\(hidden)\""), "\(hidden)")
+    }
+    let box = try #require(compilation.expansion("ObservableState", .extension, on: "Box"))
+    #expect(box.contains(#"fields._field("value", \Self.value)"#))
+    #expect(box.contains(#"fields._field("values", \Self.values)"#))
     let tree = try #require(compilation.expansion("_JournalCaseNamed", .extension, on: "Tree"))
     #expect(tree.contains("_JournalJSONWritable"))
   }
 
   @Test func aStateIsolatedToTheMainActorStillCompiles() throws {
-    // Its writer could not conform it to a nonisolated protocol: none is generated.
+    // Its writer and its table of fields could not conform it to a nonisolated protocol: none
+    // is generated.
     let compilation = try compileCleanly(
       """
       @MainActor
@@ -654,7 +689,7 @@ private func compileCleanly(
     #expect(compilation.expansion("ObservableState", .extension, on: "Screen") == "")
   }
 
-  @Test func writesNothingWhereTheEncodingMayNotBeSynthesized() throws {
+  @Test func writesNoJSONWhereTheEncodingMayNotBeSynthesized() throws {
     // Own coding keys, an own `encode(to:)`, a property wrapper, a lazy property, a private
     // struct: the journal writes these through `Encodable`.
     let compilation = try compileCleanly(
@@ -695,8 +730,30 @@ private func compileCleanly(
         case name, date
       }
       """)
-    for name in ["Keyed", "Custom", "Wrapped", "Lazy"] {
-      #expect(compilation.expansion("ObservableState", .extension, on: name) == "")
+    // Their fields still get a table, which does not depend on how the state encodes: a
+    // binding names its field by the property's name. A property wrapper other than a
+    // presentation, and a lazy property, are left out of it.
+    for name in ["Keyed", "Custom"] {
+      #expect(
+        compilation.expansion("ObservableState", .extension, on: name) == """
+          extension \(name): StackNavigation._BindableFieldsProviding {
+            static var _bindableFields: StackNavigation._BindableFields<Self> {
+              var fields = StackNavigation._BindableFields<Self>()
+              fields._field("count", \\Self.count)
+              return fields
+            }
+          }
+          """)
+    }
+    for name in ["Wrapped", "Lazy"] {
+      #expect(
+        compilation.expansion("ObservableState", .extension, on: name) == """
+          extension \(name): StackNavigation._BindableFieldsProviding {
+            static var _bindableFields: StackNavigation._BindableFields<Self> {
+              StackNavigation._BindableFields<Self>()
+            }
+          }
+          """)
     }
     #expect(!compilation.expansions.contains { $0.text.contains("extension Hidden") })
     // An enum with raw values is named, and written through its `Encodable` (the raw value).

@@ -91,6 +91,9 @@ struct FocusedForm: Equatable, Sendable {
     }
     #expect(context.debugDescription.contains(".details.title"), "\(context.debugDescription)")
     #expect(context.debugDescription.contains("'details'"), "\(context.debugDescription)")
+    #expect(
+      context.debugDescription.hasSuffix("Bind the whole field instead: .set(\\.details, …)."),
+      "\(context.debugDescription)")
   }
 
   @Test func aFieldThatIsNotCodableIsRefusedWithAnErrorThatNamesIt() throws {

@@ -8,6 +8,26 @@ import StackRestoration
 import StackStorage
 import XCTest
 
+/// `BindingForm` after its `title` was renamed `name`: a journaled binding of `title` no longer
+/// decodes.
+@Reducer
+struct RenamedForm {
+  @ObservableState
+  struct State: Codable, Equatable, Sendable {
+    var name: String?
+    var count: Int?
+  }
+
+  enum Action: BindableAction, Codable, Equatable, Sendable {
+    case binding(BindingAction<State>)
+    case clearTapped
+  }
+
+  var body: some ReducerOf<Self> {
+    BindingReducer()
+  }
+}
+
 final class BindingRecordingXCTests: XCTestCase {
   func testRecordedBindingsAreRestoredByTheReplayerAtEverySequence() async throws {
     try await withRecordingDependencies {
@@ -33,10 +53,14 @@ final class BindingRecordingXCTests: XCTestCase {
         XCTAssertEqual(store.sequence, 6, test.name)
 
         var payloads: [String] = []
+        var types: [String] = []
         try await test.journal.entries(session: "form") { entry in
           payloads.append(String(decoding: entry.payload, as: UTF8.self))
+          types.append(entry.type)
           return true
         }
+        XCTAssertEqual(
+          types, ["binding", "binding", "binding", "binding", "clearTapped", "binding"], test.name)
         XCTAssertEqual(
           payloads.first, #"{"binding":{"_0":{"set":{"field":"title","value":"Design review"}}}}"#,
           test.name)
@@ -90,6 +114,34 @@ final class BindingRecordingXCTests: XCTestCase {
     }
   }
 
+  func testABindingOfAFieldTheAppNoLongerHasIsSkippedAndReported() async throws {
+    try await withRecordingDependencies {
+      let journal = try SQLiteJournal.inMemory()
+      let store = try await RecordingStore.open(
+        session: "form", journal: journal, initialState: BindingForm.State()
+      ) {
+        BindingForm()
+      }
+      try await store.send(.binding(.set(\.count, 2))).finish()
+      try await store.send(.binding(.set(\.title, "Retro"))).finish()
+      try await store.send(.binding(.set(\.count, 3))).finish()
+
+      let restored = try await Replayer<RenamedForm.State, RenamedForm.Action>(
+        journal: journal
+      ) {
+        RenamedForm()
+      }.restore(session: "form")
+      XCTAssertEqual(restored.state, RenamedForm.State(count: 2))
+      XCTAssertEqual(
+        restored.skipped.map(\.kind),
+        [
+          .entry(sequence: 2, type: "binding"), .entry(sequence: 3, type: "binding"),
+        ])
+      let reason = restored.skipped.first?.reason ?? ""
+      XCTAssertTrue(reason.contains("has no field 'title'"), reason)
+    }
+  }
+
   /// Each entry's sequence, type and payload.
   private func journalEntries(_ journal: any JournalBackend) async throws -> [String] {
     var entries: [String] = []
@@ -99,20 +151,5 @@ final class BindingRecordingXCTests: XCTestCase {
       return true
     }
     return entries
-  }
-}
-
-/// Runs `operation` with test values for what a recording store draws and journals (`uuid`,
-/// `date`, random numbers, calendar, time zone, locale), which a test may not leave live.
-func withRecordingDependencies<R>(_ operation: () async throws -> R) async rethrows -> R {
-  try await withDependencies {
-    $0.uuid = .incrementing
-    $0.date = .constant(Date(timeIntervalSince1970: 0))
-    $0.withRandomNumberGenerator = WithRandomNumberGenerator(SystemRandomNumberGenerator())
-    $0.calendar = Calendar(identifier: .gregorian)
-    $0.timeZone = TimeZone(secondsFromGMT: 0)!
-    $0.locale = Locale(identifier: "en_US_POSIX")
-  } operation: {
-    try await operation()
   }
 }

@@ -20,7 +20,8 @@ import StackJournalCore
 /// holds an object from an enum case (`{"child":{"x":1}}` reads `.child(x: 1)`). The stack
 /// actions of this package are known: `element(id:action:)`, `popFrom(id:)` and
 /// `push(id:state:)` come with their labels in order and their IDs as `#4`, as CustomDump shows
-/// a `StackElementID`.
+/// a `StackElementID`. So is a binding action, `{"set":{"field":"title","value":"Retro"}}`, which
+/// reads as the `.set(\.title, "Retro")` a feature sends.
 enum ActionDump {
   /// The dump of a payload; text that is not JSON is dumped as a string.
   static func text(ofPayload payload: String) -> String {
@@ -63,7 +64,12 @@ enum ActionDump {
     writeName(name, to: &text)
     guard !values.isEmpty else { return }
     text += "("
-    if let known = stackActionValues(name, values) {
+    if let (field, value) = bindingValues(name, values) {
+      text += "\\."
+      text += field
+      text += ", "
+      write(value, to: &text)
+    } else if let known = stackActionValues(name, values) {
       writeFields(known, to: &text)
     } else {
       writeFields(ordered(values), to: &text)
@@ -103,6 +109,20 @@ enum ActionDump {
     return labels.map { label in
       label == "id" ? ("id", .number("#" + id)) : (label, values.first { $0.0 == label }!.1)
     }
+  }
+
+  /// A binding action's field and value, `{"set":{"field":"title","value":v}}` read as
+  /// `.set(\.title, v)`; `nil` for anything else, or a field that is not an identifier (then
+  /// dumped as the object it is, its text in a literal).
+  private static func bindingValues(_ name: String, _ values: [(String, JSONValue)])
+    -> (field: String, value: JSONValue)?
+  {
+    guard name == "set", values.count == 2,
+      case .string(let field)? = values.first(where: { $0.0 == "field" })?.1,
+      let value = values.first(where: { $0.0 == "value" })?.1,
+      isCaseName(field)
+    else { return nil }
+    return (field, value)
   }
 
   /// `label: value, …`, leaving out the labels of `_0`, `_1`, ….

@@ -11,8 +11,9 @@ public protocol _BindableFieldsProviding {
 /// encode and decode its value when the value is `Codable`.
 ///
 /// `@ObservableState` builds it, one call of `_field(_:_:)` per stored `var`; the overload taken
-/// is the one for a `Codable & Equatable & Sendable` value when the field's type is one, so the
-/// macro need not know the types.
+/// is the one for a `Codable & Equatable` value when the field's type is one, so the macro need
+/// not know the types. (Not `Sendable` too: the compiler does not choose between overloads by a
+/// missing `Sendable` conformance, so a generic field would fail to compile.)
 public struct _BindableFields<Root> {
   var fields: [Field] = []
 
@@ -20,10 +21,9 @@ public struct _BindableFields<Root> {
   public init() {}
 
   /// Adds the field `name` at `keyPath`, whose value is encoded and decoded with it.
-  public mutating func _field<Value: Codable & Equatable & Sendable>(
+  public mutating func _field<Value: Codable & Equatable>(
     _ name: String, _ keyPath: WritableKeyPath<Root, Value>
   ) {
-    nonisolated(unsafe) let keyPath = keyPath
     fields.append(
       Field(
         name: name, keyPath: keyPath, valueType: Value.self,
@@ -43,8 +43,8 @@ public struct _BindableFields<Root> {
           })))
   }
 
-  /// Adds the field `name` at `keyPath`, whose value is not `Codable` (or not `Equatable` and
-  /// `Sendable`): a binding of it is named in errors, and cannot be encoded.
+  /// Adds the field `name` at `keyPath`, whose value is not `Codable` (or not `Equatable`): a
+  /// binding of it is named in errors, and cannot be encoded.
   public mutating func _field<Value>(_ name: String, _ keyPath: WritableKeyPath<Root, Value>) {
     fields.append(Field(name: name, keyPath: keyPath, valueType: Value.self, coding: nil))
   }
@@ -57,6 +57,37 @@ public struct _BindableFields<Root> {
   /// The field named `name`.
   func field(named name: String) -> Field? {
     fields.first { $0.name == name }
+  }
+
+  /// Why a binding of `keyPath`, which is none of the fields, cannot be encoded: it names the
+  /// key path, the fields there are, and the field it is inside when its description shows it.
+  func unnamedError(_ keyPath: PartialKeyPath<Root>, codingPath: [any CodingKey])
+    -> EncodingError
+  {
+    let path = String(reflecting: keyPath)
+    let listed = fields.isEmpty ? "none" : fields.map { "'\($0.name)'" }.joined(separator: ", ")
+    let inside = fields.first { path.hasPrefix(String(reflecting: $0.keyPath) + ".") }
+    let advice = inside.map { " Bind the whole field instead: .set(\\.\($0.name), …)." } ?? ""
+    return EncodingError.invalidValue(
+      keyPath,
+      EncodingError.Context(
+        codingPath: codingPath,
+        debugDescription: """
+          The binding of \(path) cannot be encoded: a binding is encoded by the name of a \
+          top-level stored field of \(String(reflecting: Root.self)) (\(listed)).\(advice)
+          """))
+  }
+
+  /// Why a binding of `field`, whose type is not `Codable` and `Equatable`, cannot be encoded.
+  func notCodableError(_ field: Field, codingPath: [any CodingKey]) -> EncodingError {
+    EncodingError.invalidValue(
+      field.keyPath,
+      EncodingError.Context(
+        codingPath: codingPath,
+        debugDescription: """
+          The binding of '\(field.name)' of \(String(reflecting: Root.self)) cannot be encoded: \
+          its type \(field.valueType) is not Codable and Equatable.
+          """))
   }
 
   struct Field {

@@ -13,9 +13,13 @@ public struct BindingAction<Root>: CasePathable, Equatable, @unchecked Sendable 
   let value: Any
   let valueIsEqualTo: @Sendable (Any) -> Bool
 
-  init<Value: Equatable & Sendable>(keyPath: WritableKeyPath<Root, Value>, value: Value) {
+  /// An action writing `value` at `keyPath`. The value is `Sendable` (``set(_:_:)`` requires it)
+  /// or was just decoded (``init(from:)``, for a field whose type is not known to be `Sendable`
+  /// where the state's table is built, as in a generic state): no one else holds it.
+  init<Value: Equatable>(keyPath: WritableKeyPath<Root, Value>, value: Value) {
     // A key path is immutable and its parts are sendable when the root is written through it.
     nonisolated(unsafe) let keyPath = keyPath
+    nonisolated(unsafe) let value = value
     self.keyPath = keyPath
     self.set = { $0[keyPath: keyPath] = value }
     self.value = value
@@ -70,34 +74,17 @@ extension BindingAction: CustomDumpStringConvertible {
 /// A binding is encoded by the name of its field, the value as the field's type encodes it:
 /// `{"set":{"field":"title","value":"Standup"}}`. The state names its fields
 /// (``_BindableFieldsProviding``, which `@ObservableState` conforms a struct to), so only a
-/// binding of a top-level stored `var` whose type is `Codable`, `Equatable` and `Sendable` can be
+/// binding of a top-level stored `var` whose type is `Codable` and `Equatable` can be
 /// encoded: any other (`\.syncUp.title`, a field of a type that is not `Codable`) throws an
 /// `EncodingError` that names it.
 extension BindingAction: Encodable where Root: _BindableFieldsProviding {
   public func encode(to encoder: any Encoder) throws {
     let fields = Root._bindableFields
     guard let field = fields.field(at: keyPath) else {
-      let named = fields.fields.map { "'\($0.name)'" }.joined(separator: ", ")
-      let listed = named.isEmpty ? "none" : named
-      throw EncodingError.invalidValue(
-        self,
-        EncodingError.Context(
-          codingPath: encoder.codingPath,
-          debugDescription: """
-            The binding of \(String(reflecting: keyPath)) cannot be encoded: a binding is \
-            encoded by the name of a top-level field of \(Root.self) (\(listed)). \
-            Bind the whole field instead.
-            """))
+      throw fields.unnamedError(keyPath, codingPath: encoder.codingPath)
     }
     guard let coding = field.coding else {
-      throw EncodingError.invalidValue(
-        self,
-        EncodingError.Context(
-          codingPath: encoder.codingPath,
-          debugDescription: """
-            The binding of '\(field.name)' (\(String(reflecting: keyPath))) cannot be encoded: \
-            its type \(field.valueType) is not Codable, Equatable and Sendable.
-            """))
+      throw fields.notCodableError(field, codingPath: encoder.codingPath)
     }
     var container = encoder.container(keyedBy: BindingCodingKeys.self)
     var set = container.nestedContainer(keyedBy: BindingCodingKeys.self, forKey: .set)
@@ -119,7 +106,7 @@ extension BindingAction: Decodable where Root: _BindableFieldsProviding {
         forKey: .field, in: set,
         debugDescription: """
           \(Root.self) has no field '\(name)' whose bindings decode (a top-level stored var of a \
-          Codable, Equatable and Sendable type).
+          Codable and Equatable type).
           """)
     }
     self = try coding.decode(set)

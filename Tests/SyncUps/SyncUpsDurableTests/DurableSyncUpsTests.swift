@@ -118,6 +118,11 @@ import Testing
         return false
       })
     world.say("The build is green and the release is out")
+    #expect(
+      await eventually {
+        await store.state.path[id: record]?.record?.transcript
+          == "The build is green and the release is out"
+      })
     try await store.send(.path(.element(id: record, action: .record(.endMeetingButtonTapped))))
     try await store.send(
       .path(.element(id: record, action: .record(.alert(.presented(.confirmSave))))))
@@ -125,6 +130,17 @@ import Testing
   }
 
   @Test func aRecordedSessionRestoresAtEverySequenceAndGoesOn() async throws {
+    // Decoding SyncUps' root state loads the list from disk (its `syncUpsList` property's
+    // initial value is `SyncUpsList.State()`, which reads `\.dataManager`): the test's disk
+    // stands in for it wherever a state is decoded.
+    try await withDependencies {
+      World().apply(&$0)
+    } operation: {
+      try await recordRestoreAndGoOn()
+    }
+  }
+
+  func recordRestoreAndGoOn() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("syncups.sqlite")
     let journal = try SQLiteJournal(path: path, options: .init(snapshotInterval: 8))
@@ -175,6 +191,8 @@ import Testing
     #expect(report.isClean, "\(String(describing: report.divergence))")
 
     // `stackjournal show --at N` names the screens and what is presented where, at every N.
+    var shownPresentations: Set<String> = []
+    var shownCases: Set<String> = []
     for sequence in 0...head {
       let shown = try runCLI(["show", "syncups", "--at", String(sequence), "--db", path, "--json"])
       #expect(shown.status == 0, "\(shown.stderr)")
@@ -188,8 +206,16 @@ import Testing
         $0["path"] as? String
       }
       #expect(presented.sorted() == Self.presented(in: state), "at \(sequence)")
+      shownPresentations.formUnion(presented)
+      shownCases.formUnion(cases)
     }
-    let text = try runCLI(["verify", "--db", path, "--session", "syncups"])
+    // The add and edit sheets, the end-meeting and delete alerts; every kind of screen.
+    #expect(
+      shownPresentations == [
+        "syncUpsList.destination", "path[#0].detail.destination", "path[#1].record.alert",
+      ])
+    #expect(shownCases == ["detail", "record", "meeting"])
+    let text = try runCLI(["verify", "--db", path])
     #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
 
     // Reopened, it stands where it stopped, and goes on drawing fresh IDs.

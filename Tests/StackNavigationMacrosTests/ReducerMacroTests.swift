@@ -619,6 +619,26 @@ private func compileCleanly(
         """)
   }
 
+  @Test func aStateInsideAPrivateFeatureGetsAFileprivateFieldTable() throws {
+    // A test's `private struct Feature` holds an internal `State`: the table's type names it,
+    // so from an extension at file scope it must be `fileprivate` to compile.
+    let compilation = try compileCleanly(
+      """
+      import Foundation
+
+      private struct Feature {
+        @ObservableState
+        struct State: Equatable, Codable {
+          var count = 0
+        }
+      }
+      """)
+    #expect(
+      compilation.expansion("ObservableState", .extension, on: "Feature.State")?.contains(
+        "fileprivate static var _bindableFields: StackNavigation._BindableFields<Self> {")
+        == true)
+  }
+
   @Test func whatAStrangerWritesStillCompiles() throws {
     // Private and backticked properties, a property named as the writer's parameter, generic
     // types, payloads that are not `Encodable`, an indirect enum: the generated writers compile

@@ -50,18 +50,3 @@ public struct BindingForm: Sendable {
     }
   }
 }
-
-/// Runs `operation` with test values for what a recording store draws and journals (`uuid`,
-/// `date`, random numbers, calendar, time zone, locale), which a test may not leave live.
-public func withRecordingDependencies<R>(_ operation: () async throws -> R) async rethrows -> R {
-  try await withDependencies {
-    $0.uuid = .incrementing
-    $0.date = .constant(Date(timeIntervalSince1970: 0))
-    $0.withRandomNumberGenerator = WithRandomNumberGenerator(SystemRandomNumberGenerator())
-    $0.calendar = Calendar(identifier: .gregorian)
-    $0.timeZone = TimeZone(secondsFromGMT: 0)!
-    $0.locale = Locale(identifier: "en_US_POSIX")
-  } operation: {
-    try await operation()
-  }
-}

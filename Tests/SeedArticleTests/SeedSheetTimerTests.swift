@@ -11,16 +11,6 @@ import StackStorage
 import Testing
 
 @Suite struct SeedSheetTimerTests {
-  /// Waits (at most two seconds) until `condition` holds.
-  static func eventually(_ condition: () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(2)
-    while ContinuousClock.now < deadline {
-      if await condition() { return true }
-      try? await Task.sleep(for: .milliseconds(2))
-    }
-    return await condition()
-  }
-
   /// The sheet's flow: present it, start its timer, let it tick once, close it, then advance the
   /// clock five more seconds. Returns the actions the store saw after the sheet closed.
   static func runTheSheet(
@@ -66,7 +56,7 @@ import Testing
       await store.waitForEffects()
       finished.setValue(true)
     }
-    #expect(await Self.eventually { finished.value })
+    #expect(await eventually { finished.value })
     waiting.cancel()
   }
 

@@ -9,7 +9,7 @@ import XCTest
 final class BindingLogTests: CLITestCase {
   func testLogShowsABindingAsTheFeatureSendsIt() async throws {
     let path = directory.path("form.sqlite")
-    try await withRecordingDependencies {
+    do {
       let journal = try SQLiteJournal(path: path)
       let store = try await RecordingStore.open(
         session: "form", journal: journal, initialState: BindingForm.State()

@@ -4,6 +4,7 @@
 // cancelled by the reducer's `.cancel(id:)` and by a later call with `cancelInFlight`.
 import ConcurrencyExtras
 import Foundation
+import StackJournalTestSupport
 import StackNavigation
 import Testing
 
@@ -61,15 +62,6 @@ private struct Meetings {
 }
 
 @Suite struct ChildEffectLifetimeTests {
-  static func eventually(_ condition: () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(2)
-    while ContinuousClock.now < deadline {
-      if await condition() { return true }
-      try? await Task.sleep(for: .milliseconds(2))
-    }
-    return await condition()
-  }
-
   /// Pushes two meetings, starts the top one's timer and lets it tick; then `end` removes it.
   /// Returns the actions the store saw after the top meeting was gone.
   private static func run(
@@ -148,16 +140,16 @@ private struct Meetings {
     }
     // A second save while the first sleeps cancels the first: the debounce TCA apps write.
     try await store.send("save")
-    #expect(await Self.eventually { started.value == 1 })
+    #expect(await eventually { started.value == 1 })
     try await store.send("save")
-    #expect(await Self.eventually { cancelled.value == 1 && started.value == 2 })
+    #expect(await eventually { cancelled.value == 1 && started.value == 2 })
     await clock.advance(by: .seconds(1))
-    #expect(await Self.eventually { finished.value == 1 })
+    #expect(await eventually { finished.value == 1 })
     // The reducer's `.cancel(id:)` cancels the work an effect runs under that ID.
     try await store.send("save")
-    #expect(await Self.eventually { started.value == 3 })
+    #expect(await eventually { started.value == 3 })
     try await store.send("stop")
-    #expect(await Self.eventually { cancelled.value == 2 })
+    #expect(await eventually { cancelled.value == 2 })
     await clock.advance(by: .seconds(5))
     try await Task.sleep(for: .milliseconds(20))
     #expect(finished.value == 1)

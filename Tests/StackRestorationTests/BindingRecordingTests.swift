@@ -9,7 +9,7 @@ import Testing
 
 @Suite struct BindingRecordingTests {
   @Test func aRecordedBindingIsRestored() async throws {
-    try await withRecordingDependencies {
+    do {
       let journal = try SQLiteJournal.inMemory()
       let store = try await RecordingStore.open(
         session: "form", journal: journal, initialState: BindingForm.State()
@@ -28,7 +28,7 @@ import Testing
   }
 
   @Test func aBindingTheJournalCannotNameIsRefusedAtRecordTime() async throws {
-    try await withRecordingDependencies {
+    do {
       let directory = try TemporaryDirectory()
       let journal = try SQLiteJournal(path: directory.path("journal.sqlite"))
       let store = try await RecordingStore.open(

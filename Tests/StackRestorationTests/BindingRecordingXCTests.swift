@@ -30,7 +30,7 @@ struct RenamedForm {
 
 final class BindingRecordingXCTests: XCTestCase {
   func testRecordedBindingsAreRestoredByTheReplayerAtEverySequence() async throws {
-    try await withRecordingDependencies {
+    do {
       for test in try TestJournal.both(snapshotInterval: 3) {
         var live: [Int64: BindingForm.State] = [0: BindingForm.State()]
         let store = try await RecordingStore.open(
@@ -80,7 +80,7 @@ final class BindingRecordingXCTests: XCTestCase {
   }
 
   func testABindingTheJournalCannotNameIsRefusedAndTheJournalIsUnchanged() async throws {
-    try await withRecordingDependencies {
+    do {
       for test in try TestJournal.both() {
         let store = try await RecordingStore.open(
           session: "form", journal: test.journal, initialState: BindingForm.State()
@@ -115,7 +115,7 @@ final class BindingRecordingXCTests: XCTestCase {
   }
 
   func testABindingOfAFieldTheAppNoLongerHasIsSkippedAndReported() async throws {
-    try await withRecordingDependencies {
+    do {
       let journal = try SQLiteJournal.inMemory()
       let store = try await RecordingStore.open(
         session: "form", journal: journal, initialState: BindingForm.State()

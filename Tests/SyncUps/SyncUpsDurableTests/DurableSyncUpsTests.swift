@@ -42,16 +42,6 @@ import Testing
     }
   }
 
-  /// Waits (at most two seconds) until `condition` holds.
-  static func eventually(_ condition: () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(2)
-    while ContinuousClock.now < deadline {
-      if await condition() { return true }
-      try? await Task.sleep(for: .milliseconds(2))
-    }
-    return await condition()
-  }
-
   typealias Store = RecordingStore<AppFeature.State, AppFeature.Action>
 
   /// The states the store went through, by sequence, as it recorded them.
@@ -168,7 +158,7 @@ import Testing
     try await store.send(.path(.element(id: 0, action: .detail(.deleteButtonTapped))))
     try await store.send(
       .path(.element(id: 0, action: .detail(.destination(.presented(.alert(.confirmDeletion)))))))
-    #expect(await Self.eventually { await store.state.path.isEmpty })
+    #expect(await eventually { await store.state.path.isEmpty })
     // The app saves a second after the last change: to the test's disk, journaling nothing.
     await world.clock.advance(by: .seconds(1))
     #expect(await store.state.syncUpsList.syncUps.isEmpty)

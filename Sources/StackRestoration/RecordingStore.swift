@@ -228,8 +228,9 @@ final class Recorder: @unchecked Sendable {
   // Used by `record` only, which the store calls for one transition at a time.
   private let tracker = StackTracker()
   private let encoder = SortedJSONEncoder()
-  /// The dependencies the store's reducer runs with, whose environment is recorded.
-  private let dependencies: DependencyValues
+  /// The time zone, locale and calendar the store's reducer runs with, whose record goes with
+  /// the entries (read from the dependencies once: reading them is most of what it costs).
+  private let environmentValues: (TimeZone, Locale, Calendar)
   /// The environment last recorded, or `nil` when the next entry must record it.
   private var recordedEnvironment: RecordedEnvironment?
 
@@ -241,7 +242,7 @@ final class Recorder: @unchecked Sendable {
     self.journal = journal
     self.payloadVersion = payloadVersion
     self.head = LockIsolated(sequence)
-    self.dependencies = dependencies
+    self.environmentValues = RecordedEnvironment.values(of: dependencies)
   }
 
   var sequence: Int64 { head.value }
@@ -272,7 +273,8 @@ final class Recorder: @unchecked Sendable {
       let json = try encoding(type) { try encoder.encode(transition.stateAfter) }
       snapshot = EncodedState(json: json, stacks: step.stacks)
     }
-    let environment = RecordedEnvironment(dependencies)
+    let environment = RecordedEnvironment(
+      timeZone: environmentValues.0, locale: environmentValues.1, calendar: environmentValues.2)
     let newEnvironment = environment == recordedEnvironment ? nil : environment
     var entry = JournalEntryDelta(
       type: type, version: payloadVersion, payload: payload, delta: step.delta,

@@ -41,7 +41,7 @@
         session: session, expected: expected, recordedAt: entry.recordedAt,
         type: entry.type, version: entry.version, payload: payload,
         delta: StorageJSON.text(entry.delta), snapshot: snapshot,
-        draws: entry.draws.map { String(decoding: $0.json(), as: UTF8.self) })
+        draws: entry.draws.map { $0.journalText() })
     }
 
     /// The journal writes a snapshot with every entry whose sequence is a multiple of this

@@ -32,7 +32,13 @@ import Testing
   }
 
   @Test func restoreAtEverySequenceGivesTheStateTheUserHad() async throws {
-    for test in try await Backends.all(.init(snapshotInterval: 4)) {
+    let backends = try await Backends.all(.init(snapshotInterval: 4))
+    #if PostgreSQL
+      if ProcessInfo.processInfo.environment[Backends.postgresURLVariable] != nil {
+        #expect(backends.map(\.name).contains("PostgreSQL"))
+      }
+    #endif
+    for test in backends {
       let live = try await Self.record("ledger", into: test.journal)
       #expect(live.count == LedgerScript.actions.count + 1, "\(test.name)")
       let head = try #require(live.keys.max())

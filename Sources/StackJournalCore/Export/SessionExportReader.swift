@@ -323,7 +323,7 @@ package struct SessionExportReader {
           + "\(header.drawsJournaledFrom): entries before it were written before draws were "
           + "journaled")
     }
-    return draws.isEmpty ? nil : String(decoding: draws.json(), as: UTF8.self)
+    return draws.isEmpty ? nil : draws.journalText()
   }
 
   /// Refuses stacks that the keys of the `stacks` and `stack_elements` tables cannot hold: two

@@ -101,9 +101,12 @@ final class JSONSink {
     try write(value, pathCount: pathCount, key: key)
   }
 
-  /// Types `JSONEncoder` writes otherwise than their own `encode(to:)` does.
+  /// Types `JSONEncoder` writes otherwise than their own `encode(to:)` does. A `Date` is not one
+  /// of them: under the journal's encoder's strategy (`.deferredToDate`) `JSONEncoder` writes it
+  /// through its `encode(to:)`, its seconds since the reference date — what a state holding the
+  /// dates its reducer drew from `\.date` writes on every change.
   static func isTreatedApart(_ type: Any.Type) -> Bool {
-    type == Date.self || type == Data.self || type == URL.self || type == Decimal.self
+    type == Data.self || type == URL.self || type == Decimal.self
   }
 
   func codingPath(_ count: Int) -> [any CodingKey] { Array(path.prefix(count)) }

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// It writes what most states and actions hold: objects with ASCII keys, arrays, strings,
 /// integers, finite floating-point numbers, booleans and null. Whatever it would not write as
-/// `JSONEncoder` does — a `Date`, `Data`, `URL` or `Decimal` (which `JSONEncoder` treats
+/// `JSONEncoder` does — a `Data`, `URL` or `Decimal` (which `JSONEncoder` treats
 /// apart), a key outside ASCII or written twice, a container asked for twice or written after a
 /// later one, a super-encoder, a value that writes nothing, a number that is not finite, or any
 /// error — makes it start again with `JSONEncoder`, whose output or error is then the result.

@@ -74,12 +74,24 @@ public struct RecordedEnvironment: Codable, Equatable, Sendable {
   /// them this gives its default (the machine's) instead of reporting it unimplemented — the
   /// reducer that reads it reports that itself.
   public init(_ values: DependencyValues) {
+    let (timeZone, locale, calendar) = Self.values(of: values)
+    self.init(timeZone: timeZone, locale: locale, calendar: calendar)
+  }
+
+  /// The `\.timeZone`, `\.locale` and `\.calendar` of a set of dependency values, read as
+  /// ``init(_:)`` reads them. A recorder reads them once and makes a record of them for each
+  /// entry: an `autoupdatingCurrent` value read once still follows the process's settings.
+  package static func values(of values: DependencyValues) -> (TimeZone, Locale, Calendar) {
     var read: (TimeZone, Locale, Calendar)?
     withDependencies {
       $0 = values
       read = ($0.timeZone, $0.locale, $0.calendar)
     } operation: {}
-    let (timeZone, locale, calendar) = read!
+    return read!
+  }
+
+  /// The environment of these values.
+  public init(timeZone: TimeZone, locale: Locale, calendar: Calendar) {
     self.timeZone = timeZone.identifier
     self.locale = locale.identifier
     self.calendar = CalendarRecord(

@@ -152,7 +152,7 @@ struct PreparedDeltaAppend: Sendable {
       path: journal.path)
     self.delta = entry.delta
     self.deltaText = StorageJSON.text(entry.delta)
-    self.draws = entry.draws.map { String(decoding: $0.json(), as: UTF8.self) }
+    self.draws = entry.draws.map { $0.journalText() }
     self.snapshot = snapshot
   }
 

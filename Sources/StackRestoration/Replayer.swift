@@ -187,6 +187,9 @@ public struct Replayer<State: Codable, Action: Decodable> {
     var issues: [String]
     /// The dependencies the entry's reducer ran with, to run it again the same way.
     var dependencies: DependencyValues
+    /// Whether the entry keeps what its reducer drew: false for one written before the journal
+    /// kept draws, whose reducer drew afresh.
+    var drawsJournaled: Bool
   }
 
   /// Replays the entries after `sequence` through `through`, starting from `state`, calling
@@ -209,7 +212,7 @@ public struct Replayer<State: Codable, Action: Decodable> {
         return try await body(
           ReplayStep(
             entry: entry, state: state, decoded: true, draws: .init(), issues: [],
-            dependencies: draws.values))
+            dependencies: draws.values, drawsJournaled: true))
       }
       let action = try decodeAction(entry, skipped: &skipped)
       var problems = DrawReplay.Problems()
@@ -222,7 +225,8 @@ public struct Replayer<State: Codable, Action: Decodable> {
       return try await body(
         ReplayStep(
           entry: entry, state: state, decoded: action != nil, draws: problems,
-          issues: issues.messages, dependencies: draws.values))
+          issues: issues.messages, dependencies: draws.values,
+          drawsJournaled: entry.sequence >= draws.journaledFrom))
     }
   }
 

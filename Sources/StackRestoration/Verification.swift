@@ -127,8 +127,12 @@ extension Replayer {
         replayedStacks = replayed.stacks
         // Run the entry again from the same state with the same draws: a reducer that reads
         // something else that changes (`UUID()`, `Date()` called directly) gives another state.
-        let again = await self.reduce(previous, entry, with: step.dependencies)
-          .flatMap { try? StateEncoding.encode($0) }
+        // An entry written before the journal kept draws drew afresh, and would again.
+        let again =
+          step.drawsJournaled
+          ? await self.reduce(previous, entry, with: step.dependencies)
+            .flatMap { try? StateEncoding.encode($0) }
+          : nil
         if let again, again.json != replayed.json {
           divergence = Divergence(
             sequence: entry.sequence, type: entry.type, kind: .nondeterministicReducer,

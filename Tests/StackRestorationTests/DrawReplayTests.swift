@@ -3,6 +3,7 @@
 // app, recorded on the live dependencies, restores to the state the user had at every sequence,
 // on every backend under test.
 import Foundation
+import GRDB
 import StackJournalCore
 import StackJournalTestSupport
 import StackNavigation
@@ -248,5 +249,37 @@ import Testing
     } matching: { issue in
       issue.description.contains(#"journaledDraw("ratio")"#)
     }
+  }
+}
+
+/// Entries written before the journal kept draws replay as they always did: their reducer draws
+/// afresh, so `verify` does not run them twice to call them non-deterministic.
+@Suite struct EntriesBeforeDrawsTests {
+  @Test func entriesWrittenBeforeDrawsAreNotCalledNondeterministic() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("journal.sqlite")
+    try await withLiveDraws {
+      let store = try await RecordingStore.open(
+        session: "old", journal: try SQLiteJournal(path: path), initialState: Ledger.State()
+      ) {
+        Ledger()
+      }
+      // Root lines only: what replay draws afresh stays out of the recorded stacks.
+      for _ in 1...3 { try await store.send(.addTapped) }
+    }
+    // As a file of the schema before keeps them: no draws, and the session's draws start after
+    // its head.
+    let queue = try DatabaseQueue(path: path)
+    try await queue.write { db in
+      try db.execute(sql: "UPDATE journal SET draws = NULL")
+      try db.execute(sql: "UPDATE sessions SET draws_from = 4")
+    }
+    let journal = try SQLiteJournal(path: path)
+    #expect(try await journal.session("old")?.drawsJournaledFrom == 4)
+    let report = try await withLiveDraws {
+      try await Replayer(journal: journal) { Ledger() }.verify(session: "old")
+    }
+    #expect(report.isClean, "\(String(describing: report.divergence))")
+    #expect(report.checkedCount == 3)
   }
 }

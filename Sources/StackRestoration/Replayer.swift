@@ -325,7 +325,6 @@ struct DrawReplay {
     var other: [String] = []
 
     var all: [String] { unjournaled + other }
-    var isEmpty: Bool { unjournaled.isEmpty && other.isEmpty }
   }
 
   /// Runs the reducer for `entry`'s action.

@@ -14,7 +14,7 @@ enum DrawsText {
   static func note(_ draws: EntryDraws?) -> String {
     guard let draws else { return "" }
     var parts: [String] = []
-    if !draws.values.isEmpty { parts.append("drew " + singleLine(draws.summary)) }
+    if !draws.values.isEmpty { parts.append("drew " + Terminal.escaped(draws.summary, keepingNewlines: false)) }
     if draws.environment != nil { parts.append("recorded the environment") }
     return parts.joined(separator: ", ")
   }
@@ -46,19 +46,5 @@ enum DrawsText {
     let replay = first == last ? "it replays" : "they replay"
     return "\(entries) written before draws were journaled: \(replay) with this process's "
       + "dependencies"
-  }
-
-  /// `text` with every character that is not printable, newlines included, escaped as
-  /// `\u{…}`.
-  static func singleLine(_ text: String) -> String {
-    var result = ""
-    for scalar in text.unicodeScalars {
-      if SessionID.isPrintableScalar(scalar) {
-        result.unicodeScalars.append(scalar)
-      } else {
-        result += SessionID.escapedScalar(scalar)
-      }
-    }
-    return result
   }
 }

@@ -76,14 +76,15 @@ final class Terminal: @unchecked Sendable {
     for index in parts.indices.dropFirst() where !keepingStyles {
       parts[index] = String(parts[index].drop { $0 != "m" }.dropFirst())
     }
-    return parts.map(escaped).joined(separator: keepingStyles ? "\u{1B}[" : "")
+    return parts.map { escaped($0) }.joined(separator: keepingStyles ? "\u{1B}[" : "")
   }
 
-  /// `text` with every character that is not printable escaped, newlines aside.
-  private static func escaped(_ text: String) -> String {
+  /// `text` with every character that is not printable escaped, newlines aside unless
+  /// `keepingNewlines` is false (text that must stay on its line).
+  static func escaped(_ text: String, keepingNewlines: Bool = true) -> String {
     var result = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {
-      if scalar == "\n" || SessionID.isPrintableScalar(scalar) {
+      if (keepingNewlines && scalar == "\n") || SessionID.isPrintableScalar(scalar) {
         result.append(scalar)
       } else {
         result.append(contentsOf: SessionID.escapedScalar(scalar).unicodeScalars)

@@ -104,6 +104,22 @@ public struct _BindableFields<Root> {
   }
 }
 
+extension _BindableFields where Root: _BindableFieldsProviding {
+  /// `Root`'s table, built once: ``_BindableFieldsProviding/_bindableFields`` is computed (a
+  /// generic state cannot store a static), and a form sends a binding per keystroke.
+  static var cached: Self {
+    let key = ObjectIdentifier(Root.self)
+    if let table = bindableFieldTables[key] as? Self { return table }
+    let table = Root._bindableFields
+    bindableFieldTables[key] = table
+    return table
+  }
+}
+
+/// The tables built, by state type. A table holds names, key paths and closures that capture
+/// only those and the value's type: nothing in it changes once built, so it is shared.
+private let bindableFieldTables = LockedDictionary<ObjectIdentifier, Any>()
+
 /// The keys of a binding action's JSON: `{"set":{"field":"title","value":…}}`.
 enum BindingCodingKeys: String, CodingKey {
   case set

@@ -79,7 +79,7 @@ extension BindingAction: CustomDumpStringConvertible {
 /// `EncodingError` that names it.
 extension BindingAction: Encodable where Root: _BindableFieldsProviding {
   public func encode(to encoder: any Encoder) throws {
-    let fields = Root._bindableFields
+    let fields = _BindableFields<Root>.cached
     guard let field = fields.field(at: keyPath) else {
       throw fields.unnamedError(keyPath, codingPath: encoder.codingPath)
     }
@@ -101,7 +101,7 @@ extension BindingAction: Decodable where Root: _BindableFieldsProviding {
     let container = try decoder.container(keyedBy: BindingCodingKeys.self)
     let set = try container.nestedContainer(keyedBy: BindingCodingKeys.self, forKey: .set)
     let name = try set.decode(String.self, forKey: .field)
-    guard let coding = Root._bindableFields.field(named: name)?.coding else {
+    guard let coding = _BindableFields<Root>.cached.field(named: name)?.coding else {
       throw DecodingError.dataCorruptedError(
         forKey: .field, in: set,
         debugDescription: """
